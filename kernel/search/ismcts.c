@@ -1,0 +1,309 @@
+/* SO-ISMCTS over the generic game table. See ismcts.h for the algorithm. */
+#include "ismcts.h"
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <stdio.h>
+
+struct BLISTree {
+    const BLGame *g;
+    BLSearchParams p;
+    int root_player;
+    int observer_to_move;  /* root_player is the seat to move at the root */
+    void *root;            /* private copy of the root state */
+    void *scratch;         /* the determinized state of the running iteration */
+    BLRng search_rng;      /* expansion choices, rollout decisions */
+    BLRng det_rng;         /* determinizations */
+    BLISNode *nodes;
+    int64_t n_nodes, cap;
+    int32_t *legal;        /* max_legal */
+    int32_t *untried;      /* max_legal */
+    int32_t *child_of;     /* num_actions: child index + 1 for the current node, 0 none */
+    int64_t iterations;
+};
+
+BLSearchParams bl_ismcts_default_params(void) {
+    BLSearchParams p;
+    p.c = 0.7; p.rollout_depth = -1; p.seed = 0; p.max_nodes = 0;
+    return p;
+}
+
+size_t bl_ismcts_bytes_per_node(void) { return sizeof(BLISNode); }
+
+static void set_err(char *err, int errlen, const char *msg) {
+    if (err && errlen > 0) snprintf(err, (size_t)errlen, "%s", msg);
+}
+
+/* Geometric growth keeps the amortised cost per node O(1); returns 0 on OOM. */
+static int grow(BLISTree *t) {
+    int64_t ncap = t->cap ? t->cap * 2 : 4096;
+    if (ncap > INT32_MAX) ncap = INT32_MAX;
+    if (ncap <= t->cap) return 0;
+    BLISNode *nn = (BLISNode *)realloc(t->nodes, (size_t)ncap * sizeof(BLISNode));
+    if (!nn) return 0;
+    t->nodes = nn; t->cap = ncap;
+    return 1;
+}
+
+static int32_t new_node(BLISTree *t, int32_t parent, int32_t action, int player) {
+    if (t->n_nodes == t->cap && !grow(t)) return -1;
+    int32_t id = (int32_t)t->n_nodes++;
+    BLISNode *n = &t->nodes[id];
+    n->parent = parent; n->first_child = -1; n->next_sibling = -1;
+    n->action = (int16_t)action; n->player = (int8_t)player; n->_pad = 0;
+    n->visits = 0; n->avail = 0; n->value = 0.0;
+    if (parent >= 0) {
+        /* Append at the end of the sibling list so the child order is the
+         * creation order (deterministic tie-breaks, stable exports). */
+        BLISNode *pn = &t->nodes[parent];
+        if (pn->first_child < 0) pn->first_child = id;
+        else {
+            int32_t c = pn->first_child;
+            while (t->nodes[c].next_sibling >= 0) c = t->nodes[c].next_sibling;
+            t->nodes[c].next_sibling = id;
+        }
+    }
+    return id;
+}
+
+BLISTree *bl_ismcts_create(const BLGame *g, const void *root, int root_player,
+                           const BLSearchParams *params, char *err, int errlen) {
+    if (!g || !root) { set_err(err, errlen, "game and root state are required"); return NULL; }
+    if (root_player < 0 || root_player >= g->num_players) {
+        set_err(err, errlen, "player: not a seat of this game"); return NULL;
+    }
+    int cp = g->vt->current_player(g, root);
+    if (cp < 0) { set_err(err, errlen, "state: the root must be a decision node"); return NULL; }
+    BLSearchParams p = params ? *params : bl_ismcts_default_params();
+    if (!(p.c >= 0.0) || isinf(p.c)) { set_err(err, errlen, "c: must be a finite number >= 0"); return NULL; }
+    if (p.rollout_depth < -1) { set_err(err, errlen, "rollout_depth: must be -1 or >= 0"); return NULL; }
+
+    BLISTree *t = (BLISTree *)calloc(1, sizeof(BLISTree));
+    if (!t) { set_err(err, errlen, "out of memory"); return NULL; }
+    t->g = g; t->p = p; t->root_player = root_player;
+    t->observer_to_move = (cp == root_player);
+    t->root = malloc(g->state_size);
+    t->scratch = malloc(g->state_size);
+    t->legal = (int32_t *)malloc(sizeof(int32_t) * (size_t)(g->max_legal > 0 ? g->max_legal : 1));
+    t->untried = (int32_t *)malloc(sizeof(int32_t) * (size_t)(g->max_legal > 0 ? g->max_legal : 1));
+    t->child_of = (int32_t *)calloc((size_t)(g->num_actions > 0 ? g->num_actions : 1), sizeof(int32_t));
+    if (!t->root || !t->scratch || !t->legal || !t->untried || !t->child_of) {
+        bl_ismcts_free(t); set_err(err, errlen, "out of memory"); return NULL;
+    }
+    memcpy(t->root, root, g->state_size);
+    /* Two streams from one seed, on distinct splitmix64 sequences. */
+    uint64_t x = p.seed ^ 0x5EA2C4ED15C0FFEEull;
+    bl_rng_seed(&t->search_rng, bl_splitmix64(&x));
+    bl_rng_seed(&t->det_rng, bl_splitmix64(&x));
+    if (new_node(t, -1, -1, -1) != 0) { bl_ismcts_free(t); set_err(err, errlen, "out of memory"); return NULL; }
+    return t;
+}
+
+void bl_ismcts_free(BLISTree *t) {
+    if (!t) return;
+    free(t->root); free(t->scratch); free(t->legal); free(t->untried);
+    free(t->child_of); free(t->nodes); free(t);
+}
+
+int64_t bl_ismcts_iterations(const BLISTree *t) { return t->iterations; }
+int64_t bl_ismcts_num_nodes(const BLISTree *t) { return t->n_nodes; }
+size_t bl_ismcts_memory_bytes(const BLISTree *t) {
+    const BLGame *g = t->g;
+    return sizeof(BLISTree) + (size_t)t->cap * sizeof(BLISNode) + 2 * g->state_size
+         + 2 * sizeof(int32_t) * (size_t)g->max_legal + sizeof(int32_t) * (size_t)g->num_actions;
+}
+
+/* Random playout from the scratch state; fills ret (one value per seat). */
+static void rollout(BLISTree *t, double *ret) {
+    const BLGame *g = t->g;
+    const BLGameVTable *vt = g->vt;
+    void *st = t->scratch;
+    int depth = 0, cut = t->p.rollout_depth;
+    for (;;) {
+        int cp = vt->current_player(g, st);
+        if (cp == BL_TERMINAL) { vt->returns(g, st, ret); return; }
+        if (cp == BL_CHANCE) { vt->apply(g, st, vt->sample_chance(g, st)); continue; }
+        if (cut >= 0 && depth >= cut) { vt->evaluate(g, st, ret); return; }
+        int nl = vt->legal_actions(g, st, t->legal);
+        if (nl <= 0) { vt->returns(g, st, ret); return; }   /* kernel bug guard */
+        int32_t a = nl == 1 ? t->legal[0] : t->legal[bl_rng_below(&t->search_rng, (uint32_t)nl)];
+        vt->apply(g, st, a);
+        depth++;
+    }
+}
+
+static void iterate(BLISTree *t) {
+    const BLGame *g = t->g;
+    const BLGameVTable *vt = g->vt;
+    void *st = t->scratch;
+    double ret[BL_MAX_PLAYERS];
+    int64_t cap = t->p.max_nodes;
+
+    memcpy(st, t->root, g->state_size);
+    /* First of all: forget what the observer cannot know. */
+    vt->determinize(g, st, t->root_player, &t->det_rng);
+
+    int32_t node = 0;
+    int in_tree = 1;
+    while (in_tree) {
+        int cp = vt->current_player(g, st);
+        if (cp == BL_TERMINAL) break;
+        if (cp == BL_CHANCE) {          /* open loop: chance does not move in the tree */
+            vt->apply(g, st, vt->sample_chance(g, st));
+            continue;
+        }
+        int nl = vt->legal_actions(g, st, t->legal);
+        if (nl <= 0) break;              /* kernel bug guard: rollout() returns */
+        /* Index the children of this node that belong to the seat to move. */
+        for (int32_t c = t->nodes[node].first_child; c >= 0; c = t->nodes[c].next_sibling)
+            if (t->nodes[c].player == cp) t->child_of[t->nodes[c].action] = c + 1;
+        int nu = 0, n_avail = 0;
+        for (int i = 0; i < nl; i++) {
+            int32_t c = t->child_of[t->legal[i]] - 1;
+            if (c >= 0) { t->nodes[c].avail++; n_avail++; }
+            else t->untried[nu++] = t->legal[i];
+        }
+        int32_t next = -1, action = -1;
+        if (nu > 0 && (node == 0 || cap <= 0 || t->n_nodes < cap)) {
+            action = t->untried[nu == 1 ? 0 : bl_rng_below(&t->search_rng, (uint32_t)nu)];
+            next = new_node(t, node, action, cp);   /* -1 only when out of memory */
+            if (next >= 0) t->nodes[next].avail = 1;
+            in_tree = 0;
+        } else if (n_avail > 0) {
+            /* Availability-aware UCB over the legal children. */
+            double best = -INFINITY, c = t->p.c;
+            for (int i = 0; i < nl; i++) {
+                int32_t ch = t->child_of[t->legal[i]] - 1;
+                if (ch < 0) continue;
+                const BLISNode *n = &t->nodes[ch];
+                double u = n->value / n->visits + c * sqrt(log((double)n->avail) / n->visits);
+                if (u > best) { best = u; next = ch; }
+            }
+            action = t->nodes[next].action;
+        } else {
+            in_tree = 0;                 /* node cap reached with nothing to select */
+        }
+        for (int32_t c = t->nodes[node].first_child; c >= 0; c = t->nodes[c].next_sibling)
+            t->child_of[t->nodes[c].action] = 0;
+        if (action < 0) break;
+        if (next < 0) in_tree = 0;       /* could not allocate: play on untracked */
+        else node = next;
+        vt->apply(g, st, action);
+    }
+    rollout(t, ret);
+    for (int32_t n = node; n > 0; n = t->nodes[n].parent) {
+        BLISNode *nd = &t->nodes[n];
+        nd->visits++;
+        nd->value += ret[nd->player];
+    }
+    t->nodes[0].visits++;
+    t->iterations++;
+}
+
+int64_t bl_ismcts_run(BLISTree *t, int64_t n) {
+    for (int64_t i = 0; i < n; i++) iterate(t);
+    return n > 0 ? n : 0;
+}
+
+static int cmp_stat(const void *a, const void *b) {
+    const BLISRootStat *x = (const BLISRootStat *)a, *y = (const BLISRootStat *)b;
+    return (x->action > y->action) - (x->action < y->action);
+}
+
+int bl_ismcts_root_stats(const BLISTree *t, BLISRootStat *out, int cap) {
+    const BLGame *g = t->g;
+    int n = 0, total = g->num_actions + 1;
+    BLISRootStat *tmp = (BLISRootStat *)malloc(sizeof(BLISRootStat) * (size_t)total * 2);
+    uint8_t *seen = (uint8_t *)calloc((size_t)g->num_actions + 1, 1);
+    if (!tmp || !seen) { free(tmp); free(seen); return 0; }
+    for (int32_t c = t->nodes[0].first_child; c >= 0; c = t->nodes[c].next_sibling) {
+        const BLISNode *nd = &t->nodes[c];
+        tmp[n].action = nd->action; tmp[n].visits = nd->visits; tmp[n].avail = nd->avail;
+        tmp[n].mean = nd->visits ? nd->value / nd->visits : 0.0;
+        seen[nd->action] = 1; n++;
+    }
+    if (t->observer_to_move) {
+        /* The observer's own legal actions are known to them: list the untried. */
+        int32_t *legal = (int32_t *)malloc(sizeof(int32_t) * (size_t)g->max_legal);
+        if (legal) {
+            int nl = g->vt->legal_actions(g, t->root, legal);
+            for (int i = 0; i < nl; i++) if (!seen[legal[i]]) {
+                tmp[n].action = legal[i]; tmp[n].visits = 0; tmp[n].avail = 0; tmp[n].mean = 0.0;
+                seen[legal[i]] = 1; n++;
+            }
+            free(legal);
+        }
+    }
+    qsort(tmp, (size_t)n, sizeof(BLISRootStat), cmp_stat);
+    for (int i = 0; i < n && i < cap; i++) out[i] = tmp[i];
+    free(tmp); free(seen);
+    return n;
+}
+
+/* Most-visited child (ties: first created); -1 if none was visited. */
+static int32_t most_visited(const BLISTree *t, int32_t node) {
+    int32_t best = -1; uint32_t bv = 0;
+    for (int32_t c = t->nodes[node].first_child; c >= 0; c = t->nodes[c].next_sibling)
+        if (t->nodes[c].visits > bv) { bv = t->nodes[c].visits; best = c; }
+    return best;
+}
+
+int32_t bl_ismcts_best_action(const BLISTree *t) {
+    /* Most visits; ties broken by the lowest action (independent of creation order). */
+    int32_t best = -1; uint32_t bv = 0;
+    for (int32_t c = t->nodes[0].first_child; c >= 0; c = t->nodes[c].next_sibling) {
+        const BLISNode *nd = &t->nodes[c];
+        if (nd->visits > bv || (nd->visits == bv && bv > 0 && nd->action < best)) {
+            bv = nd->visits; best = nd->action;
+        }
+    }
+    return best;
+}
+
+int bl_ismcts_pv(const BLISTree *t, int32_t *players, int32_t *actions, int cap) {
+    int n = 0;
+    for (int32_t node = most_visited(t, 0); node >= 0 && n < cap; node = most_visited(t, node)) {
+        players[n] = t->nodes[node].player; actions[n] = t->nodes[node].action; n++;
+    }
+    return n;
+}
+
+typedef struct { int32_t id; uint32_t visits; } Kid;
+static int cmp_kid(const void *a, const void *b) {
+    const Kid *x = (const Kid *)a, *y = (const Kid *)b;
+    if (x->visits != y->visits) return x->visits < y->visits ? 1 : -1;
+    return (x->id > y->id) - (x->id < y->id);
+}
+
+static void export_rec(const BLISTree *t, int32_t node, int depth, int max_depth, int top_k,
+                       BLISExport *out, int64_t cap, int64_t *n) {
+    if (out && *n < cap) {
+        const BLISNode *nd = &t->nodes[node];
+        BLISExport *e = &out[*n];
+        e->id = node; e->parent = nd->parent; e->depth = depth; e->action = nd->action;
+        e->player = nd->player; e->visits = nd->visits;
+        e->mean = nd->visits ? nd->value / nd->visits : 0.0;
+    }
+    (*n)++;
+    if (depth >= max_depth) return;
+    int nk = 0;
+    for (int32_t c = t->nodes[node].first_child; c >= 0; c = t->nodes[c].next_sibling) nk++;
+    if (nk == 0) return;
+    Kid *kids = (Kid *)malloc(sizeof(Kid) * (size_t)nk);
+    if (!kids) return;
+    nk = 0;
+    for (int32_t c = t->nodes[node].first_child; c >= 0; c = t->nodes[c].next_sibling) {
+        kids[nk].id = c; kids[nk].visits = t->nodes[c].visits; nk++;
+    }
+    qsort(kids, (size_t)nk, sizeof(Kid), cmp_kid);
+    int lim = (top_k >= 0 && top_k < nk) ? top_k : nk;
+    for (int i = 0; i < lim; i++)
+        if (kids[i].visits > 0) export_rec(t, kids[i].id, depth + 1, max_depth, top_k, out, cap, n);
+    free(kids);
+}
+
+int64_t bl_ismcts_export(const BLISTree *t, int max_depth, int top_k, BLISExport *out, int64_t cap) {
+    int64_t n = 0;
+    export_rec(t, 0, 0, max_depth < 0 ? 0 : max_depth, top_k, out, cap, &n);
+    return n;
+}
