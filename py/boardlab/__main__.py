@@ -1,0 +1,5 @@
+"""``python -m boardlab`` is the ``boardlab`` command line."""
+from .cli import main
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,398 @@
+"""The ``boardlab`` command line.
+
+    boardlab play kitsu --players 2 [--seat N] [--ai SPEC] [--seed S] [--track-length L]
+    boardlab arena kitsu --players 4 --agents random ismcts:200 [--games G] [--seed S] [--jobs J]
+
+``play`` lets a person play in the terminal against AI seats (every other seat, teammates
+included). Before each of the person's decisions it shows only what their seat may see
+(the seat's observation, drawn by the game module's ``render``) and the numbered legal moves.
+It reads standard input line by line, so a script can drive it through a pipe.
+
+``arena`` plays a match between agents (see :mod:`boardlab.arena`) and prints win rates with
+95% Wilson intervals.
+
+Bad options and unknown games end with a message and exit code 2, never a traceback.
+"""
+from __future__ import annotations
+
+import argparse
+import importlib
+import json
+import pkgutil
+import random
+import sys
+
+__all__ = ["main", "build_parser"]
+
+DEFAULT_AI = "ismcts:1s"
+
+
+class UsageError(Exception):
+    """A bad option value found after parsing (exit code 2)."""
+
+
+# --- games and parameters --------------------------------------------------------------------
+def available_games() -> list[str]:
+    """Names of the registered games (``boardlab.games.GAMES``)."""
+    try:
+        from boardlab.games import GAMES
+        return list(GAMES)
+    except ImportError:
+        import boardlab.games as games_pkg
+        return sorted(m.name for m in pkgutil.iter_modules(games_pkg.__path__)
+                      if not m.name.startswith("_"))
+
+
+def _game_module(name: str):
+    games = available_games()
+    if name not in games:
+        raise UsageError(f"unknown game {name!r} (available: {', '.join(games) or 'none'})")
+    return importlib.import_module(f"boardlab.games.{name}")
+
+
+def _parse_value(text: str):
+    try:
+        return json.loads(text)
+    except ValueError:
+        return text
+
+
+def _game_params(args) -> dict:
+    """Game parameters from --players, --track-length and --param KEY=VALUE."""
+    params = {}
+    for item in args.param or []:
+        if "=" not in item:
+            raise UsageError(f"--param expects KEY=VALUE, got {item!r}")
+        key, value = item.split("=", 1)
+        params[key.strip().replace("-", "_")] = _parse_value(value.strip())
+    if args.players is not None:
+        params["players"] = args.players
+    if getattr(args, "track_length", None) is not None:
+        params["track_length"] = args.track_length
+    return params
+
+
+def _make_game(name: str, params: dict, seed=None):
+    import boardlab
+    _game_module(name)
+    try:
+        return boardlab.make(name, seed=seed, **params)
+    except (ValueError, TypeError, KeyError) as e:
+        raise UsageError(f"bad parameters for {name}: {e}") from None
+
+
+def _make_agent(spec: str, seed: int):
+    from .arena import _build_agent
+    try:
+        return _build_agent(spec, seed)
+    except (ValueError, TypeError, KeyError) as e:
+        raise UsageError(f"bad agent spec {spec!r}: {e}") from None
+
+
+# --- what a seat may see of a move ----------------------------------------------------------
+# Kitsu action ranges (kernel/kitsu/kitsu.h).
+_K_PLAY_TOKEN, _K_GIVE, _K_SIDE, _K_RECOVER, _K_TOKEN, _K_DEAL = 15, 30, 45, 53, 68, 79
+_K_TOKEN_HIDDEN = 2
+
+
+def _kitsu_hidden_token_holder(state, viewer: int):
+    """Seat holding the Hidden-card token as ``viewer`` sees it (holders are public), or None."""
+    try:
+        obs = state.observation(viewer)
+    except Exception:   # noqa: BLE001 - a view we cannot read: assume not held
+        return None
+    for key in ("token_holder", "token_holders", "tokens"):
+        holders = obs.get(key) if isinstance(obs, dict) else None
+        if isinstance(holders, list) and len(holders) > _K_TOKEN_HIDDEN:
+            h = holders[_K_TOKEN_HIDDEN]
+            if isinstance(h, dict):
+                h = h.get("holder", h.get("seat"))
+            return h if isinstance(h, int) and h >= 0 else None
+        if isinstance(holders, dict):
+            for k, h in holders.items():
+                if "hidden" in str(k).lower():
+                    if isinstance(h, dict):
+                        h = h.get("holder", h.get("seat"))
+                    return h if isinstance(h, int) and h >= 0 else None
+    return None
+
+
+def _kitsu_public_text(state, action: int, actor: int, viewer: int):
+    """What ``viewer`` may read of ``actor``'s move, or None when the notation is public."""
+    if _K_GIVE <= action < _K_SIDE:
+        return f"P{actor} exchanges a card"
+    if _K_PLAY_TOKEN <= action < _K_GIVE and _kitsu_hidden_token_holder(state, viewer) == actor:
+        return f"P{actor} plays a card face down under the Hidden-card token"
+    return None
+
+
+_PUBLIC_TEXT = {"kitsu": _kitsu_public_text}
+# Chance outcomes everybody sees (the rest -- deals, draws -- are private to their receiver).
+_PUBLIC_CHANCE = {"kitsu": lambda action: action < _K_DEAL}
+
+
+def move_text(game_name: str, state, action: int, actor: int, viewer: int) -> str:
+    """Notation of a player's move as ``viewer`` may see it (``state`` is before the move)."""
+    if actor != viewer and game_name in _PUBLIC_TEXT:
+        hidden = _PUBLIC_TEXT[game_name](state, action, actor, viewer)
+        if hidden is not None:
+            return hidden
+    return f"P{actor} {state.action_to_string(action)}"
+
+
+# --- play ------------------------------------------------------------------------------------
+HELP_TEXT = """\
+Enter the number of a move, or its notation as listed.
+  hint        what the AI would play in your place (its top 3 moves)
+  help, ?     this help
+  quit        leave the game"""
+
+
+def _side_name(game_name: str, seat: int, players: int) -> str:
+    from .arena import sides_of
+    names, side_of_seat = sides_of(game_name, players)
+    return names[side_of_seat[seat]]
+
+
+def _print(*a, **k):
+    print(*a, **k, flush=True)
+
+
+def _read(prompt: str):
+    """One line of input, or None at end of input."""
+    try:
+        return input(prompt)
+    except EOFError:
+        return None
+
+
+def _show_hint(agent, state) -> None:
+    try:
+        result = agent.analyse(state)
+    except Exception as e:  # noqa: BLE001 - a hint must never end the game
+        _print(f"(no hint available: {e})")
+        return
+    stats = list(getattr(result, "stats", None) or [])
+    stats.sort(key=lambda s: -float(s.get("visits", 0)))
+    if not stats:
+        best = getattr(result, "best_action", None)
+        if best is not None:
+            _print(f"AI suggests: {state.action_to_string(int(best))}")
+        return
+    _print("AI suggests:")
+    for rank, s in enumerate(stats[:3], 1):
+        move = s.get("move") or state.action_to_string(int(s["action"]))
+        parts = [f"{rank}. {move:<12}"]
+        if "visits" in s:
+            parts.append(f"visits {int(s['visits']):>6}")
+        if s.get("win_prob") is not None:
+            parts.append(f"win {100 * float(s['win_prob']):5.1f}%")
+        elif s.get("mean") is not None:
+            parts.append(f"value {float(s['mean']):+.3f}")
+        _print("  " + "  ".join(parts))
+
+
+def _choose(state, legal, agent_for_hint) -> int | None:
+    """Ask the person for a move; None if they quit or input ended."""
+    names = [state.action_to_string(int(a)) for a in legal]
+    _print("Legal moves:")
+    col = max(len(n) for n in names) + 6
+    per_line = max(1, 78 // col)
+    for i in range(0, len(names), per_line):
+        _print("  " + "".join(f"{f'{j + 1}) {names[j]}':<{col}}"
+                              for j in range(i, min(i + per_line, len(names)))).rstrip())
+    while True:
+        line = _read(f"Your move [1-{len(legal)}, notation, hint, help, quit]: ")
+        if line is None:
+            _print("\nEnd of input: leaving the game.")
+            return None
+        text = line.strip()
+        low = text.lower()
+        if not text:
+            _print("Please enter a move number or notation ('help' for help).")
+            continue
+        if low in ("quit", "exit", "q"):
+            _print("You left the game.")
+            return None
+        if low in ("?", "help", "h"):
+            _print(HELP_TEXT)
+            continue
+        if low == "hint":
+            _show_hint(agent_for_hint, state)
+            continue
+        if text.isdigit():
+            k = int(text)
+            if 1 <= k <= len(legal):
+                return int(legal[k - 1])
+            _print(f"No move number {k}: choose 1 to {len(legal)}.")
+            continue
+        # notation: exact listed name first (case-insensitive), then the game's parser
+        for a, n in zip(legal, names):
+            if n.lower() == low:
+                return int(a)
+        try:
+            a = int(state.parse_action(text))
+        except Exception as e:  # noqa: BLE001 - any parse failure is a re-prompt
+            _print(f"Not a move: {text!r} ({e}). Enter a number 1-{len(legal)} or 'help'.")
+            continue
+        if a not in [int(x) for x in legal]:
+            _print(f"{text!r} is not legal now. Enter a number 1-{len(legal)} or 'help'.")
+            continue
+        return a
+
+
+def _result_text(game_name: str, state, seat: int, players: int) -> str:
+    from .arena import _winner_side, sides_of
+    names, side_of_seat = sides_of(game_name, players)
+    returns = [float(r) for r in state.returns()]
+    ws = _winner_side(returns, side_of_seat, len(names))
+    lines = ["Game over."]
+    if ws is None:
+        lines.append("It is a draw.")
+    else:
+        seats = [s for s in range(players) if side_of_seat[s] == ws]
+        who = names[ws] + (f" (seats {', '.join(f'P{s}' for s in seats)})"
+                           if len(seats) > 1 or names[ws] != f"P{seats[0]}" else "")
+        lines.append(f"Winner: {who}.")
+        lines.append("You win!" if side_of_seat[seat] == ws else "You lose.")
+    lines.append("Returns: " + ", ".join(f"P{s} {r:+g}" for s, r in enumerate(returns)))
+    return "\n".join(lines)
+
+
+def cmd_play(args) -> int:
+    import boardlab
+    module = _game_module(args.game)
+    params = _game_params(args)
+    seed = args.seed if args.seed is not None else random.randrange(1 << 31)
+    game = _make_game(args.game, params, seed=seed)
+    players = game.num_players
+    seat = args.seat
+    if not 0 <= seat < players:
+        raise UsageError(f"--seat must be between 0 and {players - 1}, got {seat}")
+    from .arena import _mix
+    ai = {s: _make_agent(args.ai, _mix(seed, s, 0xA1)) for s in range(players) if s != seat}
+    hint_agent = _make_agent(args.hint_ai or args.ai, _mix(seed, seat, 0x4E1))
+    state = game.new_initial_state(seed=seed)
+    rng = random.Random(seed)
+    side = _side_name(args.game, seat, players)
+    _print(f"{args.game}: {players} players, seed {seed}. You are P{seat} ({side}); "
+           f"the other seats are played by {args.ai}.")
+    _print("Type 'help' at any prompt for help.")
+    public_chance = _PUBLIC_CHANCE.get(args.game, lambda a: False)
+    while not state.is_terminal():
+        player = state.current_player
+        if player == boardlab.CHANCE:
+            from .arena import _sample_chance
+            action = _sample_chance(state, rng)
+            if public_chance(action):
+                _print(f"* {state.action_to_string(action)}")
+            state.apply(action)
+            continue
+        if player == seat:
+            _print("")
+            _print(f"===== Your turn (P{seat}, {side}) =====")
+            _print(module.render(state.observation(seat)))
+            action = _choose(state, state.legal_actions(), hint_agent)
+            if action is None:
+                return 0
+        else:
+            action = int(ai[player].step(state))
+        _print(f"> {move_text(args.game, state, action, player, seat)}")
+        state.apply(action)
+    _print("")
+    _print(module.render(state.observation(seat)))
+    _print(_result_text(args.game, state, seat, players))
+    return 0
+
+
+# --- arena -----------------------------------------------------------------------------------
+def cmd_arena(args) -> int:
+    from .arena import play_match, sides_of
+    params = _game_params(args)
+    game = _make_game(args.game, params)
+    names, _ = sides_of(args.game, game.num_players)
+    if len(args.agents) != len(names):
+        raise UsageError(f"{args.game} with {game.num_players} players needs {len(names)} "
+                         f"agents (one per side: {', '.join(names)}), got {len(args.agents)}")
+    for spec in args.agents:
+        _make_agent(spec, 0)
+    if args.games < 1:
+        raise UsageError(f"--games must be at least 1, got {args.games}")
+    if args.jobs < 1:
+        raise UsageError(f"--jobs must be at least 1, got {args.jobs}")
+
+    def progress(done, total):
+        if args.progress:
+            print(f"\r{done}/{total} games", end="", file=sys.stderr, flush=True)
+
+    result = play_match(args.game, params, args.agents, args.games, seed=args.seed,
+                        jobs=args.jobs, progress=progress)
+    if args.progress:
+        print(file=sys.stderr)
+    if args.json:
+        _print(json.dumps(result.to_dict(), indent=1))
+    else:
+        _print(result.table())
+    return 0
+
+
+# --- parser ----------------------------------------------------------------------------------
+def _add_game_options(p) -> None:
+    p.add_argument("game", help="game name, e.g. kitsu")
+    p.add_argument("--players", type=int, default=None, help="number of players")
+    p.add_argument("--track-length", type=int, default=None,
+                   help="Kitsu: spaces to absolute wisdom (default from the game's data)")
+    p.add_argument("--param", action="append", metavar="KEY=VALUE",
+                   help="any other game parameter (repeatable)")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="boardlab", description="Play and analyse tabletop games against a strong AI.")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    sub.required = True
+
+    p = sub.add_parser("play", help="play a game in the terminal against the AI",
+                       description="Play in the terminal; every other seat is an AI.")
+    _add_game_options(p)
+    p.add_argument("--seat", type=int, default=0, help="your seat, 0-based (default 0)")
+    p.add_argument("--ai", default=DEFAULT_AI,
+                   help=f"agent spec for the AI seats (default {DEFAULT_AI}; "
+                        "e.g. random, greedy, ismcts:1000, ismcts:1.5s)")
+    p.add_argument("--hint-ai", default=None, help="agent spec for hints (default: --ai)")
+    p.add_argument("--seed", type=int, default=None,
+                   help="seed for the deal and the AI (default: random, printed)")
+    p.set_defaults(func=cmd_play)
+
+    a = sub.add_parser("arena", help="play a match between agents and report win rates",
+                       description="Play games between agents (one per side, rotating sides) "
+                                   "and print win rates with 95%% Wilson intervals.")
+    _add_game_options(a)
+    a.add_argument("--agents", nargs="+", required=True, metavar="SPEC",
+                   help="one agent spec per side (Kitsu: two, one per clan)")
+    a.add_argument("--games", type=int, default=20, help="number of games (default 20)")
+    a.add_argument("--seed", type=int, default=0, help="match seed (default 0)")
+    a.add_argument("--jobs", type=int, default=1, help="worker processes (default 1)")
+    a.add_argument("--json", action="store_true", help="print the full result as JSON")
+    a.add_argument("--progress", action="store_true", help="show progress on stderr")
+    a.set_defaults(func=cmd_arena)
+    return parser
+
+
+def main(argv=None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        return int(args.func(args) or 0)
+    except UsageError as e:
+        parser.exit(2, f"boardlab {args.command}: error: {e}\n")
+    except KeyboardInterrupt:
+        print("\nInterrupted.", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        return 0
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
