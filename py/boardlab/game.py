@@ -1,0 +1,401 @@
+"""The public game API: ``make()``, ``Game`` and ``State``.
+
+>>> import boardlab
+>>> game = boardlab.make("kitsu", players=4, seed=7)
+>>> state = game.new_initial_state()
+>>> state.is_chance()                  # the first leader is drawn
+True
+>>> state.apply(int(state.legal_actions()[0]))
+>>> len(state.history)
+1
+>>> state.parse_action(state.action_to_string(int(state.legal_actions()[0]))) == state.legal_actions()[0]
+True
+"""
+from __future__ import annotations
+
+import json
+import operator
+import re
+from dataclasses import dataclass
+
+import numpy as np
+
+from . import _core
+from . import games as _games
+from .errors import CHANCE, TERMINAL, IllegalActionError
+
+_MAX_SEED = 2**64
+_INT_TEXT = re.compile(r"[+-]?\d+")
+_LIST_LIMIT = 80  # legal moves listed in an error message
+
+
+def _norm(text: str) -> str:
+    """Move notation compared case-insensitively with whitespace collapsed."""
+    return " ".join(text.split()).casefold()
+
+
+def _check_seed(seed, what="seed"):
+    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)):
+        raise ValueError(f"{what} must be an int in [0, 2**64), got {seed!r}")
+    seed = int(seed)
+    if not 0 <= seed < _MAX_SEED:
+        raise ValueError(f"{what} must be an int in [0, 2**64), got {seed!r}")
+    return seed
+
+
+def _as_int(value):
+    """int(value) for ints and numpy integers (not bools); None otherwise."""
+    if isinstance(value, (bool, np.bool_)):
+        return None
+    try:
+        return operator.index(value)
+    except TypeError:
+        return None
+
+
+def games_available() -> list[str]:
+    """Names accepted by :func:`make`.
+
+    >>> "kitsu" in games_available()
+    True
+    """
+    compiled = set(_core.game_names())
+    return [name for name in _games.GAMES if name in compiled]
+
+
+def make(name: str, seed: int | None = None, **params) -> "Game":
+    """Configure game ``name``; parameters not given take the game's defaults.
+
+    >>> boardlab.make("kitsu", players=4)
+    boardlab.make('kitsu', players=4, track_length=15)
+    >>> boardlab.make("kitsu", player=4)
+    Traceback (most recent call last):
+    ...
+    ValueError: kitsu: unknown parameter 'player'; parameters are: players, track_length
+    """
+    if name not in games_available():
+        raise ValueError(
+            f"unknown game {name!r}; available games: {', '.join(games_available())}"
+        )
+    module = _games.get(name)
+    unknown = [k for k in params if k not in module.DEFAULTS]
+    if unknown:
+        raise ValueError(
+            f"{name}: unknown parameter {unknown[0]!r}; parameters are: "
+            f"{', '.join(module.DEFAULTS)}"
+        )
+    if seed is not None:
+        seed = _check_seed(seed)
+    full = dict(module.DEFAULTS)
+    full.update(params)
+    vector = module.kernel_params(dict(full))
+    core = _core.CoreGame(module.NAME, vector)
+    return Game(name, full, seed, module, core)
+
+
+@dataclass
+class PlayoutStats:
+    """Result of :meth:`Game.random_playouts`."""
+
+    #: (n, num_players) array, row i = returns of playout i.
+    returns: np.ndarray
+    #: Total number of actions applied over all playouts (chance included).
+    actions: int
+
+    @property
+    def mean(self) -> np.ndarray:
+        """Mean return per seat."""
+        return self.returns.mean(axis=0)
+
+
+class Game:
+    """A configured game. Build one with :func:`boardlab.make`."""
+
+    def __init__(self, name, params, seed, module, core):
+        self._name = name
+        self._params = dict(params)
+        self._seed = seed
+        self._module = module
+        self._core = core
+
+    # -- description ------------------------------------------------------
+    @property
+    def name(self) -> str:
+        return self._name
+
+    @property
+    def params(self) -> dict:
+        """Every parameter, defaults filled in (a copy)."""
+        return dict(self._params)
+
+    @property
+    def seed(self) -> int | None:
+        """The seed given to make() (None if none was)."""
+        return self._seed
+
+    @property
+    def num_players(self) -> int:
+        return self._core.num_players
+
+    @property
+    def num_actions(self) -> int:
+        """Size of the fixed action space: actions are ints in [0, num_actions)."""
+        return self._core.num_actions
+
+    def _same_config(self, other: "Game") -> bool:
+        return self._name == other._name and self._params == other._params
+
+    def __eq__(self, other):
+        if not isinstance(other, Game):
+            return NotImplemented
+        return self._same_config(other) and self._seed == other._seed
+
+    def __hash__(self):
+        return hash((self._name, tuple(sorted(self._params.items())), self._seed))
+
+    def __repr__(self):
+        parts = [repr(self._name)]
+        if self._seed is not None:
+            parts.append(f"seed={self._seed!r}")
+        parts += [f"{k}={v!r}" for k, v in self._params.items()]
+        return f"boardlab.make({', '.join(parts)})"
+
+    # -- states -----------------------------------------------------------
+    def new_initial_state(self, seed: int | None = None) -> "State":
+        """The initial state. ``seed`` seeds the state's own random stream
+        (None: the make() seed, or 0); same seed, same state."""
+        if seed is None:
+            seed = 0 if self._seed is None else self._seed
+        seed = _check_seed(seed)
+        return State(self, self._core.new_state(seed), seed)
+
+    def replay(self, record) -> "State":
+        """Rebuild the state a record (dict or JSON text) describes, checking
+        every action; :class:`boardlab.RecordError` if it does not replay."""
+        from . import records
+
+        return records.replay_into(self, record)
+
+    def random_playouts(self, n: int, seed: int = 0, state: "State | None" = None) -> PlayoutStats:
+        """Play ``n`` uniformly random games to the end, in C.
+
+        Starts from ``state`` (default: the initial state); each playout gets
+        its own chance stream derived from ``seed``. Same seed, same result.
+        """
+        n_int = _as_int(n)
+        if n_int is None or n_int < 0:
+            raise ValueError(f"n must be a non-negative int, got {n!r}")
+        seed = _check_seed(seed)
+        if state is None:
+            state = self.new_initial_state()
+        elif not isinstance(state, State) or not self._same_config(state._game):
+            raise ValueError("state must be a State of this game")
+        returns, actions = self._core.random_playouts(state._core, n_int, seed)
+        return PlayoutStats(returns, int(actions))
+
+
+def _restore_state(game_args, seed, history, determinized, raw):
+    name, game_seed, params = game_args
+    game = make(name, seed=game_seed, **params)
+    return State(game, game._core.state_from_bytes(raw), seed, history, determinized)
+
+
+class State:
+    """One position of a game. Build with :meth:`Game.new_initial_state`."""
+
+    __slots__ = ("_game", "_core", "_seed", "_history", "_determinized")
+
+    def __init__(self, game, core, seed, history=(), determinized=False):
+        self._game = game
+        self._core = core
+        self._seed = seed
+        self._history = list(history)
+        self._determinized = determinized
+
+    # -- whose turn -------------------------------------------------------
+    @property
+    def game(self) -> Game:
+        return self._game
+
+    @property
+    def current_player(self) -> int:
+        """Seat to move, :data:`boardlab.CHANCE` or :data:`boardlab.TERMINAL`."""
+        return self._core.current_player()
+
+    def is_chance(self) -> bool:
+        return self._core.current_player() == CHANCE
+
+    def is_terminal(self) -> bool:
+        return self._core.current_player() == TERMINAL
+
+    @property
+    def history(self) -> list[int]:
+        """Every action applied since the initial state (chance included)."""
+        return list(self._history)
+
+    @property
+    def is_determinized(self) -> bool:
+        """True for states made by :meth:`determinize` (and their clones)."""
+        return self._determinized
+
+    # -- actions ----------------------------------------------------------
+    def legal_actions(self) -> np.ndarray:
+        """Legal actions, ascending (at a chance node: the possible outcomes;
+        at a terminal state: empty)."""
+        player = self._core.current_player()
+        if player == TERMINAL:
+            return np.zeros(0, dtype=np.int32)
+        if player == CHANCE:
+            acts, probs = self._core.chance_outcomes()
+            return np.sort(acts[probs > 0])
+        return self._core.legal_actions()
+
+    def legal_mask(self) -> np.ndarray:
+        """Bool array of length game.num_actions, True at legal actions."""
+        mask = np.zeros(self._game.num_actions, dtype=np.bool_)
+        mask[self.legal_actions()] = True
+        return mask
+
+    def _describe_legal(self, legal) -> str:
+        if len(legal) == 0:
+            return "none (the game is over)" if self.is_terminal() else "none"
+        items = [f"{a} ({self._core.action_to_string(a)})" for a in legal[:_LIST_LIMIT]]
+        if len(legal) > _LIST_LIMIT:
+            items.append(f"... {len(legal) - _LIST_LIMIT} more")
+        return ", ".join(items)
+
+    def _checked(self, action) -> int:
+        """action as an int if legal here, else IllegalActionError."""
+        legal = self.legal_actions().tolist()
+        a = _as_int(action)
+        if a is None:
+            raise IllegalActionError(
+                f"action must be an int, got {action!r}; legal actions: {self._describe_legal(legal)}",
+                action, legal)
+        if a not in legal:
+            why = ("out of range [0, %d)" % self._game.num_actions
+                   if not 0 <= a < self._game.num_actions else "not legal here")
+            raise IllegalActionError(
+                f"illegal action {a} ({why}); legal actions: {self._describe_legal(legal)}",
+                a, legal)
+        return a
+
+    def apply(self, action: int) -> None:
+        """Apply a legal action; otherwise raise :class:`IllegalActionError`
+        (naming the action and the legal ones) and leave the state unchanged."""
+        a = self._checked(action)
+        self._core.apply(a)
+        self._history.append(a)
+
+    def action_to_string(self, action: int) -> str:
+        """Move notation of a legal action in this state."""
+        return self._core.action_to_string(self._checked(action))
+
+    def parse_action(self, text: str) -> int:
+        """The legal action whose notation is ``text`` (case and spacing
+        ignored), or whose number ``text`` is; else IllegalActionError."""
+        legal = self.legal_actions().tolist()
+        if not isinstance(text, str):
+            raise IllegalActionError(f"move text must be a str, got {text!r}", text, legal)
+        key = _norm(text)
+        for a in legal:
+            if _norm(self._core.action_to_string(a)) == key:
+                return a
+        if _INT_TEXT.fullmatch(key) and int(key) in legal:
+            return int(key)
+        names = [self._core.action_to_string(a) for a in legal[:_LIST_LIMIT]]
+        listed = ", ".join(repr(n) for n in names) or "none"
+        raise IllegalActionError(f"no legal move matches {text!r}; legal moves: {listed}", text, legal)
+
+    def apply_string(self, text: str) -> int:
+        """Parse ``text`` (see :meth:`parse_action`), apply it, return the action."""
+        a = self.parse_action(text)
+        self.apply(a)
+        return a
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        """[(action, probability)] at a chance node, ascending; [] elsewhere."""
+        if self._core.current_player() != CHANCE:
+            return []
+        acts, probs = self._core.chance_outcomes()
+        order = np.argsort(acts, kind="stable")
+        return [(int(acts[i]), float(probs[i])) for i in order]
+
+    # -- values -----------------------------------------------------------
+    def returns(self) -> np.ndarray:
+        """Reward per seat (all zero until the game is over)."""
+        return self._core.returns()
+
+    def evaluate(self) -> np.ndarray:
+        """Heuristic value per seat in [-1, 1]. Reads the full state: call it
+        on a determinized state or your own perfect-information copy."""
+        return self._core.evaluate()
+
+    # -- information ------------------------------------------------------
+    def _seat(self, player, what="player") -> int:
+        p = _as_int(player)
+        n = self._game.num_players
+        if p is None or not 0 <= p < n:
+            raise ValueError(f"{what} must be a seat in [0, {n}), got {player!r}")
+        return p
+
+    def observation(self, player: int) -> dict:
+        """JSON-able dict of exactly what ``player`` knows."""
+        return json.loads(self._core.observe_json(self._seat(player)))
+
+    def full_observation(self) -> dict:
+        """The whole state as a dict (what an onlooker who sees everything knows)."""
+        return json.loads(self._core.observe_json(-1))
+
+    def determinize(self, player: int, seed: int) -> "State":
+        """A new full state sampled from ``player``'s information set: what
+        they know is kept, everything else resampled with ``seed``. It keeps
+        the history but cannot be saved as a record."""
+        p = self._seat(player)
+        seed = _check_seed(seed)
+        return State(self._game, self._core.determinize(p, seed), self._seed,
+                     self._history, determinized=True)
+
+    def clone(self) -> "State":
+        """An independent copy."""
+        return State(self._game, self._core.clone(), self._seed, self._history,
+                     self._determinized)
+
+    __copy__ = clone
+
+    def __deepcopy__(self, memo):
+        return self.clone()
+
+    def __reduce__(self):
+        g = self._game
+        return (_restore_state, ((g._name, g._seed, g._params), self._seed,
+                                 self._history, self._determinized, self._core.to_bytes()))
+
+    def to_record(self) -> dict:
+        """The versioned JSON record of this game so far (see boardlab.records)."""
+        if self._determinized:
+            raise ValueError("a determinized state is a sample, not a real game: it has no record")
+        from . import records
+
+        return records.make_record(self)
+
+    # -- comparison and display ---------------------------------------------
+    def __eq__(self, other):
+        if not isinstance(other, State):
+            return NotImplemented
+        return (self._game._same_config(other._game)
+                and self._core.to_bytes() == other._core.to_bytes())
+
+    def __hash__(self):
+        # Hash of the current position: do not mutate a state kept in a set.
+        return hash((self._game._name, self._core.to_bytes()))
+
+    def __str__(self):
+        return self._game._module.render(self.full_observation())
+
+    def __repr__(self):
+        p = self.current_player
+        who = {CHANCE: "chance", TERMINAL: "over"}.get(p, f"seat {p} to move")
+        flag = ", determinized" if self._determinized else ""
+        return (f"<boardlab.State of {self._game!r}: seed={self._seed}, "
+                f"{len(self._history)} actions, {who}{flag}>")

@@ -1,0 +1,185 @@
+"""Versioned JSON game records.
+
+A record is a JSON object::
+
+    {"format": "boardlab-record", "version": 1,
+     "game": "kitsu", "params": {"players": 4, ...}, "seed": 7,
+     "actions": [3, 81, ...],            # every action, chance included
+     "moves": ["Seat 3 leads", ...],     # their notation (optional on input)
+     "result": [1.0, -1.0, ...] | null}  # returns if the game is over
+
+``seed`` seeds the state's own random stream, so a replay reproduces the very
+same state (the actions alone already fix the position: chance is explicit).
+``moves`` and ``result`` are checked when present; extra keys are ignored.
+
+>>> import boardlab
+>>> state = boardlab.make("kitsu", players=4).new_initial_state(seed=3)
+>>> state.apply(int(state.legal_actions()[0]))
+>>> record = state.to_record()
+>>> boardlab.replay(record) == state
+True
+"""
+from __future__ import annotations
+
+import json
+
+import numpy as np
+
+from .errors import RecordError
+
+FORMAT = "boardlab-record"
+VERSION = 1
+_REQUIRED = ("format", "version", "game", "params", "seed", "actions")
+
+
+def _norm(text: str) -> str:
+    return " ".join(text.split()).casefold()
+
+
+def _is_int(v) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
+def _is_number(v) -> bool:
+    return isinstance(v, (int, float)) and not isinstance(v, bool)
+
+
+def make_record(state) -> dict:
+    """The record of ``state`` (use ``State.to_record()``)."""
+    game = state._game
+    replay = game._core.new_state(state._seed)
+    moves = []
+    for a in state._history:
+        moves.append(replay.action_to_string(a))
+        replay.apply(a)
+    result = state.returns().tolist() if state.is_terminal() else None
+    return {
+        "format": FORMAT,
+        "version": VERSION,
+        "game": game.name,
+        "params": game.params,
+        "seed": state._seed,
+        "actions": list(state._history),
+        "moves": moves,
+        "result": result,
+    }
+
+
+def parse_record(record) -> dict:
+    """Check the shape of a record (dict or JSON text); RecordError if bad."""
+    if isinstance(record, (bytes, bytearray)):
+        try:
+            record = record.decode("utf-8")
+        except UnicodeDecodeError as e:
+            raise RecordError(f"record is not UTF-8 text: {e}") from None
+    if isinstance(record, str):
+        try:
+            record = json.loads(record)
+        except ValueError as e:
+            raise RecordError(f"record is not valid JSON: {e}") from None
+    if not isinstance(record, dict):
+        raise RecordError(f"record must be a JSON object, got {type(record).__name__}")
+    missing = [k for k in _REQUIRED if k not in record]
+    if missing:
+        raise RecordError(f"record lacks {', '.join(repr(k) for k in missing)}")
+    if record["format"] != FORMAT:
+        raise RecordError(f"record 'format' must be {FORMAT!r}, got {record['format']!r}")
+    if not _is_int(record["version"]) or record["version"] != VERSION:
+        raise RecordError(
+            f"unsupported record 'version' {record['version']!r} (this boardlab reads {VERSION})")
+    if not isinstance(record["game"], str):
+        raise RecordError(f"record 'game' must be a string, got {record['game']!r}")
+    params = record["params"]
+    if not isinstance(params, dict) or not all(isinstance(k, str) for k in params):
+        raise RecordError(f"record 'params' must be an object, got {params!r}")
+    seed = record["seed"]
+    if not _is_int(seed) or not 0 <= seed < 2**64:
+        raise RecordError(f"record 'seed' must be an int in [0, 2**64), got {seed!r}")
+    actions = record["actions"]
+    if not isinstance(actions, list):
+        raise RecordError(f"record 'actions' must be a list, got {type(actions).__name__}")
+    for i, a in enumerate(actions):
+        if not _is_int(a):
+            raise RecordError(f"actions[{i}] is not an int: {a!r}")
+    moves = record.get("moves")
+    if moves is not None:
+        if not isinstance(moves, list):
+            raise RecordError(f"record 'moves' must be a list, got {type(moves).__name__}")
+        if len(moves) != len(actions):
+            raise RecordError(
+                f"record has {len(moves)} 'moves' but {len(actions)} 'actions'")
+        for i, m in enumerate(moves):
+            if not isinstance(m, str):
+                raise RecordError(f"moves[{i}] is not a string: {m!r}")
+    result = record.get("result")
+    if result is not None:
+        if not isinstance(result, list) or not all(_is_number(r) for r in result):
+            raise RecordError(f"record 'result' must be null or a list of numbers, got {result!r}")
+    return record
+
+
+def replay_into(game, record):
+    """Replay ``record`` on ``game`` (``Game.replay``): a State, or RecordError
+    naming the first problem (which key, which action index)."""
+    from .game import State
+
+    rec = parse_record(record)
+    if rec["game"] != game.name:
+        raise RecordError(f"record is of game {rec['game']!r}, not {game.name!r}")
+    unknown = [k for k in rec["params"] if k not in game._module.DEFAULTS]
+    if unknown:
+        raise RecordError(f"record 'params' has unknown parameter {unknown[0]!r} for {game.name}")
+    params = dict(game._module.DEFAULTS)
+    params.update(rec["params"])
+    if params != game.params:
+        raise RecordError(
+            f"record 'params' {params} differ from this game's {game.params}")
+
+    seed = rec["seed"]
+    state = State(game, game._core.new_state(seed), seed)
+    core = state._core
+    moves = rec.get("moves")
+    for i, a in enumerate(rec["actions"]):
+        legal = state.legal_actions().tolist()
+        if a not in legal:
+            where = "the game is already over" if state.is_terminal() else "it is not legal there"
+            raise RecordError(f"actions[{i}] = {a} cannot be applied: {where}")
+        if moves is not None:
+            note = core.action_to_string(a)
+            if _norm(note) != _norm(moves[i]):
+                raise RecordError(
+                    f"moves[{i}] = {moves[i]!r} does not match actions[{i}] = {a} ({note!r})")
+        core.apply(a)
+        state._history.append(a)
+
+    result = rec.get("result")
+    if state.is_terminal():
+        returns = state.returns()
+        if result is None:
+            raise RecordError(
+                f"record 'result' is null but the game is over with returns {returns.tolist()}")
+        if len(result) != len(returns) or not np.allclose(result, returns, rtol=0, atol=1e-9):
+            raise RecordError(
+                f"record 'result' {result} does not match the replayed returns {returns.tolist()}")
+    elif result is not None:
+        raise RecordError(
+            f"record gives 'result' {result} but the game is not over after "
+            f"{len(rec['actions'])} actions")
+    return state
+
+
+def replay(record):
+    """Make the record's game and replay it (``boardlab.replay``)."""
+    from .game import make
+
+    rec = parse_record(record)
+    try:
+        game = make(rec["game"], seed=rec["seed"], **rec["params"])
+    except RecordError:
+        raise
+    except (ValueError, TypeError) as e:
+        raise RecordError(f"record 'game'/'params' rejected: {e}") from None
+    return replay_into(game, rec)
+
+
+__all__ = ["FORMAT", "VERSION", "make_record", "parse_record", "replay", "replay_into"]
