@@ -68,6 +68,8 @@ typedef struct {
 
 /* Flags of a card in the current trick. */
 enum { KF_HIDDEN = 1, KF_DESTROYED = 2 };
+/* Sub-decisions that follow a card play, taken in this order. */
+enum { KSUB_SIDE = 1, KSUB_RECOVER = 2, KSUB_KATANA = 4 };
 
 /* Whole game state; plain data, clone = memcpy. */
 typedef struct {
@@ -76,7 +78,6 @@ typedef struct {
     int8_t phase;                   /* KP_* */
     int8_t to_move;                 /* seat deciding in a decision phase */
     int8_t leader;                  /* holder of the Leader token (leads this trick) */
-    int8_t round_winner_pending;    /* clan that just won a round, or -1 */
     int8_t pawn[2];                 /* wisdom track position per clan (0 = start) */
     int8_t rounds_won[2];           /* round victories per clan */
     int8_t winner;                  /* winning clan once the game is over, else -1 */
@@ -90,6 +91,7 @@ typedef struct {
     /* --- dealing / exchange --- */
     int8_t deal_to;                 /* next seat to receive a dealt card */
     int8_t deal_left;               /* cards still to deal in this dealing step */
+    int8_t deal_refill;             /* 1: 2p refill (2 cards each), 0: the deal */
     int8_t exchange_card[K_MAX_PLAYERS]; /* card id each seat put face down (-1 none) */
     /* --- current trick --- */
     int8_t n_played;                /* cards played in the current trick */
@@ -102,6 +104,8 @@ typedef struct {
     int8_t forced_seat;             /* seat that is forced */
     int8_t pending_card;            /* card id whose sub-decisions are pending */
     int8_t pending_token;           /* token played with it, -1 none */
+    uint8_t pending_sub;            /* KSUB_* sub-decisions still to take */
+    int8_t trick_forced[K_MAX_TRICK]; /* colour the card was forced to, -1 none */
     /* --- power tokens --- */
     int8_t token_holder[K_NTOKENS]; /* seat holding token k, -1 if not held */
     uint8_t tokens_used;            /* bitmask: used this round (return next round) */
