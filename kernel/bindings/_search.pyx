@@ -1,0 +1,154 @@
+# cython: language_level=3
+"""Compiled search: a thin owner of one SO-ISMCTS tree (kernel/search/ismcts.h).
+
+The Python layer (py/boardlab/search.py) validates parameters, runs the tree in
+batches (the GIL is released for the whole batch: no Python code runs per
+iteration) and turns the statistics into a SearchResult.
+"""
+from libc.stdint cimport int32_t, int64_t, uint32_t, uint64_t
+from libc.stdlib cimport malloc, free
+
+from boardlab._core cimport CoreGame, CoreState, BLGame
+
+
+cdef extern from "search/ismcts.h" nogil:
+    ctypedef struct BLSearchParams:
+        double c              # exploration constant
+        int rollout_depth     # decisions before evaluate() cuts a rollout; -1 = play out
+        uint64_t seed         # derives the search and determinization streams
+        int64_t max_nodes     # expansion cap (not at the root); <= 0: none
+
+    ctypedef struct BLISRootStat:
+        int32_t action        # root action
+        uint32_t visits       # iterations through it
+        uint32_t avail        # root visits in which it was legal
+        double mean           # mean return of the mover in [-1, 1]
+
+    ctypedef struct BLISExport:
+        int32_t id            # node index
+        int32_t parent        # parent node index (-1 for the root)
+        int32_t depth         # 0 for the root
+        int32_t action        # action into the node (-1 for the root)
+        int32_t player        # seat that made it (-1 for the root)
+        uint32_t visits       # iterations through the node
+        double mean           # mean return of the mover
+
+    ctypedef struct BLISTree
+
+    BLSearchParams bl_ismcts_default_params() noexcept
+    BLISTree *bl_ismcts_create(const BLGame *g, const void *root, int root_player,
+                               const BLSearchParams *params, char *err, int errlen) noexcept
+    int64_t bl_ismcts_run(BLISTree *t, int64_t n) noexcept
+    void bl_ismcts_free(BLISTree *t) noexcept
+    int64_t bl_ismcts_iterations(const BLISTree *t) noexcept
+    int64_t bl_ismcts_num_nodes(const BLISTree *t) noexcept
+    size_t bl_ismcts_memory_bytes(const BLISTree *t) noexcept
+    size_t bl_ismcts_bytes_per_node() noexcept
+    int bl_ismcts_root_stats(const BLISTree *t, BLISRootStat *out, int cap) noexcept
+    int32_t bl_ismcts_best_action(const BLISTree *t) noexcept
+    int bl_ismcts_pv(const BLISTree *t, int32_t *players, int32_t *actions, int cap) noexcept
+    int64_t bl_ismcts_export(const BLISTree *t, int max_depth, int top_k,
+                             BLISExport *out, int64_t cap) noexcept
+
+
+def bytes_per_node():
+    """Size in bytes of one tree node."""
+    return bl_ismcts_bytes_per_node()
+
+
+cdef class ISMCTSTree:
+    """One SO-ISMCTS tree over a private copy of a root state.
+
+    ISMCTSTree(state_core, player, c, rollout_depth, seed, max_nodes) where
+    state_core is a boardlab._core.CoreState at a decision node. Raises
+    ValueError (naming the parameter) on bad arguments.
+    """
+    cdef BLISTree *t
+    cdef CoreGame game        # keeps the BLGame alive as long as the tree
+
+    def __cinit__(self, CoreState state not None, int player, double c=0.7,
+                  int rollout_depth=-1, uint64_t seed=0, int64_t max_nodes=0):
+        cdef BLSearchParams p = bl_ismcts_default_params()
+        cdef char err[256]
+        p.c = c
+        p.rollout_depth = rollout_depth
+        p.seed = seed
+        p.max_nodes = max_nodes
+        err[0] = 0
+        self.game = state.game
+        self.t = bl_ismcts_create(state.game.g, state.st, player, &p, err, 256)
+        if self.t == NULL:
+            raise ValueError(err.decode("utf-8", "replace"))
+
+    def __dealloc__(self):
+        if self.t != NULL:
+            bl_ismcts_free(self.t)
+            self.t = NULL
+
+    def run(self, int64_t n):
+        """Run n more iterations with the GIL released; returns n."""
+        cdef int64_t done
+        if n < 0:
+            raise ValueError("n: must be >= 0")
+        with nogil:
+            done = bl_ismcts_run(self.t, n)
+        return done
+
+    @property
+    def iterations(self):
+        return bl_ismcts_iterations(self.t)
+
+    @property
+    def num_nodes(self):
+        return bl_ismcts_num_nodes(self.t)
+
+    @property
+    def memory_bytes(self):
+        return bl_ismcts_memory_bytes(self.t)
+
+    def best_action(self):
+        """Most-visited root action (ties: lowest action), -1 before any iteration."""
+        return bl_ismcts_best_action(self.t)
+
+    def root_stats(self):
+        """[(action, visits, availability, mean)] sorted by action."""
+        cdef int cap = self.game.g.num_actions + 1
+        cdef BLISRootStat *buf = <BLISRootStat *>malloc(sizeof(BLISRootStat) * cap)
+        cdef int n, i
+        if buf == NULL:
+            raise MemoryError()
+        try:
+            n = bl_ismcts_root_stats(self.t, buf, cap)
+            return [(buf[i].action, buf[i].visits, buf[i].avail, buf[i].mean)
+                    for i in range(min(n, cap))]
+        finally:
+            free(buf)
+
+    def principal_variation(self, int max_len=256):
+        """Most-visited path from the root: [(player, action)]."""
+        cdef int32_t *pl = <int32_t *>malloc(sizeof(int32_t) * max(max_len, 1))
+        cdef int32_t *ac = <int32_t *>malloc(sizeof(int32_t) * max(max_len, 1))
+        cdef int n, i
+        if pl == NULL or ac == NULL:
+            free(pl); free(ac)
+            raise MemoryError()
+        try:
+            n = bl_ismcts_pv(self.t, pl, ac, max_len)
+            return [(pl[i], ac[i]) for i in range(n)]
+        finally:
+            free(pl); free(ac)
+
+    def export(self, int depth=3, int top_k=5):
+        """Pre-order nodes [(id, parent, depth, action, player, visits, mean)]
+        down to `depth`, keeping the top_k most-visited children of each node."""
+        cdef int64_t n = bl_ismcts_export(self.t, depth, top_k, NULL, 0)
+        cdef BLISExport *buf = <BLISExport *>malloc(sizeof(BLISExport) * max(n, 1))
+        cdef int64_t i
+        if buf == NULL:
+            raise MemoryError()
+        try:
+            n = bl_ismcts_export(self.t, depth, top_k, buf, n)
+            return [(buf[i].id, buf[i].parent, buf[i].depth, buf[i].action,
+                     buf[i].player, buf[i].visits, buf[i].mean) for i in range(n)]
+        finally:
+            free(buf)

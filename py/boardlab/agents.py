@@ -1,0 +1,212 @@
+"""Agents: one protocol for every player, human-free.
+
+An agent has a ``name``, ``step(state) -> action`` (the action for the seat to
+move; agents are never asked at chance nodes) and ``analyse(state) ->
+SearchResult | None``. An agent decides only from what its seat may know:
+apart from its own legal actions, everything it looks at comes from
+``state.determinize(seat, ...)``, never from the hidden part of ``state``.
+
+>>> agent = make_agent("ismcts:200", seed=1)
+>>> agent.name
+'ismcts:200'
+>>> make_agent("greedy").name
+'greedy'
+"""
+from __future__ import annotations
+
+import math
+import numbers
+import re
+from typing import Optional
+
+import numpy as np
+
+from .search import SearchResult, ismcts
+
+__all__ = ["Agent", "RandomAgent", "GreedyAgent", "ISMCTSAgent", "make_agent"]
+
+_MASK64 = (1 << 64) - 1
+
+
+def _core_of(state):
+    core = getattr(state, "_core", None)
+    return core if core is not None else state
+
+
+def _seat_to_move(state) -> int:
+    seat = int(_core_of(state).current_player())
+    if seat < 0:
+        raise ValueError("agents decide only at decision nodes, not at "
+                         + ("chance nodes" if seat == -1 else "terminal states"))
+    return seat
+
+
+def _ply(state) -> int:
+    """Number of moves played so far (public), used to vary seeds per move."""
+    hist = getattr(state, "history", None)
+    try:
+        return len(hist() if callable(hist) else hist)
+    except TypeError:
+        return 0
+
+
+def _check_seed(seed) -> int:
+    if isinstance(seed, bool) or not isinstance(seed, numbers.Integral) or seed < 0:
+        raise ValueError(f"seed must be an integer >= 0, got {seed!r}")
+    return int(seed)
+
+
+class Agent:
+    """Base class: ``name``, ``step(state)``, ``analyse(state)``."""
+    name = "agent"
+
+    def step(self, state) -> int:  # pragma: no cover - interface
+        raise NotImplementedError
+
+    def analyse(self, state) -> Optional[SearchResult]:
+        return None
+
+    def __repr__(self) -> str:
+        return f"make_agent({self.name!r})"
+
+
+class RandomAgent(Agent):
+    """Uniformly random legal action (its own legal actions are known to it)."""
+
+    def __init__(self, seed: int = 0):
+        self.seed = _check_seed(seed)
+        self.name = "random"
+        self._rng = np.random.default_rng(self.seed)
+
+    @property
+    def seed(self) -> int:
+        return self._seed
+
+    @seed.setter
+    def seed(self, value: int) -> None:
+        self._seed = _check_seed(value)
+        self._rng = np.random.default_rng(self._seed)
+
+    def step(self, state) -> int:
+        _seat_to_move(state)
+        legal = _core_of(state).legal_actions()
+        return int(legal[int(self._rng.integers(len(legal)))])
+
+
+class GreedyAgent(Agent):
+    """One-ply heuristic: the action whose resulting position ``evaluate()``
+    likes best for the mover, averaged over a few determinizations from the
+    mover's seat (ties broken at random)."""
+
+    def __init__(self, seed: int = 0, determinizations: int = 8):
+        if isinstance(determinizations, bool) or not isinstance(determinizations, numbers.Integral) \
+                or determinizations < 1:
+            raise ValueError(f"determinizations must be an integer >= 1, got {determinizations!r}")
+        self.determinizations = int(determinizations)
+        self.seed = seed
+        self.name = "greedy"
+
+    @property
+    def seed(self) -> int:
+        return self._seed
+
+    @seed.setter
+    def seed(self, value: int) -> None:
+        self._seed = _check_seed(value)
+        self._rng = np.random.default_rng(self._seed)
+
+    def action_values(self, state) -> dict[int, float]:
+        """Mean heuristic value for the mover of each legal action."""
+        seat = _seat_to_move(state)
+        core = _core_of(state)
+        legal = [int(a) for a in core.legal_actions()]
+        totals = dict.fromkeys(legal, 0.0)
+        for _ in range(self.determinizations):
+            world = core.determinize(seat, int(self._rng.integers(1 << 63)))
+            for a in legal:
+                nxt = world.clone()
+                nxt.apply(a)
+                totals[a] += float(nxt.evaluate()[seat])
+        return {a: v / self.determinizations for a, v in totals.items()}
+
+    def step(self, state) -> int:
+        values = self.action_values(state)
+        best = max(values.values())
+        ties = [a for a, v in values.items() if v >= best - 1e-12]
+        return ties[int(self._rng.integers(len(ties)))] if len(ties) > 1 else ties[0]
+
+
+class ISMCTSAgent(Agent):
+    """SO-ISMCTS with a budget of ``iterations`` or ``seconds`` per move.
+
+    The search seed of a move is derived from the agent's seed and the number
+    of moves already played, so a game replays identically.
+    """
+
+    def __init__(self, iterations: Optional[int] = None, seconds: Optional[float] = None,
+                 seed: int = 0, c: float = 0.7, rollout_depth: int = -1):
+        if iterations is None and seconds is None:
+            iterations = 1000
+        if iterations is not None and seconds is not None:
+            raise ValueError("give exactly one of iterations or seconds")
+        if iterations is not None and (isinstance(iterations, bool)
+                                       or not isinstance(iterations, numbers.Integral)
+                                       or iterations < 1):
+            raise ValueError(f"iterations must be an integer >= 1, got {iterations!r}")
+        if seconds is not None and (isinstance(seconds, bool) or not isinstance(seconds, numbers.Real)
+                                    or not math.isfinite(seconds) or seconds <= 0):
+            raise ValueError(f"seconds must be a finite number > 0, got {seconds!r}")
+        self.iterations = None if iterations is None else int(iterations)
+        self.seconds = None if seconds is None else float(seconds)
+        self.seed = _check_seed(seed)
+        self.c = float(c)
+        self.rollout_depth = int(rollout_depth)
+        budget = f"{self.iterations}" if self.iterations is not None else f"{self.seconds:g}s"
+        self.name = f"ismcts:{budget}"
+
+    def analyse(self, state) -> SearchResult:
+        _seat_to_move(state)
+        move_seed = (self.seed * 0x9E3779B97F4A7C15 + _ply(state) * 0xBF58476D1CE4E5B9) & (_MASK64 >> 1)
+        return ismcts(state, iterations=self.iterations, seconds=self.seconds, c=self.c,
+                      rollout_depth=self.rollout_depth, seed=move_seed)
+
+    def step(self, state) -> int:
+        return self.analyse(state).best_action
+
+
+_SPEC_HELP = ('agent spec must be "random", "greedy", "ismcts" (1000 iterations), '
+              '"ismcts:N" (N iterations) or "ismcts:Xs" (X seconds)')
+
+
+def make_agent(spec: str, seed: int = 0) -> Agent:
+    """An agent from a short spec: "random", "greedy", "ismcts", "ismcts:1000"
+    (iterations per move) or "ismcts:1.5s" (seconds per move).
+
+    >>> make_agent("ismcts:1.5s").seconds
+    1.5
+    >>> make_agent("minimax")
+    Traceback (most recent call last):
+    ...
+    ValueError: unknown agent spec 'minimax': agent spec must be "random", "greedy", "ismcts" (1000 iterations), "ismcts:N" (N iterations) or "ismcts:Xs" (X seconds)
+    """
+    if not isinstance(spec, str):
+        raise ValueError(f"agent spec must be a string, got {spec!r}")
+    seed = _check_seed(seed)
+    s = spec.strip().lower()
+    if s == "random":
+        return RandomAgent(seed=seed)
+    if s == "greedy":
+        return GreedyAgent(seed=seed)
+    if s in ("ismcts", "mcts"):
+        return ISMCTSAgent(iterations=1000, seed=seed)
+    m = re.fullmatch(r"(?:is)?mcts:(.+)", s)
+    if m:
+        budget = m.group(1).strip()
+        if re.fullmatch(r"[0-9]+", budget) and int(budget) >= 1:
+            return ISMCTSAgent(iterations=int(budget), seed=seed)
+        sm = re.fullmatch(r"([0-9]*\.?[0-9]+)\s*s", budget)
+        if sm and float(sm.group(1)) > 0:
+            return ISMCTSAgent(seconds=float(sm.group(1)), seed=seed)
+        raise ValueError(f"bad ismcts budget {budget!r} in agent spec {spec!r}: "
+                         f"use a positive iteration count (ismcts:1000) or seconds (ismcts:1.5s)")
+    raise ValueError(f"unknown agent spec {spec!r}: {_SPEC_HELP}")

@@ -1,0 +1,327 @@
+"""Search for hidden-information games: SO-ISMCTS, compiled.
+
+The tree and every iteration (determinize, descend, expand, rollout,
+backpropagate) run in C (``kernel/search/ismcts.c``) with the GIL released;
+this module validates parameters, runs the search in batches between time and
+progress checks, and presents the statistics.
+
+The search only ever sees what the searching seat knows: every iteration starts
+by re-determinizing the root from that seat's information set, so two states
+that the seat cannot tell apart give the same result for the same seed.
+
+>>> import boardlab
+>>> state = boardlab.make("kitsu", players=2, seed=1).new_initial_state()
+>>> while state.current_player == boardlab.CHANCE:            # deal
+...     state.apply(int(state.chance_outcomes()[0][0]))
+>>> result = ismcts(state, iterations=500, seed=3)
+>>> sum(s["visits"] for s in result.stats)
+500
+>>> result.best_action in state.legal_actions()
+True
+"""
+from __future__ import annotations
+
+import math
+import numbers
+import time
+from dataclasses import dataclass, field
+from typing import Any, Callable, Optional
+
+import numpy as np
+
+from . import _search
+
+__all__ = ["ismcts", "SearchResult", "bytes_per_node"]
+
+_MASK64 = (1 << 64) - 1
+
+
+def bytes_per_node() -> int:
+    """Bytes of one ISMCTS tree node."""
+    return int(_search.bytes_per_node())
+
+
+def _core_of(state):
+    core = getattr(state, "_core", None)
+    return core if core is not None else state
+
+
+def _check_int(name: str, value, low: int | None = None) -> int:
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+        raise ValueError(f"{name} must be an integer, got {value!r}")
+    value = int(value)
+    if low is not None and value < low:
+        raise ValueError(f"{name} must be >= {low}, got {value}")
+    return value
+
+
+def _check_real(name: str, value, positive: bool) -> float:
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+        raise ValueError(f"{name} must be a number, got {value!r}")
+    value = float(value)
+    if not math.isfinite(value) or value < 0 or (positive and value == 0):
+        raise ValueError(f"{name} must be a finite number {'>' if positive else '>='} 0, got {value}")
+    return value
+
+
+def _notation(core, action: int) -> str:
+    """Move notation of ``action`` in the kernel state ``core`` (never raises)."""
+    try:
+        return str(core.action_to_string(int(action)))
+    except Exception:                                    # pragma: no cover - kernel quirk
+        return f"#{int(action)}"
+
+
+class _Walker:
+    """Names moves along tree paths by replaying them on a determinization.
+
+    Tree nodes below the root were reached from many determinizations (and
+    open-loop chance), so a path is named on a representative: a
+    determinization from the searching seat's point of view, chance sampled
+    with fixed seeds. Where the current representative cannot play a move (a
+    different seat is to move, or the move is illegal there), a few other
+    representatives of the whole path are tried; failing that, the notation is
+    taken from the last state reached (or "#<action>").
+    """
+
+    RETRIES = 24
+
+    def __init__(self, root_core, observer: int, seed: int):
+        self.base = root_core
+        self.observer = observer
+        self.seed = seed & _MASK64
+        self.root = self._fresh(0)
+
+    def _fresh(self, k: int):
+        s = (self.seed * 0x9E3779B97F4A7C15 + 0xD1CE + k * 0xBF58476D1CE4E5B9) & _MASK64
+        self.rng = np.random.default_rng([self.seed, k, 0x7EA])
+        return self.base.determinize(self.observer, s)
+
+    def _settle(self, core):
+        while core.current_player() == -1:                 # chance: sample, fixed seed
+            acts, probs = core.chance_outcomes()
+            if len(acts) == 0:
+                break
+            p = np.asarray(probs, dtype=np.float64)
+            core.apply(int(acts[int(self.rng.choice(len(acts), p=p / p.sum()))]))
+        return core
+
+    @staticmethod
+    def _playable(core, player: int, action: int) -> bool:
+        return (core is not None and core.current_player() == player
+                and action in set(int(a) for a in core.legal_actions()))
+
+    def _step(self, core, player: int, action: int):
+        name = _notation(core, action)
+        nxt = core.clone()
+        nxt.apply(int(action))
+        return name, self._settle(nxt)
+
+    def _replay(self, path):
+        """A representative in which the whole path is playable, or None."""
+        for k in range(1, self.RETRIES + 1):
+            core = self._fresh(k)
+            ok = True
+            for player, action in path:
+                if not self._playable(core, player, action):
+                    ok = False
+                    break
+                core = self._step(core, player, action)[1]
+            if ok:
+                return core
+        return None
+
+    def child(self, core, player: int, action: int, path=None):
+        """(notation, state after the move or None) for the move (player,
+        action) from ``core``, the state reached by ``path`` (list of the
+        (player, action) moves before it)."""
+        if not self._playable(core, player, action) and path is not None:
+            alt = self._replay(path)
+            if self._playable(alt, player, action):
+                core = alt
+        if self._playable(core, player, action):
+            return self._step(core, player, action)
+        return (_notation(core, action) if core is not None else f"#{action}"), None
+
+
+@dataclass
+class SearchResult:
+    """What one search found.
+
+    ``stats`` has one dict per root action (action, move, visits, mean in
+    [-1, 1] for the mover, win_prob = (mean + 1) / 2, share = visits / total,
+    availability); ``principal_variation`` is the most-visited line as
+    ``(seat, notation)`` pairs; :meth:`tree` exports the top of the tree.
+    """
+    best_action: int
+    stats: list
+    iterations: int
+    seconds: float
+    principal_variation: list
+    player: int = 0
+    seed: int = 0
+    nodes: int = 0
+    memory_bytes: int = 0
+    _tree: Any = field(default=None, repr=False, compare=False)
+    _root: Any = field(default=None, repr=False, compare=False)
+
+    @property
+    def best_move(self) -> str:
+        for s in self.stats:
+            if s["action"] == self.best_action:
+                return s["move"]
+        return f"#{self.best_action}"
+
+    def tree(self, depth: int = 3, top_k: int = 5) -> dict:
+        """The top of the search tree as a plain, JSON-able nested dict.
+
+        Each node: ``move`` (None at the root), ``action``, ``player`` (seat
+        that made the move, None at the root), ``visits``, ``mean`` (mover's
+        view) and ``children`` (at most ``top_k``, most visited first), down
+        to ``depth`` moves below the root.
+        """
+        depth = _check_int("depth", depth, 0)
+        top_k = _check_int("top_k", top_k, 1)
+        if self._tree is None:
+            return {"move": None, "action": None, "player": None, "visits": self.iterations,
+                    "mean": 0.0, "children": []}
+        rows = self._tree.export(depth, top_k)
+        walker = _Walker(self._root, self.player, self.seed)
+        by_id: dict[int, dict] = {}
+        core_of: dict[int, Any] = {}
+        path_of: dict[int, list] = {}
+        root = None
+        for node_id, parent, _d, action, player, visits, mean in rows:
+            node = {"move": None, "action": None, "player": None, "visits": int(visits),
+                    "mean": float(mean), "children": []}
+            if parent < 0:
+                root = node
+                core_of[node_id] = walker.root
+                path_of[node_id] = []
+            else:
+                name, nxt = walker.child(core_of.get(parent), int(player), int(action),
+                                         path_of[parent])
+                path_of[node_id] = path_of[parent] + [(int(player), int(action))]
+                node.update(move=name, action=int(action), player=int(player))
+                core_of[node_id] = nxt
+                by_id[parent]["children"].append(node)
+            by_id[node_id] = node
+        return root
+
+    def to_dict(self) -> dict:
+        """Plain JSON-able summary (with the tree to depth 2, top 5)."""
+        return {
+            "best_action": int(self.best_action),
+            "best_move": self.best_move,
+            "player": int(self.player),
+            "iterations": int(self.iterations),
+            "seconds": float(self.seconds),
+            "seed": int(self.seed),
+            "nodes": int(self.nodes),
+            "stats": [dict(s) for s in self.stats],
+            "principal_variation": [[int(p), str(m)] for p, m in self.principal_variation],
+            "tree": self.tree(depth=2, top_k=5),
+        }
+
+    def __str__(self) -> str:
+        lines = [f"ISMCTS seat {self.player}: {self.iterations} iterations in "
+                 f"{self.seconds:.2f}s, best {self.best_move}"]
+        for s in sorted(self.stats, key=lambda s: -s["visits"]):
+            lines.append(f"  {s['move']:<24} visits {s['visits']:>8} ({100 * s['share']:5.1f}%)"
+                         f"  win {100 * s['win_prob']:5.1f}%")
+        if self.principal_variation:
+            lines.append("  line: " + ", ".join(f"{p}:{m}" for p, m in self.principal_variation[:8]))
+        return "\n".join(lines)
+
+
+def ismcts(state, iterations: Optional[int] = None, seconds: Optional[float] = None,
+           c: float = 0.7, rollout_depth: int = -1, seed: int = 0,
+           progress: Optional[Callable[[int, Optional[int], float], Any]] = None,
+           player: Optional[int] = None, max_nodes: Optional[int] = None) -> SearchResult:
+    """SO-ISMCTS from ``state`` for seat ``player`` (default: the seat to move).
+
+    Exactly one budget: ``iterations`` (deterministic: same seed, same result)
+    or ``seconds`` (wall clock). ``c`` is the UCB exploration constant (returns
+    are in [-1, 1]); ``rollout_depth`` cuts random rollouts after that many
+    decisions and uses the heuristic evaluation (-1: play to the end);
+    ``max_nodes`` caps the tree size (None: no cap). ``progress(done, total or
+    None, elapsed_seconds)`` is called between batches. Bad values raise
+    ValueError naming the parameter.
+    """
+    if (iterations is None) == (seconds is None):
+        raise ValueError("give exactly one of iterations or seconds")
+    if iterations is not None:
+        iterations = _check_int("iterations", iterations, 1)
+    if seconds is not None:
+        seconds = _check_real("seconds", seconds, positive=True)
+    c = _check_real("c", c, positive=False)
+    rollout_depth = _check_int("rollout_depth", rollout_depth, -1)
+    seed = _check_int("seed", seed, 0)
+    if progress is not None and not callable(progress):
+        raise ValueError(f"progress must be callable, got {progress!r}")
+    max_nodes = 0 if max_nodes is None else _check_int("max_nodes", max_nodes, 1)
+
+    core = _core_of(state)
+    to_move = int(core.current_player())
+    if to_move < 0:
+        raise ValueError("state must be a decision node (a seat to move), not "
+                         + ("a chance node" if to_move == -1 else "terminal"))
+    n_players = int(core.core_game.num_players)
+    if player is None:
+        player = to_move
+    player = _check_int("player", player, 0)
+    if player >= n_players:
+        raise ValueError(f"player must be a seat in [0, {n_players}), got {player}")
+
+    tree = _search.ISMCTSTree(core, player, c, rollout_depth, seed & _MASK64, max_nodes)
+    start = time.perf_counter()
+    done = 0
+    batch = 64
+    while True:
+        elapsed = time.perf_counter() - start
+        if iterations is not None:
+            n = min(batch, iterations - done)
+        else:
+            n = batch
+        t0 = time.perf_counter()
+        tree.run(n)
+        dt = time.perf_counter() - t0
+        done += n
+        elapsed = time.perf_counter() - start
+        if progress is not None:
+            progress(done, iterations, elapsed)
+        if iterations is not None and done >= iterations:
+            break
+        if seconds is not None and elapsed >= seconds:
+            break
+        # Aim at ~50 ms per batch (never more than the time left).
+        rate = n / dt if dt > 0 else n * 1000.0
+        target = 0.05 if seconds is None else min(0.05, max(seconds - elapsed, 0.001))
+        batch = int(min(max(rate * target, 16), batch * 8))
+    total = time.perf_counter() - start
+
+    names = {}
+    legal_here = set(int(a) for a in core.legal_actions()) if player == to_move else set()
+    walker = None
+    stats = []
+    for action, visits, avail, mean in tree.root_stats():
+        if action in legal_here:
+            name = _notation(core, action)
+        else:                         # observer is not to move: name on their determinization
+            if walker is None:
+                walker = _Walker(core, player, seed)
+            name = walker.child(walker.root, to_move, action)[0]
+        names[action] = name
+        stats.append({"action": int(action), "move": name, "visits": int(visits),
+                      "mean": float(mean), "win_prob": (float(mean) + 1.0) / 2.0,
+                      "share": visits / done if done else 0.0, "availability": int(avail)})
+    pv_walker = _Walker(core, player, seed)
+    pv, cur, path = [], pv_walker.root, []
+    for p, a in tree.principal_variation():
+        name, cur = pv_walker.child(cur, int(p), int(a), path)
+        path.append((int(p), int(a)))
+        pv.append((int(p), name))
+    return SearchResult(best_action=int(tree.best_action()), stats=stats, iterations=done,
+                        seconds=total, principal_variation=pv, player=player, seed=seed,
+                        nodes=int(tree.num_nodes), memory_bytes=int(tree.memory_bytes),
+                        _tree=tree, _root=core.clone())
