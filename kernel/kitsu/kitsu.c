@@ -34,6 +34,16 @@ static inline int type_count(const KitsuConfig *c, uint32_t set, int t) {
 static inline int take_type(const KitsuConfig *c, uint32_t set, int t) {
     return bb_lsb32(set & c->type_mask[t]);
 }
+/* Ascending distinct types of the cards in `set` (ids of a type are consecutive). */
+static inline int types_in(const KitsuConfig *c, uint32_t set, int32_t base, int32_t *out) {
+    int n = 0;
+    while (set) {
+        int t = c->type_of[bb_lsb32(set)];
+        out[n++] = base + t;
+        set &= ~c->type_mask[t];
+    }
+    return n;
+}
 static inline int token_of_seat(const KitsuState *s, int seat) {
     for (int k = 0; k < K_NTOKENS; k++)
         if (s->token_holder[k] == seat) return k;
@@ -351,24 +361,18 @@ static int kitsu_legal_actions(const BLGame *g, const void *vst, int32_t *out) {
         for (int i = 0; i < c->players; i++) out[n++] = KA_SEAT + i;
         break;
     case KP_DEAL:
-        for (int t = 0; t < K_NTYPES; t++)
-            if (s->stock & c->type_mask[t]) out[n++] = KA_DEAL + t;
+        n = types_in(c, s->stock, KA_DEAL, out);
         break;
     case KP_EXCHANGE:
-        for (int t = 0; t < K_NTYPES; t++)
-            if (s->hand[p] & c->type_mask[t]) out[n++] = KA_GIVE + t;
+        n = types_in(c, s->hand[p], KA_GIVE, out);
         break;
     case KP_PLAY: {
         uint32_t can = playable_cards(c, s, p);
-        for (int t = 0; t < K_NTYPES; t++)
-            if (can & c->type_mask[t]) out[n++] = KA_PLAY + t;
+        n = types_in(c, can, KA_PLAY, out);
         int k = token_of_seat(s, p);
         if (k >= 0 && !(k == KTOK_RECOVER && s->last_trick == 0)) {
-            for (int t = 0; t < K_NTYPES; t++) {
-                if (!(can & c->type_mask[t])) continue;
-                if (k == KTOK_HIDDEN && (t == KT_KATANA || t == KT_BLACK)) continue;
-                out[n++] = KA_PLAY_TOKEN + t;
-            }
+            if (k == KTOK_HIDDEN) can &= ~(c->type_mask[KT_KATANA] | c->type_mask[KT_BLACK]);
+            n += types_in(c, can, KA_PLAY_TOKEN, out + n);
         }
         break;
     }
@@ -377,8 +381,7 @@ static int kitsu_legal_actions(const BLGame *g, const void *vst, int32_t *out) {
         out[n++] = KA_SIDE + KC_ORANGE;
         break;
     case KP_RECOVER:
-        for (int t = 0; t < K_NTYPES; t++)
-            if (s->last_trick & s->discard & c->type_mask[t]) out[n++] = KA_RECOVER + t;
+        n = types_in(c, s->last_trick & s->discard, KA_RECOVER, out);
         break;
     case KP_KATANA:
         n = katana_targets(c, s, p, out);
