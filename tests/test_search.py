@@ -279,3 +279,14 @@ def test_ismcts_beats_random():
             wins += ret[side] > ret[1 - side]
             games += 1
     assert wins >= 0.9 * games, f"ISMCTS won {wins}/{games}"
+
+
+def test_greedy_analysis():
+    state = midgame(seed=3)
+    r = GreedyAgent(seed=2, determinizations=4).analyse(state)
+    legal = set(int(a) for a in state.legal_actions())
+    assert {s["action"] for s in r.stats} == legal and r.best_action in legal
+    assert r.best_action == GreedyAgent(seed=2, determinizations=4).step(state)
+    assert sum(s["visits"] for s in r.stats) == r.iterations
+    d = r.to_dict()
+    assert json.loads(json.dumps(d)) == d

@@ -17,6 +17,7 @@ from __future__ import annotations
 import math
 import numbers
 import re
+import time
 from typing import Optional
 
 import numpy as np
@@ -129,11 +130,30 @@ class GreedyAgent(Agent):
                 totals[a] += float(nxt.evaluate()[seat])
         return {a: v / self.determinizations for a, v in totals.items()}
 
-    def step(self, state) -> int:
-        values = self.action_values(state)
+    def _choose(self, values: dict) -> int:
         best = max(values.values())
         ties = [a for a, v in values.items() if v >= best - 1e-12]
         return ties[int(self._rng.integers(len(ties)))] if len(ties) > 1 else ties[0]
+
+    def step(self, state) -> int:
+        return self._choose(self.action_values(state))
+
+    def analyse(self, state) -> SearchResult:
+        """The one-ply values as a SearchResult (``visits`` = determinizations
+        per action, ``mean`` = mean heuristic value for the mover)."""
+        t0 = time.perf_counter()
+        seat = _seat_to_move(state)
+        core = _core_of(state)
+        values = self.action_values(state)
+        best = self._choose(values)
+        n, k = self.determinizations, len(values)
+        stats = [{"action": a, "move": core.action_to_string(a), "visits": n,
+                  "mean": float(v), "win_prob": (float(v) + 1.0) / 2.0, "share": 1.0 / k,
+                  "availability": n} for a, v in sorted(values.items())]
+        return SearchResult(best_action=int(best), stats=stats, iterations=n * k,
+                            seconds=time.perf_counter() - t0,
+                            principal_variation=[(seat, core.action_to_string(best))],
+                            player=seat, seed=self.seed)
 
 
 class ISMCTSAgent(Agent):

@@ -182,9 +182,13 @@ class SearchResult:
         """
         depth = _check_int("depth", depth, 0)
         top_k = _check_int("top_k", top_k, 1)
-        if self._tree is None:
-            return {"move": None, "action": None, "player": None, "visits": self.iterations,
-                    "mean": 0.0, "children": []}
+        if self._tree is None:                    # a one-ply analysis (no tree kept)
+            kids = sorted(self.stats, key=lambda s: (-s["visits"], -s["mean"], s["action"]))
+            return {"move": None, "action": None, "player": None, "visits": int(self.iterations),
+                    "mean": 0.0, "children": [] if depth == 0 else [
+                        {"move": s["move"], "action": int(s["action"]), "player": int(self.player),
+                         "visits": int(s["visits"]), "mean": float(s["mean"]), "children": []}
+                        for s in kids[:top_k]]}
         rows = self._tree.export(depth, top_k)
         walker = _Walker(self._root, self.player, self.seed)
         by_id: dict[int, dict] = {}
