@@ -31,9 +31,13 @@ import numpy as np
 
 from . import _search
 
-__all__ = ["ismcts", "SearchResult", "bytes_per_node"]
+__all__ = ["ismcts", "SearchResult", "bytes_per_node", "DEFAULT_MAX_NODES"]
 
 _MASK64 = (1 << 64) - 1
+#: Default tree-size cap: 4M nodes = 128 MiB at 32 bytes per node (the tree
+#: grows by about one node per iteration; past the cap it keeps iterating
+#: without expanding).
+DEFAULT_MAX_NODES = 1 << 22
 
 
 def bytes_per_node() -> int:
@@ -248,7 +252,7 @@ def ismcts(state, iterations: Optional[int] = None, seconds: Optional[float] = N
     or ``seconds`` (wall clock). ``c`` is the UCB exploration constant (returns
     are in [-1, 1]); ``rollout_depth`` cuts random rollouts after that many
     decisions and uses the heuristic evaluation (-1: play to the end);
-    ``max_nodes`` caps the tree size (None: no cap). ``progress(done, total or
+    ``max_nodes`` caps the tree size (None: :data:`DEFAULT_MAX_NODES`). ``progress(done, total or
     None, elapsed_seconds)`` is called between batches. Bad values raise
     ValueError naming the parameter.
     """
@@ -263,7 +267,7 @@ def ismcts(state, iterations: Optional[int] = None, seconds: Optional[float] = N
     seed = _check_int("seed", seed, 0)
     if progress is not None and not callable(progress):
         raise ValueError(f"progress must be callable, got {progress!r}")
-    max_nodes = 0 if max_nodes is None else _check_int("max_nodes", max_nodes, 1)
+    max_nodes = DEFAULT_MAX_NODES if max_nodes is None else _check_int("max_nodes", max_nodes, 1)
 
     core = _core_of(state)
     to_move = int(core.current_player())
