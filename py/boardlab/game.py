@@ -8,7 +8,8 @@ True
 >>> state.apply(int(state.legal_actions()[0]))
 >>> len(state.history)
 1
->>> state.parse_action(state.action_to_string(int(state.legal_actions()[0]))) == state.legal_actions()[0]
+>>> a = int(state.legal_actions()[0])
+>>> state.parse_action(state.action_to_string(a)) == a
 True
 """
 from __future__ import annotations
@@ -66,6 +67,7 @@ def games_available() -> list[str]:
 def make(name: str, seed: int | None = None, **params) -> "Game":
     """Configure game ``name``; parameters not given take the game's defaults.
 
+    >>> import boardlab
     >>> boardlab.make("kitsu", players=4)
     boardlab.make('kitsu', players=4, track_length=15)
     >>> boardlab.make("kitsu", player=4)

@@ -1,0 +1,105 @@
+"""Shared helpers for the API and conformance suites."""
+import math
+
+import numpy as np
+import pytest
+
+import boardlab
+import boardlab.games
+
+#: Parameter sets every game is exercised with (player counts, variants);
+#: a game not listed here uses its module's PARAMETER_SETS, else defaults.
+PARAM_SETS = {
+    "kitsu": [{"players": 2}, {"players": 4}, {"players": 6}],
+}
+
+#: Safety net against a kernel that never ends a game.
+MAX_GAME_LENGTH = 100_000
+
+
+def game_cases():
+    """pytest params, each a (name, params) pair, over every available game and its sets."""
+    cases = []
+    for name in boardlab.games_available():
+        module = boardlab.games.get(name)
+        sets = PARAM_SETS.get(name) or getattr(module, "PARAMETER_SETS", None) or [{}]
+        for params in sets:
+            label = ",".join(f"{k}={v}" for k, v in params.items()) or "default"
+            cases.append(pytest.param((name, params), id=f"{name}-{label}"))
+    return cases
+
+
+def random_action(state, rng):
+    """A chance outcome drawn with its probability, or a uniform legal action."""
+    if state.is_chance():
+        outcomes = state.chance_outcomes()
+        probs = np.array([p for _, p in outcomes])
+        i = rng.choice(len(outcomes), p=probs / probs.sum())
+        return outcomes[i][0]
+    return int(rng.choice(state.legal_actions()))
+
+
+def play_random(state, rng, stop=None, check=None):
+    """Play random actions until terminal (or `stop` actions); returns state."""
+    n = 0
+    while not state.is_terminal() and (stop is None or n < stop):
+        if check is not None:
+            check(state)
+        state.apply(random_action(state, rng))
+        n += 1
+        assert n < MAX_GAME_LENGTH, "game does not end"
+    if check is not None:
+        check(state)
+    return state
+
+
+def random_positions(game, seed, count):
+    """`count` (state, rng) pairs at random points of random games."""
+    rng = np.random.default_rng(seed)
+    out = []
+    while len(out) < count:
+        state = game.new_initial_state(seed=int(rng.integers(2**32)))
+        full = play_random(state.clone(), np.random.default_rng(int(rng.integers(2**32))))
+        length = len(full.history)
+        stop = int(rng.integers(0, max(length, 1)))
+        out.append(play_random(state, rng, stop=stop))
+    return out
+
+
+def check_invariants(state):
+    """The invariants every state of every game satisfies."""
+    game = state.game
+    player = state.current_player
+    legal = state.legal_actions()
+    assert player in (boardlab.CHANCE, boardlab.TERMINAL) or 0 <= player < game.num_players
+    assert np.all(np.diff(legal) > 0), "legal actions not strictly ascending"
+    assert np.all((legal >= 0) & (legal < game.num_actions)), "legal action out of range"
+    mask = state.legal_mask()
+    assert mask.shape == (game.num_actions,) and mask.dtype == np.bool_
+    assert np.array_equal(np.flatnonzero(mask), legal)
+    if state.is_terminal():
+        assert len(legal) == 0
+        assert state.chance_outcomes() == []
+        returns = state.returns()
+        assert returns.shape == (game.num_players,)
+        assert all(math.isfinite(r) for r in returns)
+    elif state.is_chance():
+        outcomes = state.chance_outcomes()
+        assert outcomes, "chance node without outcomes"
+        assert all(p > 0 for _, p in outcomes)
+        assert math.isclose(sum(p for _, p in outcomes), 1.0, rel_tol=0, abs_tol=1e-9)
+        assert np.array_equal(legal, [a for a, _ in outcomes])
+    else:
+        assert len(legal) > 0, "decision node without legal actions"
+        assert state.chance_outcomes() == []
+        assert np.allclose(state.returns(), 0.0)
+
+
+@pytest.fixture
+def game4():
+    return boardlab.make("kitsu", players=4, seed=11)
+
+
+@pytest.fixture
+def rng():
+    return np.random.default_rng(1234)

@@ -1,0 +1,446 @@
+"""The public Python API (make / Game / State / records) on Kitsu."""
+import copy
+import json
+import pickle
+
+import numpy as np
+import pytest
+
+import boardlab
+from boardlab import CHANCE, TERMINAL, IllegalActionError, RecordError
+
+from conftest import play_random, random_action, random_positions
+
+
+def decision_state(game, seed=0, skip=0):
+    """A state at a decision node (after the deal), `skip` decisions later."""
+    rng = np.random.default_rng(seed)
+    state = game.new_initial_state(seed)
+    while state.is_chance() or skip > 0:
+        if not state.is_chance():
+            skip -= 1
+        state.apply(random_action(state, rng))
+        assert not state.is_terminal()
+    return state
+
+
+def finished_state(game, seed=0):
+    return play_random(game.new_initial_state(seed), np.random.default_rng(seed))
+
+
+# ---------------------------------------------------------------- make / Game
+def test_constants_and_errors():
+    assert (CHANCE, TERMINAL) == (-1, -2)
+    assert issubclass(IllegalActionError, ValueError)
+    assert issubclass(RecordError, ValueError)
+    assert "kitsu" in boardlab.games_available()
+
+
+def test_unknown_game_lists_known_games():
+    with pytest.raises(ValueError, match="kitsu") as info:
+        boardlab.make("chess")
+    assert "chess" in str(info.value)
+
+
+def test_unknown_parameter_is_named():
+    with pytest.raises(ValueError, match="plyers"):
+        boardlab.make("kitsu", plyers=4)
+
+
+@pytest.mark.parametrize("bad", [3, 0, 7, -2, "4", 4.0, None])
+def test_bad_parameter_value_is_named(bad):
+    with pytest.raises(ValueError, match="players"):
+        boardlab.make("kitsu", players=bad)
+
+
+@pytest.mark.parametrize("seed", [-1, 2**64, "1", 1.5, True])
+def test_bad_seed(seed):
+    with pytest.raises(ValueError, match="seed"):
+        boardlab.make("kitsu", seed=seed)
+
+
+def test_game_attributes(game4):
+    assert game4.name == "kitsu"
+    assert game4.seed == 11
+    assert game4.num_players == 4
+    assert game4.num_actions > 0
+    params = game4.params
+    assert params["players"] == 4 and set(params) >= {"players"}
+    params["players"] = 6                       # a copy
+    assert game4.params["players"] == 4
+    defaults = boardlab.make("kitsu")
+    assert set(defaults.params) == set(params)
+
+
+def test_game_repr_round_trips(game4):
+    again = eval(repr(game4), {"boardlab": boardlab})
+    assert again == game4 and repr(again) == repr(game4)
+
+
+def test_initial_state_seeds(game4):
+    assert game4.new_initial_state() == game4.new_initial_state(11)
+    assert game4.new_initial_state(5) == game4.new_initial_state(5)
+    unseeded = boardlab.make("kitsu", players=4)
+    assert unseeded.new_initial_state() == unseeded.new_initial_state(0)
+    with pytest.raises(ValueError, match="seed"):
+        game4.new_initial_state(-3)
+
+
+# ------------------------------------------------------------------- State
+def test_initial_state_is_chance(game4):
+    state = game4.new_initial_state()
+    assert state.current_player == CHANCE and state.is_chance()
+    assert not state.is_terminal()
+    outcomes = state.chance_outcomes()
+    assert outcomes and abs(sum(p for _, p in outcomes) - 1) < 1e-9
+    assert [a for a, _ in outcomes] == state.legal_actions().tolist()
+    assert state.history == []
+
+
+def test_history_records_every_action(game4, rng):
+    state = game4.new_initial_state()
+    applied = []
+    for _ in range(40):
+        a = random_action(state, rng)
+        state.apply(a)
+        applied.append(a)
+    assert state.history == applied
+    state.history.append(99)                    # a copy
+    assert state.history == applied
+
+
+@pytest.mark.parametrize("bad", ["3", 3.5, None, True, [1], -1, 10_000])
+def test_illegal_apply_leaves_state_unchanged(game4, bad):
+    state = decision_state(game4, seed=2)
+    before, history = state.clone(), state.history
+    with pytest.raises(IllegalActionError) as info:
+        state.apply(bad)
+    assert isinstance(info.value, ValueError)
+    assert state == before and state.history == history
+    legal = state.legal_actions()
+    assert info.value.legal == legal.tolist()
+    text = str(info.value)
+    assert repr(bad) in text or str(bad) in text
+    # The legal set is listed with its notation.
+    assert state.action_to_string(int(legal[0])) in text
+
+
+def test_illegal_but_in_range_action(game4):
+    state = decision_state(game4, seed=3)
+    illegal = [a for a in range(game4.num_actions) if not state.legal_mask()[a]]
+    before = state.clone()
+    for a in illegal:
+        with pytest.raises(IllegalActionError, match=rf"\b{a}\b"):
+            state.apply(a)
+        with pytest.raises(IllegalActionError):
+            state.action_to_string(a)
+    assert state == before and state.history == before.history
+
+
+def test_numpy_integers_are_accepted(game4):
+    state = decision_state(game4, seed=4)
+    a = state.legal_actions()[0]
+    assert isinstance(a, np.integer)
+    state.apply(a)
+    assert state.history[-1] == int(a) and type(state.history[-1]) is int
+
+
+def test_terminal_state(game4):
+    state = finished_state(game4, seed=5)
+    assert state.is_terminal() and state.current_player == TERMINAL
+    assert len(state.legal_actions()) == 0 and not state.legal_mask().any()
+    assert state.chance_outcomes() == []
+    returns = state.returns()
+    assert returns.shape == (4,) and np.all(np.isfinite(returns))
+    with pytest.raises(IllegalActionError, match="over"):
+        state.apply(0)
+
+
+def test_clone_is_independent(game4, rng):
+    state = decision_state(game4, seed=6)
+    clone = state.clone()
+    assert clone == state and clone is not state
+    snapshot = state.observation(0)
+    play_random(clone, rng)
+    assert clone.is_terminal() and not state.is_terminal()
+    assert state.observation(0) == snapshot
+    assert len(clone.history) > len(state.history)
+    assert copy.copy(state) == state and copy.deepcopy(state) == state
+
+
+def test_equality_and_hash(game4):
+    a, b = decision_state(game4, seed=7), decision_state(game4, seed=7)
+    assert a == b and hash(a) == hash(b) and len({a, b}) == 1
+    b.apply(int(b.legal_actions()[0]))
+    assert a != b
+    other = boardlab.make("kitsu", players=6).new_initial_state()
+    assert other != game4.new_initial_state()
+
+
+def test_pickle_round_trip(game4):
+    state = decision_state(game4, seed=8, skip=3)
+    again = pickle.loads(pickle.dumps(state))
+    assert again == state and again.history == state.history
+
+
+def test_parse_and_format_round_trip(game4):
+    for state in random_positions(game4, seed=9, count=60):
+        for a in state.legal_actions().tolist():
+            text = state.action_to_string(a)
+            assert isinstance(text, str) and text.strip()
+            assert state.parse_action(text) == a
+            assert state.parse_action(f"  {text.upper()}  ") == a
+            assert state.parse_action("  ".join(text.lower().split())) == a
+            assert state.parse_action(str(a)) == a
+
+
+def test_notations_are_distinct(game4):
+    for state in random_positions(game4, seed=10, count=60):
+        names = [state.action_to_string(a) for a in state.legal_actions().tolist()]
+        folded = [" ".join(n.split()).casefold() for n in names]
+        assert len(set(folded)) == len(folded), names
+
+
+def test_parse_unknown_text(game4):
+    state = decision_state(game4, seed=12)
+    before = state.clone()
+    notations = [state.action_to_string(a) for a in state.legal_actions().tolist()]
+    with pytest.raises(IllegalActionError) as info:
+        state.parse_action("castle kingside")
+    text = str(info.value)
+    assert "castle kingside" in text
+    assert all(n in text for n in notations)
+    illegal = next(a for a in range(game4.num_actions) if not state.legal_mask()[a])
+    with pytest.raises(IllegalActionError):
+        state.parse_action(str(illegal))
+    with pytest.raises(IllegalActionError):
+        state.parse_action(3)
+    assert state == before
+
+
+def test_apply_string(game4):
+    state = decision_state(game4, seed=13)
+    a = int(state.legal_actions()[-1])
+    assert state.apply_string(state.action_to_string(a).swapcase()) == a
+    assert state.history[-1] == a
+
+
+def test_chance_outcomes_at_decision_node(game4):
+    state = decision_state(game4, seed=14)
+    assert state.chance_outcomes() == []
+
+
+def test_observation(game4):
+    state = decision_state(game4, seed=15, skip=2)
+    for p in range(4):
+        obs = state.observation(p)
+        assert isinstance(obs, dict)
+        json.dumps(obs)
+    assert state.observation(0) != state.observation(1)
+    for bad in (-1, 4, "0", True, 1.5, None):
+        with pytest.raises(ValueError):
+            state.observation(bad)
+    assert isinstance(state.full_observation(), dict)
+
+
+def test_str_and_repr(game4):
+    state = decision_state(game4, seed=16)
+    assert isinstance(str(state), str) and str(state).strip()
+    assert "kitsu" in repr(state)
+
+
+def test_evaluate(game4):
+    state = decision_state(game4, seed=17).determinize(0, 1)
+    value = state.evaluate()
+    assert value.shape == (4,)
+    assert np.all((value >= -1) & (value <= 1))
+
+
+def test_determinize(game4):
+    state = decision_state(game4, seed=18, skip=5)
+    before = state.clone()
+    det = state.determinize(2, seed=3)
+    assert det.is_determinized and not state.is_determinized
+    assert det.history == state.history
+    assert det.observation(2) == state.observation(2)
+    assert state == before
+    assert det.clone().is_determinized
+    with pytest.raises(ValueError, match="determinized"):
+        det.to_record()
+    for bad in (-1, 4, "1"):
+        with pytest.raises(ValueError):
+            state.determinize(bad, 0)
+    with pytest.raises(ValueError, match="seed"):
+        state.determinize(0, -1)
+
+
+# ----------------------------------------------------------------- records
+def test_record_shape(game4):
+    state = decision_state(game4, seed=19, skip=4)
+    record = state.to_record()
+    assert record["format"] == "boardlab-record" and record["version"] == 1
+    assert record["game"] == "kitsu" and record["params"] == game4.params
+    assert record["seed"] == 19
+    assert record["actions"] == state.history
+    assert len(record["moves"]) == len(record["actions"])
+    assert record["result"] is None
+    json.dumps(record)
+
+
+def test_record_round_trip_mid_game_and_finished(game4):
+    for state in (decision_state(game4, seed=20, skip=7), finished_state(game4, seed=21)):
+        record = state.to_record()
+        for form in (record, json.dumps(record), json.dumps(record).encode()):
+            again = game4.replay(form)
+            assert again == state and again.history == state.history
+            assert boardlab.replay(form) == state
+        if state.is_terminal():
+            assert record["result"] == state.returns().tolist()
+
+
+def test_record_without_optional_keys(game4):
+    state = decision_state(game4, seed=22, skip=2)
+    record = state.to_record()
+    del record["moves"], record["result"]
+    assert game4.replay(record) == state
+
+
+def _tampered(record, **changes):
+    out = json.loads(json.dumps(record))
+    out.update(changes)
+    return out
+
+
+@pytest.fixture
+def records(game4):
+    mid = decision_state(game4, seed=23, skip=6).to_record()
+    end = finished_state(game4, seed=24).to_record()
+    return mid, end
+
+
+def test_record_not_a_record(game4):
+    for bad in ([], 5, None, "not json {", "[1, 2]", b"\xff\xfe"):
+        with pytest.raises(RecordError):
+            game4.replay(bad)
+        with pytest.raises(RecordError):
+            boardlab.replay(bad)
+
+
+@pytest.mark.parametrize("key", ["format", "version", "game", "params", "seed", "actions"])
+def test_record_missing_key(records, key):
+    mid, _ = records
+    del mid[key]
+    with pytest.raises(RecordError, match=key):
+        boardlab.replay(mid)
+
+
+@pytest.mark.parametrize("changes, pattern", [
+    ({"format": "pgn"}, "format"),
+    ({"version": 2}, "version"),
+    ({"version": "1"}, "version"),
+    ({"version": True}, "version"),
+    ({"game": "chess"}, "chess"),
+    ({"game": 3}, "game"),
+    ({"params": {"players": 3}}, "players"),
+    ({"params": {"plyers": 4}}, "plyers"),
+    ({"params": [4]}, "params"),
+    ({"seed": -1}, "seed"),
+    ({"seed": "7"}, "seed"),
+    ({"actions": "1 2 3"}, "actions"),
+    ({"moves": "x"}, "moves"),
+    ({"result": "won"}, "result"),
+])
+def test_record_bad_fields(records, changes, pattern):
+    mid, _ = records
+    with pytest.raises(RecordError, match=pattern):
+        boardlab.replay(_tampered(mid, **changes))
+
+
+def test_record_non_int_action(records):
+    mid, _ = records
+    for bad in ("3", 3.0, None, True):
+        actions = list(mid["actions"])
+        actions[5] = bad
+        with pytest.raises(RecordError, match=r"actions\[5\]"):
+            boardlab.replay(_tampered(mid, actions=actions))
+
+
+def test_record_illegal_action(game4, records):
+    mid, _ = records
+    i = len(mid["actions"]) - 2
+    state = game4.replay(_tampered(mid, actions=mid["actions"][:i], moves=mid["moves"][:i]))
+    illegal = next(a for a in range(game4.num_actions) if not state.legal_mask()[a])
+    actions = list(mid["actions"])
+    actions[i] = illegal
+    with pytest.raises(RecordError, match=rf"actions\[{i}\] = {illegal}"):
+        game4.replay(_tampered(mid, actions=actions))
+    actions[i] = 10_000
+    with pytest.raises(RecordError, match=rf"actions\[{i}\]"):
+        game4.replay(_tampered(mid, actions=actions))
+
+
+def test_record_notation_mismatch(records):
+    mid, _ = records
+    moves = list(mid["moves"])
+    moves[3] = "something else"
+    with pytest.raises(RecordError, match=r"moves\[3\]"):
+        boardlab.replay(_tampered(mid, moves=moves))
+    moves = list(mid["moves"])
+    moves[3] = "  " + moves[3].upper()          # normalised comparison
+    assert boardlab.replay(_tampered(mid, moves=moves)).history == mid["actions"]
+    with pytest.raises(RecordError, match="moves"):
+        boardlab.replay(_tampered(mid, moves=mid["moves"][:-1]))
+
+
+def test_record_result_mismatch(records):
+    mid, end = records
+    result = list(end["result"])
+    result[0] = result[0] + 1.0
+    with pytest.raises(RecordError, match="result"):
+        boardlab.replay(_tampered(end, result=result))
+    with pytest.raises(RecordError, match="result"):
+        boardlab.replay(_tampered(end, result=None))
+    with pytest.raises(RecordError, match="result"):
+        boardlab.replay(_tampered(end, result=end["result"][:-1]))
+    with pytest.raises(RecordError, match="result"):
+        boardlab.replay(_tampered(mid, result=[0.0] * 4))
+
+
+def test_record_actions_after_the_end(records):
+    _, end = records
+    n = len(end["actions"])
+    with pytest.raises(RecordError, match=rf"actions\[{n}\].*over"):
+        boardlab.replay(_tampered(end, actions=end["actions"] + [0], moves=None, result=None))
+
+
+def test_record_of_another_game(game4, records):
+    mid, _ = records
+    with pytest.raises(RecordError, match="players|params"):
+        boardlab.make("kitsu", players=6).replay(mid)
+    with pytest.raises(RecordError, match="chess"):
+        game4.replay(_tampered(mid, game="chess"))
+
+
+# ---------------------------------------------------------------- playouts
+def test_random_playouts(game4):
+    stats = game4.random_playouts(50, seed=3)
+    assert isinstance(stats, boardlab.PlayoutStats)
+    assert stats.returns.shape == (50, 4) and np.all(np.isfinite(stats.returns))
+    assert stats.actions > 50
+    again = game4.random_playouts(50, seed=3)
+    assert np.array_equal(again.returns, stats.returns) and again.actions == stats.actions
+    other = game4.random_playouts(50, seed=4)
+    assert other.actions != stats.actions or not np.array_equal(other.returns, stats.returns)
+    assert game4.random_playouts(0).returns.shape == (0, 4)
+
+
+def test_random_playouts_from_a_state(game4):
+    state = decision_state(game4, seed=25, skip=3)
+    before = state.clone()
+    stats = game4.random_playouts(20, seed=1, state=state)
+    assert stats.returns.shape == (20, 4)
+    assert state == before
+    with pytest.raises(ValueError):
+        game4.random_playouts(5, state=boardlab.make("kitsu", players=2).new_initial_state())
+    with pytest.raises(ValueError):
+        game4.random_playouts(-1)
