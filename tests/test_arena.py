@@ -9,7 +9,8 @@ from boardlab.arena import play_match, sides_of, wilson_interval
 def test_wilson_interval():
     lo, hi = wilson_interval(5, 10)
     assert lo == pytest.approx(0.2366, abs=1e-3) and hi == pytest.approx(0.7634, abs=1e-3)
-    assert wilson_interval(0, 10)[0] == 0.0 and wilson_interval(10, 10)[1] == 1.0
+    assert wilson_interval(0, 10)[0] == pytest.approx(0.0, abs=1e-12)
+    assert wilson_interval(10, 10)[1] == pytest.approx(1.0, abs=1e-12)
     assert wilson_interval(0, 0) == (0.0, 1.0)
     lo, hi = wilson_interval(30, 100)
     assert lo < 0.3 < hi

@@ -1,5 +1,6 @@
 """The boardlab command line, driven through subprocesses with piped input."""
 import os
+import re
 import subprocess
 import sys
 
@@ -53,7 +54,8 @@ def test_play_shows_only_the_human_view():
     state = game.new_initial_state(seed=seed)
     rng = random.Random(seed)
     ai = {s: _build_agent("random", _mix(seed, s, 0xA1)) for s in range(4) if s != seat}
-    shown, hidden_views = [], []
+    shown, hidden_views, full_lines = [], [], []
+    others = tuple(f"P{o} " for o in range(4) if o != seat)
     while not state.is_terminal():
         p = state.current_player
         if p == boardlab.CHANCE:
@@ -63,14 +65,21 @@ def test_play_shows_only_the_human_view():
             shown.append(kitsu_module.render(state.observation(seat)))
             hidden_views.extend(kitsu_module.render(state.observation(o))
                                 for o in range(4) if o != seat)
+            # the lines an all-seeing onlooker gets for the other seats (their hands)
+            own = set(shown[-1].splitlines())
+            full_lines.append([ln for ln in kitsu_module.render(state.full_observation())
+                               .splitlines() if ln.strip().startswith(others)
+                               and ln not in own])
             a = int(state.legal_actions()[0])
         else:
             a = int(ai[p].step(state))
         state.apply(a)
     blocks = _turn_blocks(out)
     assert len(blocks) == len(shown)
-    for block, view in zip(blocks, shown):
+    for block, view, secret in zip(blocks, shown, full_lines):
         assert view in block
+        for line in secret:
+            assert line not in block
     # the other seats' own views (with their hands) never appear whole
     for view in hidden_views:
         if view not in shown:
@@ -108,15 +117,15 @@ def test_play_eof_exits_cleanly():
 
 def test_play_accepts_notation():
     # the first listed move, typed as its notation
-    game = boardlab.make("kitsu", players=2, seed=4)
     r = run_cli("play", "kitsu", "--players", "2", "--ai", "random", "--seed", "4",
                 stdin="quit\n")
-    first = r.stdout.split("Legal moves:")[1].split("1) ")[1].split()[0]
+    listing = r.stdout.split("Legal moves:")[1].split("Your move")[0]
+    first = re.split(r"\s{2,}|\n", listing.split("1) ", 1)[1])[0].strip()
+    assert first
     r = run_cli("play", "kitsu", "--players", "2", "--ai", "random", "--seed", "4",
                 stdin=f"{first}\nquit\n")
     assert r.returncode == 0, r.stderr
     assert f"> P0 {first}" in r.stdout
-    del game
 
 
 @pytest.mark.parametrize("args, word", [

@@ -25,6 +25,7 @@ import sys
 __all__ = ["main", "build_parser"]
 
 DEFAULT_AI = "ismcts:1s"
+HINT_AI = "ismcts:1000"     # hints when the opponents are random
 
 
 class UsageError(Exception):
@@ -126,7 +127,27 @@ def _kitsu_public_text(state, action: int, actor: int, viewer: int):
     return None
 
 
+def _kitsu_events(before: dict, after: dict) -> list[str]:
+    """Public events between two observations of one seat: tricks and rounds won."""
+    events = []
+    if after.get("tricks", 0) > before.get("tricks", 0):
+        last = after.get("last_trick") or {}
+        cards = ", ".join(f"P{c['seat']} {c['card'] or '?'}" + (" (destroyed)" if c.get("destroyed")
+                                                                    else "")
+                          for c in last.get("cards", []))
+        won = last.get("winner")
+        result = f"{won} wins the trick, +{last.get('moved', 0)}" if won else "no winner"
+        events.append(f"Trick: {cards} -> {result}. Pawns: Blue {after['pawns'][0]}, "
+                      f"Orange {after['pawns'][1]} of {after.get('track_length', '?')}")
+    rw0, rw1 = before.get("rounds_won", [0, 0]), after.get("rounds_won", [0, 0])
+    for clan, name in enumerate(("Blue", "Orange")):
+        if rw1[clan] > rw0[clan]:
+            events.append(f"{name} wins round {sum(rw1)} ({rw1[0]}-{rw1[1]} in rounds).")
+    return events
+
+
 _PUBLIC_TEXT = {"kitsu": _kitsu_public_text}
+_EVENTS = {"kitsu": _kitsu_events}
 # Chance outcomes everybody sees (the rest -- deals, draws -- are private to their receiver).
 _PUBLIC_CHANCE = {"kitsu": lambda action: action < _K_DEAL}
 
@@ -172,6 +193,9 @@ def _show_hint(agent, state) -> None:
     except Exception as e:  # noqa: BLE001 - a hint must never end the game
         _print(f"(no hint available: {e})")
         return
+    if result is None:
+        _print("(this AI gives no analysis: try --hint-ai ismcts:1000)")
+        return
     stats = list(getattr(result, "stats", None) or [])
     stats.sort(key=lambda s: -float(s.get("visits", 0)))
     if not stats:
@@ -206,6 +230,8 @@ def _choose(state, legal, agent_for_hint) -> int | None:
         if line is None:
             _print("\nEnd of input: leaving the game.")
             return None
+        if not sys.stdin.isatty():      # piped input: echo it so the transcript reads well
+            _print(line)
         text = line.strip()
         low = text.lower()
         if not text:
@@ -251,8 +277,8 @@ def _result_text(game_name: str, state, seat: int, players: int) -> str:
         lines.append("It is a draw.")
     else:
         seats = [s for s in range(players) if side_of_seat[s] == ws]
-        who = names[ws] + (f" (seats {', '.join(f'P{s}' for s in seats)})"
-                           if len(seats) > 1 or names[ws] != f"P{seats[0]}" else "")
+        who = names[ws] + (f" ({', '.join(f'P{s}' for s in seats)})"
+                           if names[ws] != f"P{seats[0]}" else "")
         lines.append(f"Winner: {who}.")
         lines.append("You win!" if side_of_seat[seat] == ws else "You lose.")
     lines.append("Returns: " + ", ".join(f"P{s} {r:+g}" for s, r in enumerate(returns)))
@@ -271,7 +297,8 @@ def cmd_play(args) -> int:
         raise UsageError(f"--seat must be between 0 and {players - 1}, got {seat}")
     from .arena import _mix
     ai = {s: _make_agent(args.ai, _mix(seed, s, 0xA1)) for s in range(players) if s != seat}
-    hint_agent = _make_agent(args.hint_ai or args.ai, _mix(seed, seat, 0x4E1))
+    hint_spec = args.hint_ai or (args.ai if args.ai.strip().lower() != "random" else HINT_AI)
+    hint_agent = _make_agent(hint_spec, _mix(seed, seat, 0x4E1))
     state = game.new_initial_state(seed=seed)
     rng = random.Random(seed)
     side = _side_name(args.game, seat, players)
@@ -279,10 +306,12 @@ def cmd_play(args) -> int:
            f"the other seats are played by {args.ai}.")
     _print("Type 'help' at any prompt for help.")
     public_chance = _PUBLIC_CHANCE.get(args.game, lambda a: False)
+    events = _EVENTS.get(args.game)
+    from .arena import _sample_chance
     while not state.is_terminal():
         player = state.current_player
+        before = state.observation(seat) if events else None
         if player == boardlab.CHANCE:
-            from .arena import _sample_chance
             action = _sample_chance(state, rng)
             if public_chance(action):
                 _print(f"* {state.action_to_string(action)}")
@@ -299,6 +328,9 @@ def cmd_play(args) -> int:
             action = int(ai[player].step(state))
         _print(f"> {move_text(args.game, state, action, player, seat)}")
         state.apply(action)
+        if events:
+            for line in events(before, state.observation(seat)):
+                _print(f"* {line}")
     _print("")
     _print(module.render(state.observation(seat)))
     _print(_result_text(args.game, state, seat, players))
@@ -359,7 +391,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--ai", default=DEFAULT_AI,
                    help=f"agent spec for the AI seats (default {DEFAULT_AI}; "
                         "e.g. random, greedy, ismcts:1000, ismcts:1.5s)")
-    p.add_argument("--hint-ai", default=None, help="agent spec for hints (default: --ai)")
+    p.add_argument("--hint-ai", default=None, help=f"agent spec for hints (default: --ai, or {HINT_AI} if --ai is random)")
     p.add_argument("--seed", type=int, default=None,
                    help="seed for the deal and the AI (default: random, printed)")
     p.set_defaults(func=cmd_play)
