@@ -156,7 +156,7 @@ def test_arena_prints_win_rates_and_jobs_agree():
     r2 = run_cli(*common, "--jobs", "2")
     assert r1.returncode == 0, r1.stderr
     assert r2.returncode == 0, r2.stderr
-    assert "win rate" in r1.stdout and "95% CI" in r1.stdout
+    assert "win rate" in r1.stdout and "95% CI" in r1.stdout and "as Blue" in r1.stdout
     assert "0:random" in r1.stdout and "1:greedy" in r1.stdout
     assert "average game length" in r1.stdout
     assert r1.stdout == r2.stdout

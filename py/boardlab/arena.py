@@ -156,18 +156,21 @@ class MatchResult:
     def table(self) -> str:
         """A short plain-text report."""
         n = len(self.outcomes)
-        params = ", ".join(f"{k}={v}" for k, v in sorted(self.params.items()))
+        params = ", ".join(f"{k}={v}" for k, v in self.params.items())
         lines = [f"{self.game} ({params}): {n} games, seed {self.seed}"]
         width = max([len("agent")] + [len(f"{i}:{a}") for i, a in enumerate(self.agents)])
-        side_hdr = " ".join(f"{s[:7]:>7}" for s in self.side_names)
-        lines.append(f"{'agent':<{width}}  {'wins':>5} {'draws':>5} {'win rate':>8}  "
-                     f"{'95% CI (Wilson)':<16}  games as: {side_hdr}")
+        side_cols = [f"as {s}" for s in self.side_names]
+        cw = [max(6, len(c)) for c in side_cols]
+        header = (f"{'agent':<{width}}  {'wins':>5}  {'draws':>5}  {'win rate':>8}  "
+                  f"{'95% CI (Wilson)':<16}  " + "  ".join(f"{c:>{w}}" for c, w in
+                                                          zip(side_cols, cw)))
+        lines += [header, "-" * len(header)]
         for i, a in enumerate(self.agents):
             lo, hi = self.confidence_interval(i)
-            sides = " ".join(f"{c:>7}" for c in self.side_counts(i))
-            lines.append(f"{f'{i}:{a}':<{width}}  {self.wins[i]:>5} {self.draws:>5} "
+            sides = "  ".join(f"{c:>{w}}" for c, w in zip(self.side_counts(i), cw))
+            lines.append(f"{f'{i}:{a}':<{width}}  {self.wins[i]:>5}  {self.draws:>5}  "
                          f"{100 * self.win_rate(i):>7.1f}%  "
-                         f"[{100 * lo:5.1f}%, {100 * hi:5.1f}%]  games as: {sides}")
+                         f"[{100 * lo:5.1f}%, {100 * hi:5.1f}%]  {sides}")
         sw = self.side_wins()
         lines.append("wins by side: " + ", ".join(
             f"{name} {w}" for name, w in zip(self.side_names, sw)))
@@ -273,6 +276,7 @@ def play_match(game_name: str, params: dict | None, agents_specs: Sequence[str],
     if jobs < 1:
         raise ValueError(f"jobs must be at least 1, got {jobs}")
     game = boardlab.make(game_name, **params)      # validates name and parameters early
+    params = dict(game.params)                      # defaults filled in, for the report
     names, _ = sides_of(game_name, game.num_players)
     if len(agents_specs) != len(names):
         raise ValueError(f"{game_name} with {game.num_players} players needs {len(names)} "
