@@ -24,7 +24,7 @@ import sys
 
 __all__ = ["main", "build_parser"]
 
-DEFAULT_AI = "ismcts:1s"
+DEFAULT_AI = "ismcts:50000"   # about a quarter of a second a move, reproducible by seed
 HINT_AI = "ismcts:1000"     # hints when the opponents are random
 
 
