@@ -507,3 +507,53 @@ def test_golden_playthrough():
 
 
 GOLDEN = (258, [-1.0, 1.0, -1.0, 1.0], "478bc4c4152ea2a8")
+
+
+# ---------------------------------------------------------------- a position from one seat's knowledge
+
+def test_position_from_what_a_seat_knows():
+    g = boardlab.make("kitsu", players=4)
+    s = g.position(1, seed=3, hand=["O3", "O1", "B6", "Katana", "O2"], leader=0, trick=["B2"],
+                   discard=["B1", "O1", "B4", "O5"], last_trick=["B1", "O1", "B4", "O5"],
+                   pawns=[3, 5], rounds_won=[1, 0], tokens={"+3": 0, "hidden": "used"},
+                   known={3: ["O2"]})
+    o = s.observation(1)
+    assert s.current_player == 1 and o["pawns"] == [3, 5] and o["rounds_won"] == [1, 0]
+    assert sorted(o["hands"][1]) == sorted(["O3", "O1", "B6", "Katana", "O2"])
+    assert o["hand_sizes"] == [4, 5, 5, 5] and o["known"][3] == ["O2"]
+    assert o["tokens"]["+3"]["holder"] == 0 and o["tokens"]["hidden"]["used"]
+    assert "O2" in s.full_observation()["hands"][3]
+    # The rest really is random, and search from the seat works on it.
+    others = {tuple(g.position(1, seed=k, **s._position["facts"]).full_observation()["hands"][2])
+              for k in range(10)}
+    assert len(others) > 1
+    s.apply(int(s.legal_actions()[0]))
+    assert boardlab.replay(s.to_record()) == s
+
+
+def test_position_carries_black_kitsune_and_hidden_cards():
+    g = boardlab.make("kitsu", players=2)
+    s = g.position(0, hand=["B1", "B2", "O3", "White"], leader=1, trick=["Black"],
+                   discard=["O1", "O2", "B4", "B5"])
+    assert names(s) == ["play O3"]            # forced to play orange
+    s = g.position(0, hand=["B1", "B2", "O3", "White"], leader=1, trick=["O6", "B1", "hidden"],
+                   discard=["O1", "O2", "B4", "B5"])
+    assert s.observation(0)["trick"][2] == {"seat": 1, "card": None, "hidden": True, "destroyed": False}
+    assert s.observation(0)["tokens"]["hidden"]["used"] is True
+
+
+@pytest.mark.parametrize("facts,message", [
+    (dict(hand=["O3"] * 5, leader=0), "more O3 than the deck has"),
+    (dict(hand=["O3"], leader=9), "leader must be"),
+    (dict(hand=["O3"], leader=0, trick=["B2 with +3"]), "needs a side"),
+    (dict(hand=["X1"], leader=0), "unknown card 'X1'"),
+    (dict(hand=["O3"], leader=0, colour=1), "unknown kitsu position fact"),
+    (dict(hand=["O3"], leader=0), "unaccounted for"),
+    (dict(leader=0), "needs 'hand'"),
+    (dict(hand=["O3"], leader=0, trick=["Katana with hidden"]), "cannot be played face down"),
+    (dict(hand=["O3"], leader=0, pawns=[15, 0]), "pawns"),
+    (dict(hand=["O3"], leader=0, tokens={"+3": 0, "invert": 2}), "two tokens"),
+])
+def test_position_rejects_inconsistent_facts(facts, message):
+    with pytest.raises(ValueError, match=message):
+        boardlab.make("kitsu", players=4).position(1, **facts)

@@ -83,6 +83,10 @@ cdef extern from "common/game_api.h" nogil:
         # written, or -1 if cap was too small.
         int (*observe_json)(const BLGame *g, const void *st, int player,
                             char *buf, int cap) noexcept nogil
+        # Optional (NULL if absent): a position from what one seat knows,
+        # described by a game-specific vector; 0, or -1 with a message in err.
+        int (*setup)(const BLGame *g, void *st, uint64_t seed, const int32_t *desc,
+                     int n, char *err, int errlen) noexcept nogil
 
     ctypedef struct BLGame:
         const BLGameVTable *vt   # the game's function table

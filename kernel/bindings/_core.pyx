@@ -156,6 +156,33 @@ cdef class CoreGame:
         self.g.vt.init(self.g, s.st, seed)
         return s
 
+    def setup_state(self, desc, uint64_t seed):
+        """A position from a seat's knowledge (game-specific vector, see the
+        game's header); ValueError naming what is inconsistent."""
+        _check_game(self)
+        if self.g.vt.setup == NULL:
+            raise ValueError(f"{self.name}: setting up a position is not supported")
+        values = [int(x) for x in desc]
+        cdef int n = len(values)
+        cdef int32_t *vec = <int32_t *>malloc((n if n > 0 else 1) * sizeof(int32_t))
+        cdef char err[ERR_CAP]
+        cdef int rc
+        if vec == NULL:
+            raise MemoryError()
+        cdef CoreState s = CoreState.__new__(CoreState)
+        s.game = self
+        try:
+            s.st = _alloc_state(self)
+            for i in range(n):
+                vec[i] = values[i]
+            err[0] = 0
+            rc = self.g.vt.setup(self.g, s.st, seed, vec, n, err, ERR_CAP)
+        finally:
+            free(vec)
+        if rc != 0:
+            raise ValueError(f"{self.name}: {err.decode('utf-8', 'replace')}")
+        return s
+
     def state_from_bytes(self, bytes data):
         """Rebuild a state from CoreState.to_bytes() (same configuration)."""
         _check_game(self)

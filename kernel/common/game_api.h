@@ -56,6 +56,11 @@ typedef struct BLGameVTable {
     /* JSON object of what `player` knows (player = -1: the full state).
      * Returns the length written, or -1 if cap was too small. */
     int (*observe_json)(const BLGame *g, const void *st, int player, char *buf, int cap);
+    /* Optional (NULL if the game has none): build a position from what one
+     * seat knows at a real table, described by a game-specific int vector;
+     * the hidden rest is dealt at random with the state's seed. Returns 0, or
+     * -1 with a message naming what is inconsistent written to err. */
+    int (*setup)(const BLGame *g, void *st, uint64_t seed, const int32_t *desc, int n, char *err, int errlen);
 } BLGameVTable;
 
 struct BLGame {

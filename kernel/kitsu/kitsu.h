@@ -23,6 +23,16 @@
  *   KA_SEAT + s        seat choice: receiver of the token / leader of the next
  *                      round (decisions), or the first leader (chance)
  *   KA_DEAL + t        chance: the next card dealt or drawn is of type t
+ *
+ * Position set-up vector (vtable.setup: what seat V knows at a real table, at
+ * one of the players' card-play decisions):
+ *   [0] V   [1] leader   [2,3] pawns Blue, Orange   [4,5] rounds won
+ *   [6..10] per token: -1 available, -2 used this round, else holder seat
+ *   then players x hand size (V's entry is ignored: V's hand counts rule)
+ *   then 15 x V's hand, 15 x discard pile, 15 x last trick (within the discard),
+ *   then players x 15: cards V knows to be in each other hand,
+ *   then n (cards in the current trick) and per card, in play order:
+ *   type (-1 = another seat's hidden card), hidden, destroyed, token (-1), +3 side (-1)
  */
 #ifndef BL_KITSU_H
 #define BL_KITSU_H

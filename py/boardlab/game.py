@@ -171,6 +171,32 @@ class Game:
         seed = _check_seed(seed)
         return State(self, self._core.new_state(seed), seed)
 
+    def position(self, seat: int, seed: int = 0, **facts) -> "State":
+        """A position as one seat knows it at a real table, to analyse it.
+
+        ``facts`` are game-specific (for Kitsu: hand, leader, trick, discard,
+        pawns, rounds_won, tokens, ...; see the game module's
+        ``position_params``). What the seat cannot know is dealt at random
+        with ``seed``: search from that seat determinizes it anyway.
+        Inconsistent facts raise ValueError naming the problem.
+        """
+        n = self.num_players
+        if _as_int(seat) is None or not 0 <= seat < n:
+            raise ValueError(f"seat must be a seat in [0, {n}), got {seat!r}")
+        seed = _check_seed(seed)
+        position = {"seat": int(seat), "facts": facts}
+        return State(self, self._start(seed, position), seed, position=position)
+
+    def _start(self, seed: int, position: dict | None):
+        """The kernel state a game (or a record) starts from."""
+        if position is None:
+            return self._core.new_state(seed)
+        build = getattr(self._module, "position_params", None)
+        if build is None:
+            raise ValueError(f"{self._name}: setting up a position is not supported")
+        vector = build(self._params, position["seat"], dict(position["facts"]))
+        return self._core.setup_state(vector, seed)
+
     def replay(self, record) -> "State":
         """Rebuild the state a record (dict or JSON text) describes, checking
         every action; :class:`boardlab.RecordError` if it does not replay."""
@@ -196,23 +222,24 @@ class Game:
         return PlayoutStats(returns, int(actions))
 
 
-def _restore_state(game_args, seed, history, determinized, raw):
+def _restore_state(game_args, seed, history, determinized, raw, position=None):
     name, game_seed, params = game_args
     game = make(name, seed=game_seed, **params)
-    return State(game, game._core.state_from_bytes(raw), seed, history, determinized)
+    return State(game, game._core.state_from_bytes(raw), seed, history, determinized, position)
 
 
 class State:
     """One position of a game. Build with :meth:`Game.new_initial_state`."""
 
-    __slots__ = ("_game", "_core", "_seed", "_history", "_determinized")
+    __slots__ = ("_game", "_core", "_seed", "_history", "_determinized", "_position")
 
-    def __init__(self, game, core, seed, history=(), determinized=False):
+    def __init__(self, game, core, seed, history=(), determinized=False, position=None):
         self._game = game
         self._core = core
         self._seed = seed
         self._history = list(history)
         self._determinized = determinized
+        self._position = position  # set-up facts when made by Game.position()
 
     # -- whose turn -------------------------------------------------------
     @property
@@ -356,12 +383,12 @@ class State:
         p = self._seat(player)
         seed = _check_seed(seed)
         return State(self._game, self._core.determinize(p, seed), self._seed,
-                     self._history, determinized=True)
+                     self._history, True, self._position)
 
     def clone(self) -> "State":
         """An independent copy."""
         return State(self._game, self._core.clone(), self._seed, self._history,
-                     self._determinized)
+                     self._determinized, self._position)
 
     __copy__ = clone
 
@@ -371,7 +398,8 @@ class State:
     def __reduce__(self):
         g = self._game
         return (_restore_state, ((g._name, g._seed, g._params), self._seed,
-                                 self._history, self._determinized, self._core.to_bytes()))
+                                 self._history, self._determinized, self._core.to_bytes(),
+                                 self._position))
 
     def to_record(self) -> dict:
         """The versioned JSON record of this game so far (see boardlab.records)."""

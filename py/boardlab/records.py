@@ -6,7 +6,8 @@ A record is a JSON object::
      "game": "kitsu", "params": {"players": 4, ...}, "seed": 7,
      "actions": [3, 81, ...],            # every action, chance included
      "moves": ["Seat 3 leads", ...],     # their notation (optional on input)
-     "result": [1.0, -1.0, ...] | null}  # returns if the game is over
+     "result": [1.0, -1.0, ...] | null,  # returns if the game is over
+     "position": {"seat": 0, "facts": {...}}}   # only for Game.position() starts
 
 ``seed`` seeds the state's own random stream, so a replay reproduces the very
 same state (the actions alone already fix the position: chance is explicit).
@@ -47,13 +48,13 @@ def _is_number(v) -> bool:
 def make_record(state) -> dict:
     """The record of ``state`` (use ``State.to_record()``)."""
     game = state._game
-    replay = game._core.new_state(state._seed)
+    replay = game._start(state._seed, state._position)
     moves = []
     for a in state._history:
         moves.append(replay.action_to_string(a))
         replay.apply(a)
     result = state.returns().tolist() if state.is_terminal() else None
-    return {
+    record = {
         "format": FORMAT,
         "version": VERSION,
         "game": game.name,
@@ -63,6 +64,9 @@ def make_record(state) -> dict:
         "moves": moves,
         "result": result,
     }
+    if state._position is not None:
+        record["position"] = state._position
+    return record
 
 
 def parse_record(record) -> dict:
@@ -115,6 +119,11 @@ def parse_record(record) -> dict:
     if result is not None:
         if not isinstance(result, list) or not all(_is_number(r) for r in result):
             raise RecordError(f"record 'result' must be null or a list of numbers, got {result!r}")
+    position = record.get("position")
+    if position is not None and not (
+            isinstance(position, dict) and set(position) == {"seat", "facts"}
+            and _is_int(position["seat"]) and isinstance(position["facts"], dict)):
+        raise RecordError(f"record 'position' must be {{'seat': int, 'facts': {{...}}}}, got {position!r}")
     return record
 
 
@@ -136,7 +145,12 @@ def replay_into(game, record):
             f"record 'params' {params} differ from this game's {game.params}")
 
     seed = rec["seed"]
-    state = State(game, game._core.new_state(seed), seed)
+    position = rec.get("position")
+    try:
+        start = game._start(seed, position)
+    except ValueError as e:
+        raise RecordError(f"record 'position' rejected: {e}") from None
+    state = State(game, start, seed, position=position)
     core = state._core
     moves = rec.get("moves")
     for i, a in enumerate(rec["actions"]):

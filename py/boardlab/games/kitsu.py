@@ -100,3 +100,114 @@ def render(obs: dict) -> str:
     if obs["winner"]:
         lines.append(f"  Game over: {obs['winner']} wins")
     return "\n".join(lines)
+
+
+# ---------------------------------------------------------------- positions
+TOKENS = ["+3", "no-advance", "hidden", "recover", "invert"]
+POSITION_FACTS = ("hand", "leader", "trick", "discard", "last_trick", "pawns", "rounds_won",
+                  "tokens", "hand_sizes", "known")
+
+
+def _card_counts(cards, what: str) -> list[int]:
+    if isinstance(cards, str) or not isinstance(cards, (list, tuple)):
+        raise ValueError(f"{what} must be a list of card names, got {cards!r}")
+    counts = [0] * len(CARD_TYPES)
+    for card in cards:
+        if card not in CARD_TYPES:
+            raise ValueError(f"{what}: unknown card {card!r}; cards are {' '.join(CARD_TYPES)}")
+        counts[CARD_TYPES.index(card)] += 1
+    return counts
+
+
+def _trick_entry(text, i: int) -> list[int]:
+    """'O3', 'O3 destroyed', 'B5 with +3 blue', 'B5 with hidden', 'hidden' -> 5 ints."""
+    words = str(text).split()
+    where = f"trick card {i + 1} ({text!r})"
+    if not words:
+        raise ValueError(f"{where}: empty")
+    card, rest = words[0], words[1:]
+    if card == "hidden":
+        ctype, token, side = -1, TOKENS.index("hidden"), -1
+    elif card in CARD_TYPES:
+        ctype, token, side = CARD_TYPES.index(card), -1, -1
+    else:
+        raise ValueError(f"{where}: unknown card {card!r}")
+    destroyed = 0
+    while rest:
+        word = rest.pop(0)
+        if word == "destroyed":
+            destroyed = 1
+        elif word == "with" and rest and rest[0] in TOKENS:
+            token = TOKENS.index(rest.pop(0))
+            if TOKENS[token] == "+3":
+                if not rest or rest[0] not in ("blue", "orange"):
+                    raise ValueError(f"{where}: the +3 token needs a side, e.g. 'B5 with +3 blue'")
+                side = ("blue", "orange").index(rest.pop(0))
+        else:
+            raise ValueError(f"{where}: cannot read {word!r}; write e.g. 'O3', 'O3 destroyed', "
+                             f"'B5 with +3 blue', 'B5 with hidden' or 'hidden'")
+    hidden = int(token == TOKENS.index("hidden"))
+    return [ctype, hidden, destroyed, token, side]
+
+
+def _pair(value, what: str) -> list[int]:
+    if (not isinstance(value, (list, tuple)) or len(value) != 2
+            or not all(isinstance(x, int) and not isinstance(x, bool) for x in value)):
+        raise ValueError(f"{what} must be [blue, orange] integers, got {value!r}")
+    return list(value)
+
+
+def position_params(params: dict, seat: int, facts: dict) -> list[int]:
+    """The kernel's set-up vector for what `seat` knows at a real table (see kitsu.h).
+
+    Facts: hand (required), leader (required), trick (cards in play order, e.g.
+    ["O3", "hidden", "B5 with +3 blue"]), discard (cards seen in the discard pile),
+    last_trick (the last completed trick's cards, within the discard), pawns and
+    rounds_won ([blue, orange]), tokens ({"+3": seat or "used"}), hand_sizes
+    (one per seat; default: equal hands, less what each played in this trick),
+    known ({seat: cards seat knows another hand holds}, e.g. the card it gave).
+    """
+    unknown = sorted(set(facts) - set(POSITION_FACTS))
+    if unknown:
+        raise ValueError(f"unknown kitsu position fact(s) {', '.join(map(repr, unknown))}; "
+                         f"known: {', '.join(POSITION_FACTS)}")
+    for required in ("hand", "leader"):
+        if required not in facts:
+            raise ValueError(f"kitsu position needs {required!r}")
+    players = params["players"]
+    hand = _card_counts(facts["hand"], "hand")
+    leader = facts["leader"]
+    trick = [_trick_entry(t, i) for i, t in enumerate(facts.get("trick", []))]
+    tokens = [-1] * len(TOKENS)
+    for name, holder in dict(facts.get("tokens") or {}).items():
+        if name not in TOKENS:
+            raise ValueError(f"tokens: unknown token {name!r}; tokens are {', '.join(TOKENS)}")
+        if holder == "used":
+            tokens[TOKENS.index(name)] = -2
+        elif isinstance(holder, int) and not isinstance(holder, bool) and 0 <= holder < players:
+            tokens[TOKENS.index(name)] = holder
+        elif holder is not None:
+            raise ValueError(f"tokens: {name!r} must be held by a seat 0..{players - 1}, "
+                             f"'used' or None, got {holder!r}")
+    played = [0] * players
+    if isinstance(leader, int) and not isinstance(leader, bool) and 0 <= leader < players:
+        for i in range(len(trick)):
+            played[(leader + i) % players] += 1
+    sizes = facts.get("hand_sizes")
+    if sizes is None:
+        sizes = [sum(hand) + played[seat] - played[p] for p in range(players)]
+    elif (not isinstance(sizes, (list, tuple)) or len(sizes) != players
+          or not all(isinstance(x, int) and not isinstance(x, bool) for x in sizes)):
+        raise ValueError(f"hand_sizes must list {players} integers, got {sizes!r}")
+    known = [[0] * len(CARD_TYPES) for _ in range(players)]
+    for p, cards in dict(facts.get("known") or {}).items():
+        p = int(p) if isinstance(p, str) and p.isdigit() else p  # JSON keys are strings
+        if not isinstance(p, int) or not 0 <= p < players or p == seat:
+            raise ValueError(f"known: {p!r} is not another seat")
+        known[p] = _card_counts(cards, f"known[{p}]")
+    vector = [seat, leader] + _pair(facts.get("pawns", [0, 0]), "pawns") \
+        + _pair(facts.get("rounds_won", [0, 0]), "rounds_won") + tokens + list(sizes) + hand \
+        + _card_counts(facts.get("discard", []), "discard") \
+        + _card_counts(facts.get("last_trick", []), "last_trick") \
+        + [k for row in known for k in row] + [len(trick)] + [x for e in trick for x in e]
+    return [int(x) for x in vector]
