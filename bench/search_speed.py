@@ -7,6 +7,7 @@ fails on time.
     python bench/search_speed.py                   # 20000 iterations x 3 runs
     python bench/search_speed.py --iterations 100000 --runs 5
     python bench/search_speed.py --seconds 2
+    python bench/search_speed.py --seconds 3 --threads 1 2   # root-parallel scaling
 """
 import argparse
 import time
@@ -36,6 +37,8 @@ def main(argv=None):
     ap.add_argument("--players", type=int, default=2, choices=(2, 4, 6))
     ap.add_argument("--seed", type=int, default=7, help="game seed of the position")
     ap.add_argument("--rollout-depth", type=int, default=-1)
+    ap.add_argument("--threads", type=int, nargs="+", default=[1],
+                    help="thread counts to measure (root-parallel trees), e.g. --threads 1 2")
     args = ap.parse_args(argv)
     if args.iterations is not None and args.seconds is not None:
         ap.error("give at most one of --iterations and --seconds")
@@ -49,15 +52,24 @@ def main(argv=None):
               else {"seconds": args.seconds})
     ismcts = search.ismcts
     ismcts(state, iterations=200, seed=0)                      # warm-up
-    rates = []
-    for run in range(args.runs):
-        t0 = time.perf_counter()
-        r = ismcts(state, seed=run + 1, rollout_depth=args.rollout_depth, **budget)
-        dt = time.perf_counter() - t0
-        rates.append(r.iterations / dt)
-        print(f"  run {run + 1}: {r.iterations} iterations in {dt:.3f}s = {rates[-1]:,.0f} it/s, "
-              f"{r.nodes} nodes, {r.memory_bytes / 1e6:.1f} MB")
-    print(f"ISMCTS iterations/second (mean of {args.runs}): {np.mean(rates):,.0f}")
+    by_threads = {}
+    for threads in args.threads:
+        rates = []
+        for run in range(args.runs):
+            t0 = time.perf_counter()
+            r = ismcts(state, seed=run + 1, rollout_depth=args.rollout_depth, threads=threads,
+                       **budget)
+            dt = time.perf_counter() - t0
+            rates.append(r.iterations / dt)
+            print(f"  threads {threads} run {run + 1}: {r.iterations} iterations in {dt:.3f}s = "
+                  f"{rates[-1]:,.0f} it/s, {r.nodes} nodes, {r.memory_bytes / 1e6:.1f} MB")
+        by_threads[threads] = float(np.mean(rates))
+        print(f"ISMCTS iterations/second, {threads} thread(s) (mean of {args.runs}): "
+              f"{by_threads[threads]:,.0f}")
+    if 1 in by_threads:
+        for threads, rate in by_threads.items():
+            if threads != 1:
+                print(f"speed-up of {threads} threads over 1: {rate / by_threads[1]:.2f}x")
     print(f"bytes per node: {search.bytes_per_node()}")
     sig = ismcts(state, iterations=5000, seed=12345)
     print("signature (seed 12345, 5000 iterations): best", sig.best_move,

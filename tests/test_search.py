@@ -290,3 +290,42 @@ def test_greedy_analysis():
     assert sum(s["visits"] for s in r.stats) == r.iterations
     d = r.to_dict()
     assert json.loads(json.dumps(d)) == d
+
+
+# -- root parallelisation and final-move selection -------------------------------------------------
+def test_threads_deterministic_and_sum_to_budget():
+    state = midgame(seed=4)
+    a = ismcts(state, iterations=3001, seed=7, threads=2)
+    b = ismcts(state.clone(), iterations=3001, seed=7, threads=2)
+    assert signature(a) == signature(b)
+    assert a.iterations == 3001 and sum(s["visits"] for s in a.stats) == 3001
+    # threads=1 is exactly the single-tree search
+    assert signature(ismcts(state, iterations=900, seed=3, threads=1)) == \
+        signature(ismcts(state, iterations=900, seed=3))
+    with pytest.raises(ValueError, match="threads"):
+        ismcts(state, iterations=10, threads=0)
+
+
+def test_threads_never_read_hidden_information():
+    state = midgame(seed=8)
+    seat = state.current_player
+    ref = signature(ismcts(state, iterations=1200, seed=2, threads=2))
+    for s in range(1, 4):
+        assert signature(ismcts(state.determinize(seat, s), iterations=1200, seed=2,
+                                threads=2)) == ref
+
+
+def test_threads_seconds_budget():
+    r = ismcts(first_lead(), seconds=0.2, seed=0, threads=2)
+    assert r.iterations > 0 and sum(s["visits"] for s in r.stats) == r.iterations
+
+
+@pytest.mark.parametrize("final", ["visits", "robust", "mean"])
+def test_final_move_choices(final):
+    state = first_lead()
+    r = ismcts(state, iterations=2000, seed=1, final=final)
+    assert r.best_action in set(int(a) for a in state.legal_actions())
+    if final == "visits":
+        assert r.best_action == max(r.stats, key=lambda s: (s["visits"], -s["action"]))["action"]
+    with pytest.raises(ValueError, match="final"):
+        ismcts(state, iterations=10, final="best")

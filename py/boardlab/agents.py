@@ -164,7 +164,8 @@ class ISMCTSAgent(Agent):
     """
 
     def __init__(self, iterations: Optional[int] = None, seconds: Optional[float] = None,
-                 seed: int = 0, c: float = 0.7, rollout_depth: int = -1):
+                 seed: int = 0, c: float = 0.7, rollout_depth: int = -1, threads: int = 1,
+                 final: str = "visits"):
         if iterations is None and seconds is None:
             iterations = 1000
         if iterations is not None and seconds is not None:
@@ -181,26 +182,47 @@ class ISMCTSAgent(Agent):
         self.seed = _check_seed(seed)
         self.c = float(c)
         self.rollout_depth = int(rollout_depth)
+        if isinstance(threads, bool) or not isinstance(threads, numbers.Integral) or threads < 1:
+            raise ValueError(f"threads must be an integer >= 1, got {threads!r}")
+        self.threads = int(threads)
+        self.final = str(final)
         budget = f"{self.iterations}" if self.iterations is not None else f"{self.seconds:g}s"
-        self.name = f"ismcts:{budget}"
+        opts = []
+        if self.c != 0.7:
+            opts.append(f"c={self.c:g}")
+        if self.rollout_depth != -1:
+            opts.append(f"depth={self.rollout_depth}")
+        if self.threads != 1:
+            opts.append(f"threads={self.threads}")
+        if self.final != "visits":
+            opts.append(f"final={self.final}")
+        self.name = ":".join([f"ismcts:{budget}"] + opts)
 
     def analyse(self, state) -> SearchResult:
         _seat_to_move(state)
         move_seed = (self.seed * 0x9E3779B97F4A7C15 + _ply(state) * 0xBF58476D1CE4E5B9) & (_MASK64 >> 1)
         return ismcts(state, iterations=self.iterations, seconds=self.seconds, c=self.c,
-                      rollout_depth=self.rollout_depth, seed=move_seed)
+                      rollout_depth=self.rollout_depth, seed=move_seed, threads=self.threads,
+                      final=self.final)
 
     def step(self, state) -> int:
+        legal = _core_of(state).legal_actions()
+        if len(legal) == 1:                 # nothing to think about (saves the time budget)
+            _seat_to_move(state)
+            return int(legal[0])
         return self.analyse(state).best_action
 
 
 _SPEC_HELP = ('agent spec must be "random", "greedy", "ismcts" (1000 iterations), '
               '"ismcts:N" (N iterations) or "ismcts:Xs" (X seconds)')
+_OPTION_KEYS = {"c": "c", "depth": "rollout_depth", "rollout_depth": "rollout_depth",
+                "threads": "threads", "final": "final"}
 
 
 def make_agent(spec: str, seed: int = 0) -> Agent:
     """An agent from a short spec: "random", "greedy", "ismcts", "ismcts:1000"
-    (iterations per move) or "ismcts:1.5s" (seconds per move).
+    (iterations per move) or "ismcts:1.5s" (seconds per move), optionally
+    followed by search options: "ismcts:1s:threads=2:c=0.5:depth=20:final=robust".
 
     >>> make_agent("ismcts:1.5s").seconds
     1.5
@@ -221,12 +243,26 @@ def make_agent(spec: str, seed: int = 0) -> Agent:
         return ISMCTSAgent(iterations=1000, seed=seed)
     m = re.fullmatch(r"(?:is)?mcts:(.+)", s)
     if m:
-        budget = m.group(1).strip()
+        budget, *options = [x.strip() for x in m.group(1).split(":")]
+        kwargs = {}
+        for opt in options:         # ismcts:1s:c=0.5:threads=2:depth=20:final=robust
+            key, eq, value = opt.partition("=")
+            if not eq or key not in _OPTION_KEYS:
+                raise ValueError(f"bad ismcts option {opt!r} in agent spec {spec!r}: use "
+                                 f"c=, depth=, threads= or final=")
+            name = _OPTION_KEYS[key]
+            try:
+                kwargs[name] = (float(value) if name == "c" else
+                                value if name == "final" else int(value))
+            except ValueError:
+                raise ValueError(f"bad value {value!r} for {key} in agent spec {spec!r}") from None
+        if kwargs.get("final", "visits") not in ("visits", "robust", "mean"):
+            raise ValueError(f"final must be visits, robust or mean in agent spec {spec!r}")
         if re.fullmatch(r"[0-9]+", budget) and int(budget) >= 1:
-            return ISMCTSAgent(iterations=int(budget), seed=seed)
+            return ISMCTSAgent(iterations=int(budget), seed=seed, **kwargs)
         sm = re.fullmatch(r"([0-9]*\.?[0-9]+)\s*s", budget)
         if sm and float(sm.group(1)) > 0:
-            return ISMCTSAgent(seconds=float(sm.group(1)), seed=seed)
+            return ISMCTSAgent(seconds=float(sm.group(1)), seed=seed, **kwargs)
         raise ValueError(f"bad ismcts budget {budget!r} in agent spec {spec!r}: "
                          f"use a positive iteration count (ismcts:1000) or seconds (ismcts:1.5s)")
     raise ValueError(f"unknown agent spec {spec!r}: {_SPEC_HELP}")

@@ -242,19 +242,89 @@ class SearchResult:
         return "\n".join(lines)
 
 
+def _thread_seed(seed: int, k: int) -> int:
+    """Seed of the k-th root-parallel tree (tree 0 keeps ``seed`` itself, so
+    ``threads=1`` is exactly the single-tree search)."""
+    if k == 0:
+        return seed & _MASK64
+    z = (seed + k * 0x9E3779B97F4A7C15) & _MASK64
+    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK64
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK64
+    return z ^ (z >> 31)
+
+
+def _run_tree(tree, quota, seconds, start, tick, progress_box):
+    """Run one tree for ``quota`` iterations or until ``seconds`` have passed
+    since ``start`` (in batches, the GIL released inside each batch)."""
+    done = 0
+    batch = 64
+    while True:
+        n = min(batch, quota - done) if quota is not None else batch
+        if n <= 0:
+            break
+        t0 = time.perf_counter()
+        tree.run(n)
+        dt = time.perf_counter() - t0
+        done += n
+        if tick is not None:
+            tick(n)
+        elapsed = time.perf_counter() - start
+        if quota is not None and done >= quota:
+            break
+        if seconds is not None and elapsed >= seconds:
+            break
+        # Aim at ~50 ms per batch (never more than the time left).
+        rate = n / dt if dt > 0 else n * 1000.0
+        target = 0.05 if seconds is None else min(0.05, max(seconds - elapsed, 0.001))
+        batch = int(min(max(rate * target, 16), batch * 8))
+    return done
+
+
+FINAL_CHOICES = ("visits", "mean", "robust")
+
+
+def _final_action(rows, final: str) -> int:
+    """The move to play from merged root rows [(action, visits, avail, value_sum)].
+
+    ``visits``: most visits (the robust child; ties: lowest action);
+    ``mean``: best mean among moves with at least 5% of the root visits;
+    ``robust``: most visits, ties broken by the better mean."""
+    visited = [r for r in rows if r[1] > 0]
+    if not visited:
+        return -1
+    if final == "visits":
+        return min(visited, key=lambda r: (-r[1], r[0]))[0]
+    if final == "robust":
+        return min(visited, key=lambda r: (-r[1], -r[3] / r[1], r[0]))[0]
+    total = sum(r[1] for r in visited)
+    pool = [r for r in visited if r[1] >= 0.05 * total] or visited
+    return min(pool, key=lambda r: (-r[3] / r[1], -r[1], r[0]))[0]
+
+
 def ismcts(state, iterations: Optional[int] = None, seconds: Optional[float] = None,
            c: float = 0.7, rollout_depth: int = -1, seed: int = 0,
            progress: Optional[Callable[[int, Optional[int], float], Any]] = None,
-           player: Optional[int] = None, max_nodes: Optional[int] = None) -> SearchResult:
+           player: Optional[int] = None, max_nodes: Optional[int] = None,
+           threads: int = 1, final: str = "visits") -> SearchResult:
     """SO-ISMCTS from ``state`` for seat ``player`` (default: the seat to move).
 
     Exactly one budget: ``iterations`` (deterministic: same seed, same result)
     or ``seconds`` (wall clock). ``c`` is the UCB exploration constant (returns
     are in [-1, 1]); ``rollout_depth`` cuts random rollouts after that many
     decisions and uses the heuristic evaluation (-1: play to the end);
-    ``max_nodes`` caps the tree size (None: :data:`DEFAULT_MAX_NODES`). ``progress(done, total or
-    None, elapsed_seconds)`` is called between batches. Bad values raise
-    ValueError naming the parameter.
+    ``max_nodes`` caps the size of each tree (None: :data:`DEFAULT_MAX_NODES`).
+    ``progress(done, total or None, elapsed_seconds)`` is called between
+    batches.
+
+    ``threads > 1`` is root parallelisation: that many independent trees (tree
+    ``k`` seeded from ``(seed, k)``, tree 0 with ``seed`` itself) search in
+    parallel threads with the GIL released, each with an equal share of the
+    iteration budget (or the whole time budget), and their root statistics are
+    summed. With an iteration budget the result depends only on the seed, the
+    budget and ``threads``. ``final`` picks the move from the root statistics:
+    ``"visits"`` (most visited), ``"robust"`` (most visited, ties by mean) or
+    ``"mean"`` (best mean among moves with at least 5% of the visits). Bad
+    values raise ValueError naming the parameter.
     """
     if (iterations is None) == (seconds is None):
         raise ValueError("give exactly one of iterations or seconds")
@@ -268,6 +338,9 @@ def ismcts(state, iterations: Optional[int] = None, seconds: Optional[float] = N
     if progress is not None and not callable(progress):
         raise ValueError(f"progress must be callable, got {progress!r}")
     max_nodes = DEFAULT_MAX_NODES if max_nodes is None else _check_int("max_nodes", max_nodes, 1)
+    threads = _check_int("threads", threads, 1)
+    if final not in FINAL_CHOICES:
+        raise ValueError(f"final must be one of {', '.join(FINAL_CHOICES)}, got {final!r}")
 
     core = _core_of(state)
     to_move = int(core.current_player())
@@ -280,46 +353,83 @@ def ismcts(state, iterations: Optional[int] = None, seconds: Optional[float] = N
     player = _check_int("player", player, 0)
     if player >= n_players:
         raise ValueError(f"player must be a seat in [0, {n_players}), got {player}")
+    if iterations is not None:
+        threads = min(threads, iterations)
 
-    tree = _search.ISMCTSTree(core, player, c, rollout_depth, seed & _MASK64, max_nodes)
+    trees = [_search.ISMCTSTree(core, player, c, rollout_depth, _thread_seed(seed, k), max_nodes)
+             for k in range(threads)]
+    if iterations is not None:
+        quotas = [iterations // threads + (1 if k < iterations % threads else 0)
+                  for k in range(threads)]
+    else:
+        quotas = [None] * threads
     start = time.perf_counter()
-    done = 0
-    batch = 64
-    while True:
-        elapsed = time.perf_counter() - start
-        if iterations is not None:
-            n = min(batch, iterations - done)
-        else:
-            n = batch
-        t0 = time.perf_counter()
-        tree.run(n)
-        dt = time.perf_counter() - t0
-        done += n
-        elapsed = time.perf_counter() - start
+    if threads == 1:
+        tick = None
         if progress is not None:
-            progress(done, iterations, elapsed)
-        if iterations is not None and done >= iterations:
-            break
-        if seconds is not None and elapsed >= seconds:
-            break
-        # Aim at ~50 ms per batch (never more than the time left).
-        rate = n / dt if dt > 0 else n * 1000.0
-        target = 0.05 if seconds is None else min(0.05, max(seconds - elapsed, 0.001))
-        batch = int(min(max(rate * target, 16), batch * 8))
+            box = [0]
+
+            def tick(n):
+                box[0] += n
+                progress(box[0], iterations, time.perf_counter() - start)
+        done = _run_tree(trees[0], quotas[0], seconds, start, tick, None)
+    else:
+        import threading
+        lock = threading.Lock()
+        box = [0]
+
+        def tick(n):
+            with lock:
+                box[0] += n
+
+        results = [0] * threads
+        errors = []
+
+        def work(k):
+            try:
+                results[k] = _run_tree(trees[k], quotas[k], seconds, start, tick, None)
+            except BaseException as e:          # pragma: no cover - surfaced below
+                errors.append(e)
+
+        workers = [threading.Thread(target=work, args=(k,), daemon=True) for k in range(1, threads)]
+        for w in workers:
+            w.start()
+        work(0)
+        if progress is not None:
+            # Report from the calling thread once its own share is done.
+            progress(box[0], iterations, time.perf_counter() - start)
+        for w in workers:
+            w.join()
+        if errors:
+            raise errors[0]
+        done = sum(results)
+        if progress is not None:
+            progress(done, iterations, time.perf_counter() - start)
     total = time.perf_counter() - start
 
-    names = {}
+    # Merge the root statistics of every tree (sum of visits, availability, value).
+    merged: dict[int, list] = {}
+    for tree in trees:
+        for action, visits, avail, mean in tree.root_stats():
+            row = merged.setdefault(int(action), [int(action), 0, 0, 0.0])
+            row[1] += int(visits)
+            row[2] += int(avail)
+            row[3] += float(mean) * int(visits)
+    rows = [tuple(merged[a]) for a in sorted(merged)]
+    tree = trees[0]
+    single_mean = {int(a): float(m) for a, _v, _av, m in tree.root_stats()} if threads == 1 else {}
+
     legal_here = set(int(a) for a in core.legal_actions()) if player == to_move else set()
     walker = None
     stats = []
-    for action, visits, avail, mean in tree.root_stats():
+    for action, visits, avail, value in rows:
         if action in legal_here:
             name = _notation(core, action)
         else:                         # observer is not to move: name on their determinization
             if walker is None:
                 walker = _Walker(core, player, seed)
             name = walker.child(walker.root, to_move, action)[0]
-        names[action] = name
+        mean = single_mean[action] if threads == 1 else (value / visits if visits else 0.0)
         stats.append({"action": int(action), "move": name, "visits": int(visits),
                       "mean": float(mean), "win_prob": (float(mean) + 1.0) / 2.0,
                       "share": visits / done if done else 0.0, "availability": int(avail)})
@@ -329,7 +439,8 @@ def ismcts(state, iterations: Optional[int] = None, seconds: Optional[float] = N
         name, cur = pv_walker.child(cur, int(p), int(a), path)
         path.append((int(p), int(a)))
         pv.append((int(p), name))
-    return SearchResult(best_action=int(tree.best_action()), stats=stats, iterations=done,
+    return SearchResult(best_action=int(_final_action(rows, final)), stats=stats, iterations=done,
                         seconds=total, principal_variation=pv, player=player, seed=seed,
-                        nodes=int(tree.num_nodes), memory_bytes=int(tree.memory_bytes),
+                        nodes=sum(int(t.num_nodes) for t in trees),
+                        memory_bytes=sum(int(t.memory_bytes) for t in trees),
                         _tree=tree, _root=core.clone())
