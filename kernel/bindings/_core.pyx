@@ -238,6 +238,13 @@ cdef class CoreState:
         _check_state(self)
         return _wrap_copy(self.game, self.st)
 
+    def __copy__(self):
+        return self.clone()
+
+    def __deepcopy__(self, memo):
+        """A memcpy (the state has no pointers); used by OpenSpiel's clone."""
+        return self.clone()
+
     def to_bytes(self):
         """The raw state (for equality, hashing and snapshots)."""
         _check_state(self)
