@@ -1,0 +1,116 @@
+"""Per-game UI: the board drawing and the move input, registered by game name.
+
+A game plugs into the app with one module here defining a :class:`GameUI` subclass and one
+line in :data:`UIS`. Everything else (new game, AI seats, hints, undo, records, analysis,
+search tree, rules page) is generic and works from the public ``boardlab`` API. A game
+without a module gets :class:`GameUI` itself: a text board (the game's ``render``) and one
+button per legal move, named by its notation.
+
+What a subclass may override:
+
+* ``param_inputs(key)`` - widgets for the game's parameters, returns the params dict;
+* ``seat_name(seat, players)`` - e.g. "P1 (Orange)";
+* ``board(obs, key)`` - draw the board from an observation dict (one seat's, or the full one);
+* ``move_input(state, obs, key)`` - widgets for the decision of the seat to move; returns the
+  chosen action or None. Only legal actions may be offered;
+* ``log_text(state, action, actor, viewer)`` - how ``viewer`` may read a move in the log
+  (None: not shown), and ``events(before, after)`` - public happenings between two views;
+* ``result_text(state)`` - the game-over line;
+* ``seat_facts(game, key)`` - (optional) a form for "analyse from a seat".
+"""
+from __future__ import annotations
+
+import html
+
+import streamlit as st
+
+import boardlab
+
+
+class GameUI:
+    """Generic UI for any game of the registry."""
+    name = ""
+    title = ""
+    supports_seat_facts = False
+
+    def __init__(self, name: str = ""):
+        if name:
+            self.name = name
+            self.title = self.title or name.capitalize()
+
+    # -- set-up -----------------------------------------------------------------------------
+    def param_inputs(self, key: str) -> dict:
+        module = boardlab.games.get(self.name)
+        params = {}
+        for pname, default in module.DEFAULTS.items():
+            if isinstance(default, int) and not isinstance(default, bool):
+                params[pname] = int(st.number_input(pname.replace("_", " "), value=default,
+                                                    step=1, key=f"{key}_{pname}"))
+            else:
+                params[pname] = default
+        return params
+
+    def seat_name(self, seat: int, players: int) -> str:
+        return f"P{seat}"
+
+    # -- drawing ----------------------------------------------------------------------------
+    def board(self, obs: dict, key: str = "board", viewer=None) -> None:
+        module = boardlab.games.get(self.name)
+        st.code(module.render(obs), language=None)
+
+    # -- input ------------------------------------------------------------------------------
+    def move_input(self, state, obs: dict, key: str):
+        """One button per legal decision, labelled with its notation."""
+        legal = [int(a) for a in state.legal_actions()]
+        st.markdown(f"**{self.seat_name(state.current_player, state.game.num_players)}**, "
+                    "choose a move:")
+        return action_buttons(state, legal, key)
+
+    # -- log --------------------------------------------------------------------------------
+    def log_text(self, state, action: int, actor: int, viewer):
+        if actor < 0:
+            return None             # chance may be private: not listed
+        return f"P{actor} {state.action_to_string(action)}"
+
+    def events(self, before: dict, after: dict) -> list[str]:
+        return []
+
+    def result_text(self, state) -> str:
+        returns = [float(r) for r in state.returns()]
+        best = max(returns)
+        winners = [f"P{s}" for s, r in enumerate(returns) if r == best]
+        if len(winners) == len(returns):
+            return "Game over: a draw."
+        return f"Game over: {', '.join(winners)} win{'s' if len(winners) == 1 else ''}."
+
+    def seat_facts(self, game_name: str, key: str):
+        return None
+
+
+def action_buttons(state, actions, key: str, columns: int = 4):
+    """A button per action (notation as label); returns the clicked action or None."""
+    chosen = None
+    cols = st.columns(min(columns, max(len(actions), 1)))
+    for i, a in enumerate(actions):
+        name = state.action_to_string(a)
+        if cols[i % len(cols)].button(name, key=f"{key}_act_{a}", width="stretch"):
+            chosen = a
+    return chosen
+
+
+def esc(text) -> str:
+    return html.escape(str(text), quote=True)
+
+
+from .kitsu import KitsuUI  # noqa: E402  (needs GameUI)
+
+#: game name -> its UI; register a new game here.
+UIS: dict[str, GameUI] = {"kitsu": KitsuUI()}
+
+
+def ui_for(name: str) -> GameUI:
+    """The registered UI of game ``name`` (the generic one if it has none)."""
+    return UIS.get(name) or GameUI(name)
+
+
+__all__ = ["GameUI", "UIS", "ui_for", "action_buttons", "esc"]

@@ -1,0 +1,765 @@
+"""Kitsu in the app: the board as SVG, the hand as clickable cards, follow-up choices.
+
+No rules here: what may be played comes from ``state.legal_actions()`` and the move names
+from ``state.action_to_string``; the picture is drawn from the observation dict. The card
+names and the notation ("play B3", "give White", "katana #2 P1 O4", ...) are documented in
+docs/kitsu.md.
+"""
+from __future__ import annotations
+
+import re
+
+import numpy as np
+import streamlit as st
+
+import boardlab
+
+from . import GameUI, action_buttons, esc
+
+BLUE, BLUE_DARK = "#2f6fd6", "#1c468f"
+ORANGE, ORANGE_DARK = "#ee7a24", "#b4520d"
+GOLD = "#e3a81b"
+INK = "#1f2430"
+PAPER = "#fbf7ef"
+CLAN_COLOUR = {"blue": BLUE, "orange": ORANGE}
+CLAN_NAME = {"blue": "Blue", "orange": "Orange"}
+TOKEN_LABEL = {"+3": "+3", "no-advance": "NO ADV", "hidden": "HIDDEN", "recover": "RECOVER",
+               "invert": "INVERT"}
+TOKEN_TITLE = {"+3": "+3 token", "no-advance": "No-advance token", "hidden": "Hidden-card token",
+               "recover": "Recover-card token", "invert": "Colour-inversion token"}
+SPECIAL_TITLE = {"White": "White Kitsune", "Black": "Black Kitsune", "Katana": "Katana"}
+CARD_TYPES = boardlab.games.get("kitsu").CARD_TYPES
+
+_FOX = ("M -20 -4 L -17 -26 L -6 -13 L 6 -13 L 17 -26 L 20 -4 L 11 8 L 0 20 L -11 8 Z")
+_FOX_EYES = "M -9 -3 L -3 0 L -9 1 Z M 9 -3 L 3 0 L 9 1 Z"
+
+
+# ----------------------------------------------------------------------------------------------
+# SVG pieces
+# ----------------------------------------------------------------------------------------------
+def _defs() -> str:
+    return (
+        "<defs>"
+        f"<linearGradient id='kgB' x1='0' y1='0' x2='0' y2='1'><stop offset='0' stop-color='{BLUE}'/>"
+        f"<stop offset='1' stop-color='{BLUE_DARK}'/></linearGradient>"
+        f"<linearGradient id='kgO' x1='0' y1='0' x2='0' y2='1'><stop offset='0' stop-color='{ORANGE}'/>"
+        f"<stop offset='1' stop-color='{ORANGE_DARK}'/></linearGradient>"
+        "<linearGradient id='kgBack' x1='0' y1='0' x2='1' y2='1'><stop offset='0' stop-color='#2b5d5a'/>"
+        "<stop offset='1' stop-color='#173c3a'/></linearGradient>"
+        "<pattern id='kpBack' width='10' height='10' patternUnits='userSpaceOnUse' "
+        "patternTransform='rotate(45)'><rect width='10' height='10' fill='none'/>"
+        "<line x1='0' y1='0' x2='0' y2='10' stroke='#ffffff' stroke-opacity='0.10' stroke-width='4'/>"
+        "</pattern>"
+        "<filter id='kShadow' x='-20%' y='-20%' width='140%' height='140%'>"
+        "<feDropShadow dx='0' dy='2' stdDeviation='2' flood-color='#000' flood-opacity='0.25'/>"
+        "</filter>"
+        "</defs>")
+
+
+def _fox(cx, cy, scale, fill, eyes) -> str:
+    return (f"<g transform='translate({cx:.1f},{cy:.1f}) scale({scale:.3f})'>"
+            f"<path d='{_FOX}' fill='{fill}'/><path d='{_FOX_EYES}' fill='{eyes}'/></g>")
+
+
+def card_svg(x, y, w, h, card, *, hidden=False, destroyed=False, caption=None) -> str:
+    """One card: face up if ``card`` is a card name, face down if None."""
+    r = w * 0.09
+    out = [f"<g filter='url(#kShadow)'>"]
+    face_down = card is None
+    if face_down:
+        out.append(f"<rect x='{x}' y='{y}' width='{w}' height='{h}' rx='{r:.1f}' fill='url(#kgBack)' "
+                   f"stroke='#0d2624' stroke-width='1'/>")
+        out.append(f"<rect x='{x + 4}' y='{y + 4}' width='{w - 8}' height='{h - 8}' rx='{r * .6:.1f}' "
+                   f"fill='url(#kpBack)' stroke='#d9c58f' stroke-opacity='0.6' stroke-width='1'/>")
+        out.append(_fox(x + w / 2, y + h / 2, w / 110, "#d9c58f", "#173c3a"))
+    elif card[0] in "BO" and card[1:].isdigit():
+        grad = "kgB" if card[0] == "B" else "kgO"
+        num = card[1:]
+        out.append(f"<rect x='{x}' y='{y}' width='{w}' height='{h}' rx='{r:.1f}' fill='url(#{grad})'/>")
+        out.append(f"<rect x='{x + 4}' y='{y + 4}' width='{w - 8}' height='{h - 8}' rx='{r * .6:.1f}' "
+                   f"fill='none' stroke='#ffffff' stroke-opacity='0.55' stroke-width='1.2'/>")
+        big = h * (0.44 if h >= 50 else 0.6)
+        out.append(f"<text x='{x + w / 2:.1f}' y='{y + h * (0.62 if h >= 50 else 0.7):.1f}' "
+                   f"text-anchor='middle' font-size='{big:.1f}' font-weight='800' fill='#ffffff' "
+                   f"font-family='Georgia, serif'>{num}</text>")
+        fs = max(h * 0.12, 8)
+        if h >= 50:
+                out.append(f"<text x='{x + 8}' y='{y + 6 + fs:.1f}' font-size='{fs:.1f}' "
+                           f"font-weight='700' fill='#ffffff' font-family='Georgia, serif'>{num}</text>")
+        if h >= 70:
+            clan = "BLUE" if card[0] == "B" else "ORANGE"
+            out.append(f"<text x='{x + w / 2:.1f}' y='{y + h - 9:.1f}' text-anchor='middle' "
+                       f"font-size='{max(h * 0.075, 7):.1f}' letter-spacing='1.5' fill='#ffffff' "
+                       f"fill-opacity='0.85' font-family='Helvetica, Arial, sans-serif'>{clan}</text>")
+    else:
+        if card == "White":
+            bg, fg, eyes, stroke = "#fffdf6", "#8a8f99", "#fffdf6", "#b8b2a3"
+        elif card == "Black":
+            bg, fg, eyes, stroke = "#22252c", "#f3efe4", "#22252c", "#000000"
+        else:  # Katana
+            bg, fg, eyes, stroke = "#8e1f1f", "#f3efe4", "#8e1f1f", "#5a1010"
+        out.append(f"<rect x='{x}' y='{y}' width='{w}' height='{h}' rx='{r:.1f}' fill='{bg}' "
+                   f"stroke='{stroke}' stroke-width='1.2'/>")
+        out.append(f"<rect x='{x + 4}' y='{y + 4}' width='{w - 8}' height='{h - 8}' rx='{r * .6:.1f}' "
+                   f"fill='none' stroke='{fg}' stroke-opacity='0.45' stroke-width='1'/>")
+        if card == "Katana":
+            cx, cy = x + w / 2, y + h * 0.45
+            s = h / 120
+            out.append(f"<g transform='translate({cx:.1f},{cy:.1f}) rotate(-40) scale({s:.3f})'>"
+                       f"<rect x='-3' y='-40' width='6' height='56' rx='3' fill='{fg}'/>"
+                       f"<rect x='-12' y='16' width='24' height='5' rx='2' fill='{GOLD}'/>"
+                       f"<rect x='-3.5' y='21' width='7' height='20' rx='2' fill='#3a2a1a'/></g>")
+        else:
+            out.append(_fox(x + w / 2, y + h * 0.44, h / 95, fg, eyes))
+        if h >= 70:
+            label = {"White": "WHITE", "Black": "BLACK", "Katana": "KATANA"}[card]
+            out.append(f"<text x='{x + w / 2:.1f}' y='{y + h - 10:.1f}' text-anchor='middle' "
+                       f"font-size='{max(h * 0.08, 7):.1f}' font-weight='700' letter-spacing='1.5' "
+                       f"fill='{fg}' font-family='Helvetica, Arial, sans-serif'>{label}</text>")
+    if destroyed:
+        out.append(f"<rect x='{x}' y='{y}' width='{w}' height='{h}' rx='{r:.1f}' fill='#000' "
+                   f"fill-opacity='0.45'/>")
+        out.append(f"<path d='M {x + 10} {y + 10} L {x + w - 10} {y + h - 10} M {x + w - 10} {y + 10} "
+                   f"L {x + 10} {y + h - 10}' stroke='#ff4d4d' stroke-width='5' stroke-linecap='round'/>")
+    if hidden:
+        cx, cy = x + w / 2, y + h - 14 if not face_down else y + h - 16
+        out.append(f"<rect x='{cx - 28:.1f}' y='{cy - 9:.1f}' width='56' height='16' rx='8' "
+                   f"fill='#6d3fc4' stroke='#fff' stroke-width='1'/>"
+                   f"<text x='{cx:.1f}' y='{cy + 3:.1f}' text-anchor='middle' font-size='9' "
+                   f"font-weight='700' fill='#fff' font-family='Helvetica, Arial, sans-serif'>HIDDEN</text>")
+    out.append("</g>")
+    if caption:
+        out.append(f"<text x='{x + w / 2:.1f}' y='{y - 7}' text-anchor='middle' font-size='12' "
+                   f"fill='#3b3f4a' font-family='Helvetica, Arial, sans-serif'>{esc(caption)}</text>")
+    return "".join(out)
+
+
+def _token_chip(x, y, name, state="free", owner=None) -> str:
+    """A power token chip; state: free, held, used."""
+    label = TOKEN_LABEL.get(name, name)
+    w = 14 + 7 * len(label)
+    fill = {"free": "#6d3fc4", "held": "#6d3fc4", "used": "#c9c3d6", "play": "#e3a81b"}[state]
+    text = "#fff" if state != "used" else "#7a7488"
+    out = [f"<g><title>{esc(TOKEN_TITLE.get(name, name))}{' (used this round)' if state == 'used' else ''}"
+           f"</title><rect x='{x}' y='{y}' width='{w}' height='20' rx='10' fill='{fill}'/>"
+           f"<text x='{x + w / 2:.1f}' y='{y + 14}' text-anchor='middle' font-size='11' font-weight='700' "
+           f"fill='{text}' font-family='Helvetica, Arial, sans-serif'>{esc(label)}</text>"]
+    if state == "used":
+        out.append(f"<line x1='{x + 5}' y1='{y + 10}' x2='{x + w - 5}' y2='{y + 10}' stroke='#7a7488' "
+                   f"stroke-width='1.5'/>")
+    if owner is not None:
+        out.append(f"<text x='{x + w / 2:.1f}' y='{y + 33}' text-anchor='middle' font-size='11' "
+                   f"fill='#3b3f4a' font-family='Helvetica, Arial, sans-serif'>{esc(owner)}</text>")
+    out.append("</g>")
+    return "".join(out), w
+
+
+def _text(x, y, s, size=13, weight=400, fill=INK, anchor="start", extra="") -> str:
+    return (f"<text x='{x:.1f}' y='{y:.1f}' font-size='{size}' font-weight='{weight}' fill='{fill}' "
+            f"text-anchor='{anchor}' font-family='Helvetica, Arial, sans-serif' {extra}>{esc(s)}</text>")
+
+
+def board_svg(obs: dict, viewer=None) -> str:
+    """The whole Kitsu table as an SVG string, drawn from an observation dict."""
+    W = 820
+    n = obs["players"]
+    L = obs["track_length"]
+    parts = [_defs()]
+    # --- wisdom track -------------------------------------------------------------------------
+    parts.append(f"<rect x='8' y='8' width='{W - 16}' height='128' rx='14' fill='#f1e7d2' "
+                 f"stroke='#d8c7a3'/>")
+    parts.append(_text(24, 32, "WISDOM TRACK", 12, 700, "#7a6440", extra="letter-spacing='2'"))
+    x0, x1 = 140, W - 170
+    step = (x1 - x0) / max(L, 1)
+    sw = min(step * 0.82, 40)
+    for i in range(L + 1):
+        cx = x0 + i * step
+        last = i == L
+        fill = GOLD if last else ("#fffaf0" if i else "#e9dcc0")
+        parts.append(f"<rect x='{cx - sw / 2:.1f}' y='44' width='{sw:.1f}' height='48' rx='7' "
+                     f"fill='{fill}' stroke='#bfa878' stroke-width='1'/>")
+        label = "★" if last else ("start" if i == 0 else str(i))
+        parts.append(_text(cx, 106, label, 10 if i == 0 else 11, 600 if last else 400,
+                           "#7a6440", "middle"))
+    for clan, cy in ((0, 57), (1, 79)):
+        pos = obs["pawns"][clan]
+        colour = BLUE if clan == 0 else ORANGE
+        cx = x0 + pos * step
+        parts.append(f"<circle cx='{cx:.1f}' cy='{cy}' r='9.5' fill='{colour}' stroke='#fff' "
+                     f"stroke-width='2.5' filter='url(#kShadow)'/>")
+        parts.append(f"<circle cx='{24 + 6}' cy='{cy}' r='6' fill='{colour}'/>")
+        parts.append(_text(42, cy + 5, f"{'Blue' if clan == 0 else 'Orange'}  {pos}/{L}", 13, 600))
+    # rounds won
+    rx = W - 150
+    parts.append(_text(rx, 32, "ROUNDS WON", 12, 700, "#7a6440", extra="letter-spacing='2'"))
+    for clan, cy in ((0, 57), (1, 79)):
+        colour = BLUE if clan == 0 else ORANGE
+        won = obs["rounds_won"][clan]
+        for k in range(2):
+            filled = k < won
+            parts.append(f"<rect x='{rx + k * 30}' y='{cy - 10}' width='22' height='20' rx='4' "
+                         f"fill='{colour if filled else '#fffaf0'}' stroke='{colour}' stroke-width='2'/>")
+            if filled:
+                parts.append(_text(rx + k * 30 + 11, cy + 5, "✓", 13, 700, "#fff", "middle"))
+        parts.append(_text(rx + 66, cy + 5, "Blue" if clan == 0 else "Orange", 12, 400, "#5b5240"))
+    # power tokens row
+    parts.append(_text(24, 127, "POWER TOKENS", 10, 700, "#7a6440", extra="letter-spacing='1.5'"))
+    tx = 134
+    for name, tok in obs["tokens"].items():
+        if tok.get("in_trick"):
+            st_ = "play"
+        elif tok["used"]:
+            st_ = "used"
+        elif tok["holder"] is not None:
+            st_ = "held"
+        else:
+            st_ = "free"
+        label = f"{TOKEN_LABEL.get(name, name)}"
+        svg, w = _token_chip(tx, 113, name, st_)
+        parts.append(svg)
+        where = {"free": "available", "used": "used", "held": f"held by P{tok['holder']}",
+                 "play": "in this trick"}[st_]
+        parts.append(_text(tx + w + 4, 127, where, 10, 400, "#5b5240"))
+        tx += w + 12 + 6.2 * len(where)
+        del label
+
+    # --- seats --------------------------------------------------------------------------------
+    top = 150
+    ph = 112
+    gap = 10
+    pw = (W - 16 - gap * (n - 1)) / n
+    holders = {tok["holder"]: name for name, tok in obs["tokens"].items()
+               if tok["holder"] is not None}
+    for s in range(n):
+        x = 8 + s * (pw + gap)
+        clan = obs["clans"][s]
+        colour = CLAN_COLOUR[clan]
+        to_move = s == obs["current_player"]
+        parts.append(f"<rect x='{x:.1f}' y='{top}' width='{pw:.1f}' height='{ph}' rx='12' "
+                     f"fill='#ffffff' stroke='{GOLD if to_move else '#d9d4c7'}' "
+                     f"stroke-width='{3.5 if to_move else 1.2}'/>")
+        parts.append(f"<rect x='{x:.1f}' y='{top}' width='{pw:.1f}' height='26' rx='12' fill='{colour}'/>"
+                     f"<rect x='{x:.1f}' y='{top + 14}' width='{pw:.1f}' height='12' fill='{colour}'/>")
+        who = f"P{s} · {CLAN_NAME[clan]}" + ("  (you)" if viewer == s else "")
+        parts.append(_text(x + 12, top + 18, who, 13, 700, "#fff"))
+        if to_move:
+            parts.append(f"<rect x='{x + pw - 70:.1f}' y='{top + ph - 24}' width='62' height='18' rx='9' "
+                         f"fill='{GOLD}'/>" + _text(x + pw - 39, top + ph - 11, "to move", 11, 700,
+                                                   "#fff", "middle"))
+        bx = x + 12
+        if obs["leader"] == s:
+            parts.append(f"<circle cx='{bx + 9}' cy='{top + 42}' r='9' fill='{GOLD}' stroke='#9a6f0a'/>"
+                         + _text(bx + 9, top + 46, "L", 11, 800, "#fff", "middle")
+                         + _text(bx + 22, top + 46, "Leader", 11, 600, "#7a5a08"))
+            bx += 76
+        if s in holders:
+            svg, w = _token_chip(bx, top + 32, holders[s], "held")
+            parts.append(svg)
+            bx += w + 8
+        hand = obs["hands"][s]
+        size = obs["hand_sizes"][s]
+        cy = top + 58
+        if hand is not None:
+            cw = min(26, (pw - 24) / max(len(hand), 1) - 3)
+            ch = cw * 1.42
+            for i, c in enumerate(hand):
+                parts.append(card_svg(x + 12 + i * (cw + 3), cy, cw, ch, c))
+            if not hand:
+                parts.append(_text(x + 12, cy + 22, "no cards", 12, 400, "#8a8577"))
+        else:
+            k = min(size, 6)
+            for i in range(k):
+                parts.append(card_svg(x + 12 + i * 7, cy, 26, 37, None))
+            parts.append(_text(x + 12 + (k - 1) * 7 + 36, cy + 24,
+                               f"{size} card{'s' if size != 1 else ''}", 13, 600, "#3b3f4a"))
+        known = (obs.get("known") or [[]] * n)[s] if hand is None else []
+        if known:
+            parts.append(_text(x + 12, top + ph - 6, "known: " + " ".join(known), 10, 400, "#5b5240"))
+
+    # --- the trick ----------------------------------------------------------------------------
+    ty = top + ph + 18
+    parts.append(f"<rect x='8' y='{ty}' width='{W - 16}' height='196' rx='14' fill='#2f5e3f' "
+                 f"stroke='#22472f'/>")
+    parts.append(_text(24, ty + 24, "CURRENT TRICK", 12, 700, "#e7f0e2", extra="letter-spacing='2'"))
+    lx = W - 268
+    cap = 6 if n == 6 else 4
+    cw = min(84, (lx - 40) / cap - 14)
+    ch = cw * 1.42
+    trick = obs["trick"]
+    for i, c in enumerate(trick):
+        x = 24 + i * (cw + 14)
+        card = c.get("card")
+        parts.append(card_svg(x, ty + 50, cw, ch, card, hidden=c.get("hidden", False),
+                              destroyed=c.get("destroyed", False)))
+        parts.append(_text(x + cw / 2, ty + 44, f"#{i + 1}  P{c['seat']}", 12, 700, "#e7f0e2", "middle"))
+        if c.get("destroyed"):
+            parts.append(_text(x + cw / 2, ty + 50 + ch + 15, "destroyed", 11, 700, "#ffb4b4", "middle"))
+    if not trick:
+        who = obs["current_player"]
+        msg = "No card played yet" + (f" — P{who} to lead" if who is not None and who >= 0
+                                      and obs["phase"] == "play" else "")
+        parts.append(_text(24, ty + 100, msg, 15, 400, "#cfe0c8"))
+    notes = []
+    if obs.get("forced"):
+        f = obs["forced"]
+        notes.append(f"Black Kitsune: P{f['seat']} must play {f['colour']} if able")
+    if obs.get("plus3_side"):
+        notes.append(f"+3 to {obs['plus3_side']}")
+    for name, tok in obs["tokens"].items():
+        if tok.get("in_trick"):
+            notes.append(f"{TOKEN_TITLE.get(name, name)} played")
+    for k, note in enumerate(notes):
+        parts.append(_text(lx, ty + 180 - 16 * (len(notes) - 1 - k), note, 12, 600, "#ffe69a"))
+    # last trick
+    last = obs["last_trick"]
+    parts.append(f"<line x1='{lx - 16}' y1='{ty + 14}' x2='{lx - 16}' y2='{ty + 182}' stroke='#4f7a5c'/>")
+    parts.append(_text(lx, ty + 24, "LAST TRICK", 12, 700, "#e7f0e2", extra="letter-spacing='2'"))
+    if last["cards"]:
+        mw = min(44, 250 / max(len(last["cards"]), 1) - 6)
+        for i, c in enumerate(last["cards"]):
+            x = lx + i * (mw + 6)
+            parts.append(card_svg(x, ty + 50, mw, mw * 1.42, c.get("card"), destroyed=c.get("destroyed")))
+            parts.append(_text(x + mw / 2, ty + 44, f"P{c['seat']}", 11, 600, "#e7f0e2", "middle"))
+        if last["winner"]:
+            res = f"{CLAN_NAME.get(last['winner'], last['winner'])} wins, +{last['moved']}"
+        else:
+            res = "Tie: nobody moves"
+        parts.append(_text(lx, ty + 134, res, 14, 700, "#ffffff"))
+    else:
+        parts.append(_text(lx, ty + 70, "—", 14, 400, "#cfe0c8"))
+
+    # --- footer -------------------------------------------------------------------------------
+    fy = ty + 196 + 22
+    bits = [f"Round {obs['round']}", f"deal {obs['deal']}", f"{obs['tricks']} tricks played"]
+    if n == 2 or obs["phase"] == "deal":
+        bits.append(f"draw pile {obs['stock_size']}")
+    bits.append(f"discard {len(obs['discard'])}")
+    parts.append(_text(14, fy, " · ".join(bits), 13, 400, "#4a4f5c"))
+    if obs.get("winner"):
+        parts.append(_text(W - 14, fy, f"Game over: {CLAN_NAME[obs['winner']]} wins", 14, 700,
+                           CLAN_COLOUR[obs["winner"]], "end"))
+    H = fy + 10
+    return (f"<svg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 {W} {H}' width='100%' "
+            f"style='max-width:{W}px;background:{PAPER};border-radius:14px' role='img' "
+            f"aria-label='Kitsu board'>{''.join(parts)}</svg>")
+
+
+# ----------------------------------------------------------------------------------------------
+# Hand buttons styled as cards
+# ----------------------------------------------------------------------------------------------
+HAND_CSS = f"""
+<style>
+div[class*="kcard"] button {{
+  height: 118px; min-height: 118px; width: 100%; border-radius: 10px;
+  font-family: Georgia, serif; font-weight: 800; position: relative;
+  box-shadow: 0 2px 5px rgba(0,0,0,.25); border: 1px solid rgba(0,0,0,.25);
+}}
+div[class*="kcard"] button p {{ font-size: 2.3rem; line-height: 1; }}
+div[class*="kcard-B"] button {{ background: linear-gradient({BLUE}, {BLUE_DARK}); color: #fff; }}
+div[class*="kcard-O"] button {{ background: linear-gradient({ORANGE}, {ORANGE_DARK}); color: #fff; }}
+div[class*="kcard-W"] button {{ background: #fffdf6; color: #6b7080; border-color: #b8b2a3; }}
+div[class*="kcard-K"] button {{ background: #22252c; color: #f3efe4; }}
+div[class*="kcard-X"] button {{ background: #8e1f1f; color: #f3efe4; }}
+div[class*="kcard-W"] button p, div[class*="kcard-K"] button p, div[class*="kcard-X"] button p {{
+  font-size: .95rem; font-family: Helvetica, Arial, sans-serif; font-weight: 700;
+  white-space: normal; line-height: 1.15; }}
+div[class*="kcard-W"] button div, div[class*="kcard-K"] button div, div[class*="kcard-X"] button div {{
+  white-space: normal; overflow: visible; }}
+div[class*="kcard-B"] button::before {{ content: "BLUE"; }}
+div[class*="kcard-O"] button::before {{ content: "ORANGE"; }}
+div[class*="kcard"] button::before {{ position: absolute; bottom: 8px; left: 0; right: 0;
+  font: 700 .62rem Helvetica, Arial, sans-serif; letter-spacing: 1.5px; opacity: .85; }}
+div[class*="kcard"] button:hover:not(:disabled) {{ transform: translateY(-6px); transition: .12s;
+  outline: 3px solid {GOLD}; }}
+div[class*="kcard"] button:disabled {{ opacity: .35; filter: grayscale(.4); cursor: not-allowed; }}
+div[class*="kcard-B"] button:disabled {{ background: linear-gradient({BLUE}, {BLUE_DARK}) !important; color: #fff !important; }}
+div[class*="kcard-O"] button:disabled {{ background: linear-gradient({ORANGE}, {ORANGE_DARK}) !important; color: #fff !important; }}
+div[class*="kcard-W"] button:disabled {{ background: #fffdf6 !important; color: #6b7080 !important; }}
+div[class*="kcard-K"] button:disabled {{ background: #22252c !important; color: #f3efe4 !important; }}
+div[class*="kcard-X"] button:disabled {{ background: #8e1f1f !important; color: #f3efe4 !important; }}
+</style>
+"""
+
+
+def _card_class(card: str) -> str:
+    if card[0] in "BO" and card[1:].isdigit():
+        return card[0]
+    return {"White": "W", "Black": "K", "Katana": "X"}[card]
+
+
+def _card_label(card: str) -> str:
+    if card[0] in "BO" and card[1:].isdigit():
+        return card[1:]
+    return SPECIAL_TITLE[card]
+
+
+def card_long_name(card: str) -> str:
+    if card[0] in "BO" and card[1:].isdigit():
+        return f"{'Blue' if card[0] == 'B' else 'Orange'} {card[1:]}"
+    return SPECIAL_TITLE.get(card, card)
+
+
+_SEAT = re.compile(r"\bP(\d+)\b")
+
+
+class KitsuUI(GameUI):
+    name = "kitsu"
+    title = "Kitsu"
+    supports_seat_facts = True
+
+    # -- set-up -----------------------------------------------------------------------------
+    def param_inputs(self, key: str) -> dict:
+        players = st.selectbox("Players", [2, 4, 6], index=0, key=f"{key}_players",
+                               help="2: one against one; 4: two teams of 2; 6: two teams of 3. "
+                                    "Even seats are Blue, odd seats Orange.")
+        track = st.number_input("Wisdom track length", min_value=3, max_value=100, value=15, step=1,
+                                key=f"{key}_track",
+                                help="Spaces to absolute wisdom (15 is a documented stand-in: "
+                                     "the rulebook does not give the number).")
+        return {"players": int(players), "track_length": int(track)}
+
+    def seat_name(self, seat: int, players: int) -> str:
+        return f"P{seat} ({'Blue' if seat % 2 == 0 else 'Orange'})"
+
+    # -- drawing ----------------------------------------------------------------------------
+    def board(self, obs: dict, key: str = "board", viewer=None) -> None:
+        st.markdown(board_svg(obs, viewer), unsafe_allow_html=True)
+
+    # -- input ------------------------------------------------------------------------------
+    def move_input(self, state, obs: dict, key: str):
+        seat = state.current_player
+        legal = [int(a) for a in state.legal_actions()]
+        names = {a: state.action_to_string(a) for a in legal}
+        phase = obs.get("phase")
+        hand = obs["hands"][seat] or []
+        st.markdown(HAND_CSS, unsafe_allow_html=True)
+        if phase in ("play", "exchange"):
+            with_token = {}
+            plain = {}
+            for a, nm in names.items():
+                m = re.fullmatch(r"play (\S+) with (\S+)", nm)
+                if m:
+                    with_token[m.group(1)] = (a, m.group(2))
+                    continue
+                m = re.fullmatch(r"(?:play|give) (\S+)", nm)
+                if m:
+                    plain[m.group(1)] = a
+            use_token = False
+            if phase == "exchange":
+                partner = [s for s in range(obs["players"]) if s != seat]
+                st.markdown("**Exchange:** choose the card you put face down for your partner.")
+                del partner
+            else:
+                forced = obs.get("forced")
+                msg = "**Your turn:** click a card to play it."
+                if forced and forced.get("seat") == seat:
+                    msg += f" A Black Kitsune obliges you to play **{forced['colour']}** if you can."
+                st.markdown(msg)
+                if with_token:
+                    token = next(iter(with_token.values()))[1]
+                    use_token = st.toggle(f"Play my **{TOKEN_TITLE.get(token, token)}** with this card",
+                                          key=f"{key}-usetoken")
+            choice = None
+            cols = st.columns(max(len(hand), 6))
+            for i, card in enumerate(hand):
+                if use_token:
+                    a = with_token.get(card, (None,))[0]
+                else:
+                    a = plain.get(card)
+                label = _card_label(card)
+                clicked = cols[i].button(label, key=f"{key}-kcard-{_card_class(card)}-{i}",
+                                         disabled=a is None, width="stretch",
+                                         help=(f"{names[a]}" if a is not None
+                                               else f"{card_long_name(card)} cannot be played now"))
+                if clicked and a is not None:
+                    choice = a
+            # anything legal not reachable through the hand (should not happen) stays offered
+            rest = [a for a in legal if a not in plain.values()
+                    and a not in [v[0] for v in with_token.values()]]
+            if rest:
+                choice = action_buttons(state, rest, key) or choice
+            return choice
+        prompts = {
+            "plus3_side": "**+3 token:** which clan gets the +3?",
+            "katana": "**Katana:** choose the card it destroys.",
+            "recover": "**Recover-card token:** take one card of the last trick into your hand.",
+            "token_pick": "**Your clan gains a power token:** choose it.",
+            "token_seat": "**Who in your clan receives the token?**",
+            "round_leader": "**Your clan won the round:** who leads the next round?",
+        }
+        st.markdown(prompts.get(phase, "**Choose:**"))
+        return action_buttons(state, legal, key)
+
+    # -- log --------------------------------------------------------------------------------
+    def log_text(self, state, action: int, actor: int, viewer):
+        name = state.action_to_string(action)
+        if actor < 0:
+            if name.startswith("first leader"):
+                return f"{name.split()[-1]} is drawn to lead first"
+            return None
+        if actor != viewer:
+            if name.startswith("give"):
+                return f"P{actor} puts a card face down for their partner"
+            if name.endswith("with hidden"):
+                return f"P{actor} plays a card face down under the Hidden-card token"
+        return f"P{actor} {name}"
+
+    def events(self, before: dict, after: dict) -> list[str]:
+        out = []
+        if after.get("tricks", 0) > before.get("tricks", 0):
+            last = after.get("last_trick") or {}
+            cards = ", ".join(f"P{c['seat']} {c.get('card') or '?'}"
+                              + (" (destroyed)" if c.get("destroyed") else "")
+                              for c in last.get("cards", []))
+            won = last.get("winner")
+            res = (f"{CLAN_NAME.get(won, won)} +{last.get('moved', 0)}" if won else "tie, nobody moves")
+            out.append(f"Trick: {cards} → {res}  (Blue {after['pawns'][0]}, "
+                       f"Orange {after['pawns'][1]} of {after['track_length']})")
+        for clan, name in enumerate(("Blue", "Orange")):
+            if after["rounds_won"][clan] > before["rounds_won"][clan]:
+                out.append(f"{name} wins the round ({after['rounds_won'][0]}–{after['rounds_won'][1]})")
+        for tname, tok in after["tokens"].items():
+            old = before["tokens"].get(tname, {})
+            if tok["holder"] is not None and tok["holder"] != old.get("holder"):
+                out.append(f"P{tok['holder']} receives the {TOKEN_TITLE.get(tname, tname)}")
+        if after.get("deal") != before.get("deal") and after.get("deal", 0) > 1:
+            out.append(f"New deal (round {after['round']}, deal {after['deal']})")
+        return out
+
+    def result_text(self, state) -> str:
+        obs = state.full_observation()
+        w = obs.get("winner")
+        if not w:
+            return super().result_text(state)
+        seats = [s for s in range(obs["players"]) if obs["clans"][s] == w]
+        rw = obs["rounds_won"]
+        return (f"Game over: the {CLAN_NAME[w]} clan ({', '.join(f'P{s}' for s in seats)}) wins, "
+                f"{max(rw)}–{min(rw)} in rounds.")
+
+    # -- analyse from a seat ----------------------------------------------------------------
+    def seat_facts(self, game_name: str, key: str):
+        return kitsu_seat_facts(key)
+
+
+# ----------------------------------------------------------------------------------------------
+# Analyse from a seat: build a State that matches what one seat knows, through the public API
+# ----------------------------------------------------------------------------------------------
+class FactsError(ValueError):
+    """Entered facts that cannot be put on a table through the public API."""
+
+
+def parse_cards(text: str, what: str) -> list[str]:
+    """Card names from free text ("B3 o5 white katana" / commas), validated."""
+    lookup = {t.lower(): t for t in CARD_TYPES}
+    lookup.update({"w": "White", "white kitsune": "White", "k": "Katana", "black kitsune": "Black",
+                   "x": "Katana"})
+    out = []
+    for tok in re.split(r"[\s,;]+", text.strip()):
+        if not tok:
+            continue
+        t = lookup.get(tok.lower())
+        if t is None:
+            raise FactsError(f"{what}: {tok!r} is not a card (cards: {', '.join(CARD_TYPES)})")
+        out.append(t)
+    return out
+
+
+def parse_trick(text: str) -> list[tuple[int, str]]:
+    """Trick cards in play order: "P1 O5, P0 B2" -> [(1, "O5"), (0, "B2")]."""
+    out = []
+    for item in re.split(r"[,;]+", text.strip()):
+        item = item.strip()
+        if not item:
+            continue
+        m = re.fullmatch(r"[Pp](\d+)\s+(\S+)", item)
+        if not m:
+            raise FactsError(f"table: {item!r} should read like 'P1 O5' (seat, then card)")
+        out.append((int(m.group(1)), parse_cards(m.group(2), "table")[0]))
+    return out
+
+
+def build_from_facts(players: int, track_length: int, seat: int, leader: int, hand: list[str],
+                     trick: list[tuple[int, str]], gave: str | None = None,
+                     received: str | None = None, seed: int = 0):
+    """A State at the first trick of round 1 in which ``seat`` holds ``hand``, ``leader``
+    led, the ``trick`` cards lie on the table and ``seat`` is to move. Everything else (the
+    other hands, the draw pile) is dealt at random through explicit chance actions, and the
+    other seats' exchange cards are random too.
+
+    Returns (state, notes). Raises FactsError if the facts cannot be put on the table.
+    """
+    game = boardlab.make("kitsu", players=players, track_length=track_length)
+    if not 0 <= seat < players:
+        raise FactsError(f"your seat must be P0..P{players - 1}")
+    if not 0 <= leader < players:
+        raise FactsError(f"the leader must be P0..P{players - 1}")
+    for s, _ in trick:
+        if not 0 <= s < players:
+            raise FactsError(f"table: P{s} is not a seat of a {players}-player game")
+    notes = []
+    deck = dict(zip(CARD_TYPES, boardlab.games.get("kitsu").deck(players)))
+    exchange = players > 2
+    if exchange:
+        if (gave is None) != (received is None):
+            raise FactsError("give both the card you put down and the card you received, or neither")
+        if gave is None:
+            # A neutral exchange: give a card of the hand and receive the same kind back.
+            counts = {c: hand.count(c) + sum(1 for _, x in trick if x == c) for c in CARD_TYPES}
+            for c in hand:
+                if deck[c] - counts[c] >= 1:
+                    gave = received = c
+                    break
+            if gave is None:
+                raise FactsError("could not choose a neutral exchange: please enter it")
+            notes.append(f"Exchange not entered: assumed you gave a {gave} and received a "
+                         f"{received} (so your partner knows you hold one).")
+        if received not in hand:
+            raise FactsError(f"you received a {received}, so it must be in your hand")
+    last_error = None
+    givers = [g for g in range(players) if g != seat] if exchange else [None]
+    for giver in givers:
+        try:
+            state = _attempt(game, deck, seat, leader, hand, trick, gave, received, giver, seed)
+        except _WrongGiver:
+            continue
+        except FactsError as e:
+            last_error = e
+            break
+        return state, notes
+    raise last_error or FactsError("the exchange could not be arranged as entered")
+
+
+class _WrongGiver(Exception):
+    pass
+
+
+def _attempt(game, deck, seat, leader, hand, trick, gave, received, giver, seed):
+    players = game.num_players
+    rng = np.random.default_rng(seed)
+    state = game.new_initial_state(seed=seed)
+    need = {s: [] for s in range(players)}
+    need[seat] = list(hand)
+    for s, c in trick:
+        need[s].append(c)
+    if giver is not None:
+        need[seat].remove(received)
+        need[seat].append(gave)
+        need[giver].append(received)
+    for c, k in deck.items():
+        used = sum(x == c for v in need.values() for x in v)
+        if used > k:
+            raise FactsError(f"there are only {k} × {c} in the {players}-player deck, "
+                             f"the facts need {used}")
+
+    def apply_text(text):
+        try:
+            state.apply_string(text)
+        except boardlab.IllegalActionError as e:
+            raise FactsError(f"'{text}' is not possible here: {e}") from None
+
+    apply_text(f"first leader P{leader}")
+    dealt = dict.fromkeys(CARD_TYPES, 0)
+    while state.is_chance():
+        first = state.action_to_string(int(state.legal_actions()[0]))
+        to = int(_SEAT.search(first).group(1))
+        if need[to]:
+            card = need[to].pop(0)
+        else:
+            free = {c: deck[c] - dealt[c] - sum(x == c for v in need.values() for x in v)
+                    for c in CARD_TYPES}
+            cands = [c for c, k in free.items() if k > 0]
+            weights = np.array([free[c] for c in cands], dtype=float)
+            card = cands[int(rng.choice(len(cands), p=weights / weights.sum()))]
+        apply_text(f"{first.split()[0]} {card} to P{to}")
+        dealt[card] += 1
+    leftovers = {s: v for s, v in need.items() if v}
+    if leftovers:
+        s, v = next(iter(leftovers.items()))
+        who = "you" if s == seat else f"P{s}"
+        raise FactsError(f"{who} would need {len(v)} more card(s) than a deal gives "
+                         f"({' '.join(v)}): check the number of cards in your hand")
+    # The exchange, in the engine's order; the others give random cards they do not play.
+    while state.current_player >= 0 and state.observation(state.current_player)["phase"] == "exchange":
+        p = state.current_player
+        if p == seat:
+            apply_text(f"give {gave}")
+            continue
+        if p == giver:
+            apply_text(f"give {received}")
+            continue
+        pool = list(state.observation(p)["hands"][p])
+        for c in [c for s2, c in trick if s2 == p]:
+            if c in pool:
+                pool.remove(c)
+        apply_text(f"give {pool[int(rng.integers(len(pool)))]}")
+    if giver is not None:
+        ex = state.observation(seat)["exchange"][seat]
+        if ex.get("received") != received:
+            raise _WrongGiver()
+    # The cards already on the table, in order.
+    for s, c in trick:
+        if state.current_player != s:
+            raise FactsError(f"P{state.current_player} is to play now, not P{s}: check the order "
+                             "of the table cards and the leader")
+        apply_text(f"play {c}")
+        if state.current_player >= 0 and state.observation(state.current_player)["phase"] != "play":
+            raise FactsError(f"after P{s} plays {c} a follow-up decision is needed "
+                             "(e.g. a Katana target): this form does not support it")
+    if state.current_player != seat:
+        raise FactsError(f"with these facts P{state.current_player} is to move, not you (P{seat})")
+    held = state.observation(seat)["hand_sizes"][seat]
+    if held != len(hand):
+        raise FactsError(f"at this point of the deal your seat holds {held} cards, "
+                         f"you entered {len(hand)}")
+    if sorted(state.observation(seat)["hands"][seat]) != sorted(hand):
+        raise FactsError("could not reproduce your hand exactly")
+    return state
+
+
+NOT_REPRESENTABLE = (
+    "Not representable through the public API, so not asked for: the wisdom track position, "
+    "power tokens held or used, rounds already won, and cards seen in earlier tricks of this "
+    "deal. The API can only reach a position by playing to it, and this form builds the first "
+    "trick of round 1 (both pawns at the start, no tokens, 0–0 in rounds). The recommendation "
+    "is therefore for that situation, with your real hand and the real cards on the table.")
+
+
+def kitsu_seat_facts(key: str):
+    """The form; returns the built (state, seat, notes) or None."""
+    st.caption("Enter what your seat knows at a real table. The AI deals the hidden rest only "
+               "in ways consistent with it (the search then re-deals from your seat's view).")
+    c1, c2, c3 = st.columns(3)
+    players = int(c1.selectbox("Players", [2, 4, 6], key=f"{key}_players"))
+    seat = int(c2.selectbox("Your seat", list(range(players)), format_func=lambda s: f"P{s} "
+                            f"({'Blue' if s % 2 == 0 else 'Orange'})", key=f"{key}_seat"))
+    leader = int(c3.selectbox("Leader of this trick", list(range(players)),
+                              format_func=lambda s: f"P{s}", key=f"{key}_leader"))
+    hand_text = st.text_input("Your hand (card names: B1–B6, O1–O6, White, Black, Katana)",
+                              key=f"{key}_hand", placeholder="B1 B4 O4 O6 Black Katana")
+    trick_text = st.text_input("Cards on the table in this trick, in play order",
+                               key=f"{key}_trick", placeholder="P1 O5, P0 B2")
+    gave = received = None
+    gave_t = recv_t = ""
+    if players > 2:
+        e1, e2 = st.columns(2)
+        gave_t = e1.text_input("Card you put down in the exchange", key=f"{key}_gave")
+        recv_t = e2.text_input("Card you received", key=f"{key}_recv")
+    track = int(st.number_input("Wisdom track length", 3, 100, 15, key=f"{key}_track"))
+    st.info(NOT_REPRESENTABLE)
+    if not st.button("Set up this position", key=f"{key}_build", type="primary"):
+        return None
+    try:
+        hand = parse_cards(hand_text, "hand")
+        if not hand:
+            raise FactsError("enter your hand")
+        trick = parse_trick(trick_text)
+        if players > 2:
+            g = parse_cards(gave_t, "exchange") if gave_t.strip() else []
+            r = parse_cards(recv_t, "exchange") if recv_t.strip() else []
+            gave = g[0] if g else None
+            received = r[0] if r else None
+        state, notes = build_from_facts(players, track, seat, leader, hand, trick, gave, received)
+    except FactsError as e:
+        st.error(f"These facts cannot be set up: {e}")
+        return None
+    return state, seat, notes

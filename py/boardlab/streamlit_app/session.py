@@ -1,0 +1,271 @@
+"""A game in progress in the app: seats, AI budgets, chance, undo, records.
+
+No Streamlit here, only the public ``boardlab`` API, so it is testable on its own. One
+:class:`PlaySession` lives in each browser session's ``st.session_state``; the configured
+``boardlab.Game`` it plays may be shared (it is immutable), the ``State`` never is.
+"""
+from __future__ import annotations
+
+import json
+import re
+import time
+from dataclasses import dataclass, field
+
+import numpy as np
+
+import boardlab
+from boardlab import search
+
+# label -> (agent spec, what it means, shown in the UI)
+AI_PRESETS: dict[str, tuple[str, str]] = {
+    "Beginner": ("ismcts:200", "200 search iterations per move (instant)"),
+    "Casual": ("ismcts:2000", "2,000 search iterations per move (about 0.02 s)"),
+    "Strong": ("ismcts:0.5s", "0.5 seconds of search per move"),
+    "Expert": ("ismcts:2s", "2 seconds of search per move"),
+}
+DEFAULT_PRESET = "Casual"
+HUMAN, AI = "human", "ai"
+
+
+def budget_of(spec: str) -> dict:
+    """Search budget keyword arguments of an "ismcts:N" / "ismcts:Xs" spec."""
+    m = re.fullmatch(r"ismcts:(\d+)", spec)
+    if m:
+        return {"iterations": int(m.group(1))}
+    m = re.fullmatch(r"ismcts:([0-9]*\.?[0-9]+)s", spec)
+    if m:
+        return {"seconds": float(m.group(1))}
+    raise ValueError(f"unknown AI budget {spec!r}")
+
+
+def budget_text(budget: dict) -> str:
+    if "iterations" in budget:
+        return f"{budget['iterations']:,} iterations"
+    return f"{budget['seconds']:g} s"
+
+
+def mix(*values: int) -> int:
+    """A 63-bit seed from integers (stable across runs)."""
+    h = 0x9E3779B97F4A7C15
+    for v in values:
+        h ^= int(v) & 0xFFFFFFFFFFFFFFFF
+        h = (h * 0xBF58476D1CE4E5B9 + 0x94D049BB133111EB) & 0xFFFFFFFFFFFFFFFF
+        h ^= h >> 29
+    return h >> 1
+
+
+def sample_chance(state, seed: int) -> int:
+    """A chance outcome drawn with its probability, determined by (seed, ply)."""
+    outcomes = state.chance_outcomes()
+    probs = np.array([p for _, p in outcomes], dtype=float)
+    rng = np.random.default_rng([seed & 0xFFFFFFFF, seed >> 32, len(state.history)])
+    return int(outcomes[int(rng.choice(len(outcomes), p=probs / probs.sum()))][0])
+
+
+def run_search(state, budget: dict, seed: int, progress=None, player=None):
+    """ISMCTS for the seat to move (or ``player``); ``progress(fraction, text)`` is called
+    between batches."""
+    total = budget.get("iterations")
+    seconds = budget.get("seconds")
+
+    def cb(done, total_, elapsed):
+        if progress is None:
+            return
+        if total_:
+            frac = done / total_
+        else:
+            frac = min(elapsed / seconds, 1.0) if seconds else 0.0
+        progress(frac, f"{done:,} iterations, {elapsed:.1f} s")
+
+    return search.ismcts(state, seed=seed, progress=cb, player=player, **budget)
+
+
+def decision_plies(record_state) -> list[int]:
+    """Plies (history lengths) at which a seat decides, plus the end position."""
+    game = record_state.game
+    s = game.new_initial_state(seed=record_state._seed)
+    plies = []
+    for i, a in enumerate(record_state.history):
+        if s.current_player >= 0:
+            plies.append(i)
+        s.apply(a)
+    plies.append(len(record_state.history))
+    return plies
+
+
+def state_at(state, ply: int):
+    """The position after the first ``ply`` actions of ``state``'s history."""
+    s = state.game.new_initial_state(seed=state._seed)
+    for a in state.history[:ply]:
+        s.apply(a)
+    return s
+
+
+def actors(state) -> list[int]:
+    """Who took each action of the history (a seat, or boardlab.CHANCE)."""
+    s = state.game.new_initial_state(seed=state._seed)
+    out = []
+    for a in state.history:
+        out.append(s.current_player)
+        s.apply(a)
+    return out
+
+
+@dataclass
+class PlaySession:
+    """One game being played in one browser session."""
+    game: "boardlab.Game"
+    seats: list                     # HUMAN or AI per seat
+    preset: str = DEFAULT_PRESET
+    seed: int = 0
+    state: "boardlab.State" = None
+    revealed: int | None = None     # hot-seat: the human seat whose hand is on screen
+    last_human: int | None = None   # the human seat that decided last
+    hint: object = None             # SearchResult of the last hint
+    hint_ply: int = -1
+    last_ai: object = None          # SearchResult of the last AI move
+    app_meta: dict = field(default_factory=dict)
+
+    def __post_init__(self):
+        if len(self.seats) != self.game.num_players:
+            raise ValueError(f"{len(self.seats)} seats given for {self.game.num_players} players")
+        if self.state is None:
+            self.state = self.game.new_initial_state(seed=self.seed)
+        self.advance_chance()
+
+    # -- seats ------------------------------------------------------------------------------
+    @property
+    def humans(self) -> list[int]:
+        return [s for s, kind in enumerate(self.seats) if kind == HUMAN]
+
+    @property
+    def to_move(self) -> int:
+        return self.state.current_player
+
+    def is_human_turn(self) -> bool:
+        p = self.state.current_player
+        return p >= 0 and self.seats[p] == HUMAN
+
+    def is_ai_turn(self) -> bool:
+        p = self.state.current_player
+        return p >= 0 and self.seats[p] == AI
+
+    def viewer(self) -> int | None:
+        """The seat whose view is on screen: the human to move; else the human who moved
+        last; else the first human; None when every seat is an AI."""
+        p = self.state.current_player
+        if p >= 0 and self.seats[p] == HUMAN:
+            return p
+        if self.last_human is not None:
+            return self.last_human
+        return self.humans[0] if self.humans else None
+
+    # -- moves ------------------------------------------------------------------------------
+    def advance_chance(self) -> None:
+        """Play chance events (deals, draws) until a seat decides or the game ends."""
+        while self.state.is_chance():
+            self.state.apply(sample_chance(self.state, self.seed))
+
+    def apply_human(self, action: int) -> None:
+        p = self.state.current_player
+        if p < 0 or self.seats[p] != HUMAN:
+            raise ValueError("it is not a human seat's turn")
+        self.state.apply(int(action))      # IllegalActionError if not legal
+        self.last_human = p
+        self.hint = None
+        self.advance_chance()
+
+    @property
+    def ai_budget(self) -> dict:
+        return budget_of(AI_PRESETS[self.preset][0])
+
+    def ai_seed(self) -> int:
+        return mix(self.seed, len(self.state.history), 0xA1)
+
+    def play_ai(self, progress=None):
+        """Search and play the AI seat's move; returns the SearchResult."""
+        if not self.is_ai_turn():
+            raise ValueError("it is not an AI seat's turn")
+        result = run_search(self.state, self.ai_budget, self.ai_seed(), progress)
+        self.state.apply(result.best_action)
+        self.last_ai = result
+        self.advance_chance()
+        return result
+
+    def compute_hint(self, progress=None):
+        result = run_search(self.state, self.ai_budget, mix(self.seed, len(self.state.history),
+                                                              0x4E1), progress)
+        self.hint, self.hint_ply = result, len(self.state.history)
+        return result
+
+    def can_undo(self) -> bool:
+        return self._undo_target() is not None
+
+    def _undo_target(self) -> int | None:
+        """History length just before the last decision of a human seat."""
+        acts = actors(self.state)
+        humans = set(self.humans)
+        for i in range(len(acts) - 1, -1, -1):
+            if acts[i] in humans:
+                return i
+        return None
+
+    def undo(self) -> bool:
+        """Take back to the last human decision (that seat decides again)."""
+        target = self._undo_target()
+        if target is None:
+            return False
+        self.state = state_at(self.state, target)
+        self.last_human = self.state.current_player
+        self.hint = None
+        return True
+
+    # -- records ----------------------------------------------------------------------------
+    def record(self) -> dict:
+        rec = self.state.to_record()
+        rec["app"] = {"seats": list(self.seats), "ai": self.preset,
+                      "ai_budget": AI_PRESETS[self.preset][0]}
+        return rec
+
+    def record_json(self) -> str:
+        return json.dumps(self.record(), indent=1)
+
+
+def load_record(data) -> "boardlab.State":
+    """A State from record bytes/text/dict, or boardlab.RecordError with a clear message."""
+    if isinstance(data, (bytes, bytearray)) and len(data) > 5_000_000:
+        raise boardlab.RecordError("record file is too large (over 5 MB)")
+    return boardlab.replay(data)
+
+
+def session_from_record(data, seats=None, preset=None) -> PlaySession:
+    """A PlaySession continuing a saved game (seats/AI from the record's "app" block)."""
+    state = load_record(data)
+    rec = data
+    if isinstance(rec, (bytes, bytearray)):
+        rec = rec.decode("utf-8")
+    if isinstance(rec, str):
+        rec = json.loads(rec)
+    app = rec.get("app") if isinstance(rec.get("app"), dict) else {}
+    n = state.game.num_players
+    if seats is None:
+        seats = app.get("seats")
+        if not (isinstance(seats, list) and len(seats) == n and all(s in (HUMAN, AI) for s in seats)):
+            seats = [HUMAN] + [AI] * (n - 1)
+    if preset is None:
+        preset = app.get("ai") if app.get("ai") in AI_PRESETS else DEFAULT_PRESET
+    return PlaySession(game=state.game, seats=list(seats), preset=preset,
+                       seed=int(rec["seed"]), state=state)
+
+
+def search_rows(result) -> list[dict]:
+    """The per-move table of a SearchResult, most visited first."""
+    rows = sorted(result.stats, key=lambda s: (-s["visits"], s["action"]))
+    return [{"move": s["move"], "visits": int(s["visits"]),
+             "share %": round(100.0 * s["share"], 1),
+             "win %": round(100.0 * s["win_prob"], 1),
+             "mean value": round(float(s["mean"]), 3)} for s in rows]
+
+
+def now() -> float:
+    return time.perf_counter()

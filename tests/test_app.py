@@ -1,0 +1,309 @@
+"""The browser app, page by page, through streamlit.testing.v1.AppTest (no browser)."""
+import json
+
+import numpy as np
+import pytest
+
+pytest.importorskip("streamlit")
+pytest.importorskip("plotly")
+
+from streamlit.testing.v1 import AppTest  # noqa: E402
+
+import boardlab  # noqa: E402
+from boardlab.streamlit_app import MAIN_SCRIPT, streamlit_command  # noqa: E402
+from boardlab.streamlit_app.games import kitsu as kui  # noqa: E402
+from boardlab.streamlit_app.session import (AI, HUMAN, PlaySession, actors,  # noqa: E402
+                                            session_from_record)
+
+TIMEOUT = 60
+PLAY = "views/play.py"
+ANALYSE = "views/analyse.py"
+TREE = "views/tree.py"
+RULES = "views/rules.py"
+
+
+def app():
+    at = AppTest.from_file(str(MAIN_SCRIPT), default_timeout=TIMEOUT)
+    at.run()
+    assert not at.exception, at.exception
+    return at
+
+
+def start_game(at, seed=5, preset="Beginner", players=2):
+    at.selectbox(key="ng_players").set_value(players)
+    at.radio(key="ng_preset").set_value(preset)
+    at.number_input(key="ng_seed").set_value(seed)
+    at.run()
+    at.button(key="ng_start").click().run()
+    assert not at.exception, at.exception
+    return at.session_state["bl_play"]
+
+
+def card_buttons(at, enabled=True):
+    return [b for b in at.button if b.key and "-kcard-" in b.key and (not enabled or not b.disabled)]
+
+
+def decision_buttons(at):
+    return [b for b in at.button if b.key and b.key.startswith("mv") and not b.disabled]
+
+
+def play_one_human_move(at):
+    buttons = decision_buttons(at)
+    assert buttons, "no legal decision offered"
+    buttons[0].click().run()
+    assert not at.exception, at.exception
+
+
+def finished_record(seed=3):
+    game = boardlab.make("kitsu", players=2, track_length=4)
+    s = game.new_initial_state(seed=seed)
+    rng = np.random.default_rng(seed)
+    while not s.is_terminal():
+        if s.is_chance():
+            o = s.chance_outcomes()
+            p = np.array([q for _, q in o])
+            s.apply(o[rng.choice(len(o), p=p / p.sum())][0])
+        else:
+            s.apply(int(rng.choice(s.legal_actions())))
+    return s.to_record()
+
+
+# --- play ------------------------------------------------------------------------------------
+def test_new_game_human_move_and_ai_reply():
+    at = app()
+    sess = start_game(at)
+    assert sess.seats == [HUMAN, AI]
+    # the AI seats have already moved if they led: it is the human's turn now
+    assert sess.state.current_player == 0
+    hand = sess.state.observation(0)["hands"][0]
+    assert len(card_buttons(at, enabled=False)) == len(hand)
+    legal_names = {sess.state.action_to_string(a) for a in sess.state.legal_actions()}
+    offered = {b.proto.help for b in card_buttons(at)}
+    assert offered <= legal_names          # only legal moves are clickable
+    n_before = len(sess.state.history)
+    play_one_human_move(at)
+    sess = at.session_state["bl_play"]
+    who = actors(sess.state)
+    assert len(sess.state.history) > n_before
+    assert who[n_before] == 0                       # the human's move...
+    assert 1 in who[n_before + 1:]                  # ...and the AI replied
+    log = at.text[0].value
+    assert "P0 play" in log and "P1 play" in log
+
+
+def test_undo_back_to_previous_decision():
+    at = app()
+    sess = start_game(at, seed=11)
+    before = list(sess.state.history)
+    play_one_human_move(at)
+    assert len(at.session_state["bl_play"].state.history) > len(before)
+    at.button(key="play_undo").click().run()
+    assert not at.exception
+    assert at.session_state["bl_play"].state.history == before
+    assert at.session_state["bl_play"].state.current_player == 0
+
+
+def test_hint_shows_top_three():
+    at = app()
+    start_game(at, seed=2)
+    hint = [b for b in at.button if b.key and b.key.startswith("hint_")][0]
+    hint.click().run()
+    assert not at.exception
+    assert any("The AI would play" in m.value for m in at.markdown)
+    table = at.dataframe[0].value
+    assert 1 <= len(table) <= 3 and "visits" in table.columns
+
+
+def test_hidden_hands_and_show_all_toggle():
+    at = app()
+    sess = start_game(at, seed=4)
+    svg = next(m.value for m in at.markdown if m.value.startswith("<svg"))
+    opp = sess.state.observation(1)["hand_sizes"][1]
+    assert f"{opp} cards" in svg                    # P1's hand is face down
+    at.toggle(key="play_show_all").set_value(True).run()
+    svg = next(m.value for m in at.markdown if m.value.startswith("<svg"))
+    assert f"{opp} cards" not in svg                # the analysis toggle shows it
+
+
+def test_save_load_round_trip():
+    at = app()
+    start_game(at, seed=8)
+    play_one_human_move(at)
+    sess = at.session_state["bl_play"]
+    data = sess.record_json().encode()
+    rec = json.loads(data)
+    assert rec["format"] == "boardlab-record" and rec["app"]["seats"] == [HUMAN, AI]
+
+    other = app()
+    other.file_uploader(key="ng_upload").upload("game.json", data, "application/json").run()
+    assert not other.exception, other.exception
+    loaded = other.session_state["bl_play"]
+    assert loaded.state == sess.state and loaded.state.history == sess.state.history
+    assert loaded.seats == sess.seats and loaded.preset == sess.preset
+
+
+@pytest.mark.parametrize("content, needle", [
+    (b"{not json", "not valid JSON"),
+    (b'{"format": "boardlab-record"}', "lacks"),
+    (json.dumps({"format": "boardlab-record", "version": 1, "game": "kitsu",
+                 "params": {"players": 2}, "seed": 1, "actions": [0, 9999]}).encode(),
+     "cannot be applied"),
+])
+def test_malformed_upload_is_rejected_clearly(content, needle):
+    at = app()
+    at.file_uploader(key="ng_upload").upload("bad.json", content, "application/json").run()
+    assert not at.exception
+    errors = [e.value for e in at.error]
+    assert errors and "Could not load bad.json" in errors[0] and needle in errors[0]
+    assert "bl_play" not in at.session_state or at.session_state["bl_play"] is None
+
+
+def test_game_over_screen():
+    at = app()
+    rec = json.dumps(finished_record()).encode()
+    at.file_uploader(key="ng_upload").upload("done.json", rec, "application/json").run()
+    assert not at.exception
+    assert any("Game over" in s.value and "clan" in s.value for s in at.success)
+
+
+def test_two_sessions_are_independent():
+    a, b = app(), app()
+    sa = start_game(a, seed=21)
+    sb = start_game(b, seed=22)
+    hb = list(sb.state.history)
+    play_one_human_move(a)
+    assert b.session_state["bl_play"].state.history == hb
+    assert a.session_state["bl_play"] is not b.session_state["bl_play"]
+    assert sa.state is not sb.state
+
+
+# --- analyse ---------------------------------------------------------------------------------
+def test_analysis_table_visits_sum_to_budget():
+    at = app()
+    start_game(at, seed=6)
+    play_one_human_move(at)
+    at.switch_page(ANALYSE).run()
+    assert not at.exception, at.exception
+    sliders = [s for s in at.slider if s.key and s.key.startswith("an_ply")]
+    assert sliders
+    sliders[0].set_value(1).run()
+    at.number_input(key="an_game_iters").set_value(300).run()
+    at.button(key="an_game_run").click().run()
+    assert not at.exception, at.exception
+    table = at.dataframe[0].value
+    assert int(table["visits"].sum()) == 300
+    assert {"move", "visits", "win %", "share %"} <= set(table.columns)
+    assert any("Principal variation" in m.value for m in at.markdown)
+
+
+def test_analysis_of_uploaded_record():
+    at = app()
+    at.switch_page(ANALYSE).run()
+    rec = json.dumps(finished_record(seed=9)).encode()
+    at.file_uploader(key="an_upload").upload("g.json", rec, "application/json").run()
+    assert not at.exception
+    at.slider[0].set_value(0).run()
+    at.button(key="an_game_run").click().run()
+    assert int(at.dataframe[0].value["visits"].sum()) == 2000
+
+
+def test_analysis_from_a_seat():
+    at = app()
+    at.switch_page(ANALYSE).run()
+    at.selectbox(key="seat_players").set_value(2)
+    at.selectbox(key="seat_seat").set_value(0)
+    at.selectbox(key="seat_leader").set_value(1)
+    at.text_input(key="seat_hand").input("B1 B4 O4 O6 Black Katana")
+    at.text_input(key="seat_trick").input("P1 O5")
+    at.run()
+    at.button(key="seat_build").click().run()
+    assert not at.exception, at.exception
+    assert any("Position set up" in s.value for s in at.success)
+    at.number_input(key="an_seat_iters").set_value(200).run()
+    at.button(key="an_seat_run").click().run()
+    table = at.dataframe[0].value
+    assert int(table["visits"].sum()) == 200
+    # only moves from the entered hand are searched
+    assert all(m.split()[1] in {"B1", "B4", "O4", "O6", "Black", "Katana"} for m in table["move"])
+
+
+def test_analysis_from_a_seat_rejects_impossible_facts():
+    at = app()
+    at.switch_page(ANALYSE).run()
+    at.text_input(key="seat_hand").input("B6 B6 O4 O6 Black Katana")
+    at.run()
+    at.button(key="seat_build").click().run()
+    assert not at.exception
+    assert any("cannot be set up" in e.value and "B6" in e.value for e in at.error)
+
+
+def test_seat_builder_matches_the_facts():
+    state, notes = kui.build_from_facts(4, 15, 2, 0, ["B1", "B4", "O4", "O6", "Black", "White"],
+                                        [(0, "O5"), (1, "B2")], "Katana", "O6")
+    obs = state.observation(2)
+    assert state.current_player == 2
+    assert sorted(obs["hands"][2]) == sorted(["B1", "B4", "O4", "O6", "Black", "White"])
+    assert [(c["seat"], c["card"]) for c in obs["trick"]] == [(0, "O5"), (1, "B2")]
+    assert obs["exchange"][2]["gave"] == "Katana" and obs["exchange"][2]["received"] == "O6"
+    with pytest.raises(kui.FactsError, match="holds 6 cards"):
+        kui.build_from_facts(2, 15, 0, 1, ["B1", "B4", "O4", "O6", "Black"], [(1, "O5")])
+
+
+# --- search tree -----------------------------------------------------------------------------
+def test_tree_drill_down_and_export():
+    at = app()
+    at.switch_page(TREE).run()
+    assert any("No search yet" in i.value for i in at.info)
+    at.switch_page(PLAY).run()
+    start_game(at, seed=13)
+    hint = [b for b in at.button if b.key and b.key.startswith("hint_")][0]
+    hint.click().run()
+    at.switch_page(TREE).run()
+    assert not at.exception, at.exception
+    children = [b for b in at.button if b.key and b.key.startswith("tr_child_0_")]
+    assert 1 <= len(children) <= 4                     # top-k, k = 4 by default
+    children[0].click().run()
+    assert not at.exception, at.exception
+    assert at.session_state["tr_path"] == [0]
+    assert any(m.value.startswith("**Focus:** P") for m in at.markdown)
+    details = at.table[0].value
+    assert "path" in details.index or "path" in details.columns
+    deeper = [b for b in at.button if b.key and b.key.startswith("tr_child_1_")]
+    if deeper:
+        deeper[0].click().run()
+        assert at.session_state["tr_path"] == [0, 0]
+    at.button(key="tr_root").click().run()
+    assert at.session_state["tr_path"] == []
+    assert at.get("download_button")
+
+
+# --- rules -----------------------------------------------------------------------------------
+def test_rules_page():
+    at = app()
+    at.switch_page(RULES).run()
+    assert not at.exception
+    text = "\n".join(m.value for m in at.markdown)
+    assert "Kitsu — rules as implemented" in text and "Stand-in components" in text
+
+
+# --- launching -------------------------------------------------------------------------------
+def test_app_command_line():
+    from boardlab.cli import build_parser
+    args = build_parser().parse_args(["app", "--port", "8600", "--host", "127.0.0.1"])
+    assert args.port == 8600 and args.host == "127.0.0.1"
+    cmd = streamlit_command(8600, "127.0.0.1")
+    assert cmd[1:4] == ["-m", "streamlit", "run"] and cmd[4] == str(MAIN_SCRIPT)
+    assert "--server.port" in cmd and "8600" in cmd and "127.0.0.1" in cmd
+
+
+def test_play_session_records_and_undo_without_ui():
+    game = boardlab.make("kitsu", players=4)
+    sess = PlaySession(game=game, seats=[HUMAN, AI, HUMAN, AI], preset="Beginner", seed=3)
+    while not sess.is_human_turn():
+        sess.play_ai()
+    p = sess.state.current_player
+    hist = sess.state.history
+    sess.apply_human(int(sess.state.legal_actions()[0]))
+    assert sess.undo() and sess.state.history == hist and sess.state.current_player == p
+    again = session_from_record(sess.record_json())
+    assert again.state == sess.state and again.seats == sess.seats
