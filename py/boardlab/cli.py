@@ -2,11 +2,14 @@
 
     boardlab play kitsu --players 2 [--seat N] [--ai SPEC] [--seed S] [--track-length L]
     boardlab arena kitsu --players 4 --agents random ismcts:200 [--games G] [--seed S] [--jobs J]
+    boardlab app [--port N] [--host H]
 
 ``play`` lets a person play in the terminal against AI seats (every other seat, teammates
 included). Before each of the person's decisions it shows only what their seat may see
 (the seat's observation, drawn by the game module's ``render``) and the numbered legal moves.
 It reads standard input line by line, so a script can drive it through a pipe.
+
+``app`` serves the browser app (Streamlit) from the installed package.
 
 ``arena`` plays a match between agents (see :mod:`boardlab.arena`) and prints win rates with
 95% Wilson intervals.
@@ -368,6 +371,18 @@ def cmd_arena(args) -> int:
     return 0
 
 
+# --- app -------------------------------------------------------------------------------------
+def cmd_app(args) -> int:
+    if args.port is not None and not 0 < args.port < 65536:
+        raise UsageError(f"--port must be between 1 and 65535, got {args.port}")
+    try:
+        import streamlit  # noqa: F401
+    except ImportError:
+        raise UsageError("the app needs streamlit: pip install streamlit plotly") from None
+    from .streamlit_app import launch
+    return launch(port=args.port, host=args.host)
+
+
 # --- parser ----------------------------------------------------------------------------------
 def _add_game_options(p) -> None:
     p.add_argument("game", help="game name, e.g. kitsu")
@@ -408,6 +423,14 @@ def build_parser() -> argparse.ArgumentParser:
     a.add_argument("--json", action="store_true", help="print the full result as JSON")
     a.add_argument("--progress", action="store_true", help="show progress on stderr")
     a.set_defaults(func=cmd_arena)
+
+    w = sub.add_parser("app", help="open the browser app (Streamlit)",
+                       description="Serve the browser app: play against the AI, analyse "
+                                   "positions, inspect the search tree, read the rules.")
+    w.add_argument("--port", type=int, default=None, help="port to listen on (default 8501)")
+    w.add_argument("--host", default=None,
+                   help="address to listen on (default: Streamlit's, all interfaces)")
+    w.set_defaults(func=cmd_app)
     return parser
 
 
