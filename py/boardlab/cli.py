@@ -2,6 +2,7 @@
 
     boardlab play kitsu --players 2 [--seat N] [--ai SPEC] [--seed S] [--track-length L]
     boardlab arena kitsu --players 4 --agents random ismcts:200 [--games G] [--seed S] [--jobs J]
+    boardlab arena kitsu --players 2 --ladder [--agents A B C ...] [--games G per pair] [--plot F]
     boardlab app [--port N] [--host H]
 
 ``play`` lets a person play in the terminal against AI seats (every other seat, teammates
@@ -341,10 +342,43 @@ def cmd_play(args) -> int:
 
 
 # --- arena -----------------------------------------------------------------------------------
+def cmd_ladder(args, params) -> int:
+    from .ladder import DEFAULT_LADDER, run_ladder
+    specs = args.agents or list(DEFAULT_LADDER)
+    for spec in specs:
+        _make_agent(spec, 0)
+    if args.games < 1:
+        raise UsageError(f"--games must be at least 1, got {args.games}")
+    if args.jobs < 1:
+        raise UsageError(f"--jobs must be at least 1, got {args.jobs}")
+
+    def progress(done, total, a, b, m):
+        if args.progress:
+            print(f"pair {done}/{total}: {a} vs {b}: {m.wins[0]}-{m.wins[1]}"
+                  f"{f' ({m.draws} draws)' if m.draws else ''}", file=sys.stderr, flush=True)
+    try:
+        result = run_ladder(args.game, params, specs, games=args.games, seed=args.seed,
+                            jobs=args.jobs, bootstrap=args.bootstrap, progress=progress)
+    except ValueError as e:
+        raise UsageError(str(e)) from None
+    if args.json:
+        _print(json.dumps(result.to_dict(), indent=1))
+    else:
+        _print(result.table())
+    if args.plot != "none":
+        path = args.plot or f"ladder-{args.game}.png"
+        _print(f"plot: {result.plot(path)}")
+    return 0
+
+
 def cmd_arena(args) -> int:
     from .arena import play_match, sides_of
     params = _game_params(args)
     game = _make_game(args.game, params)
+    if args.ladder:
+        return cmd_ladder(args, params)
+    if not args.agents:
+        raise UsageError("give --agents (one spec per side), or --ladder")
     names, _ = sides_of(args.game, game.num_players)
     if len(args.agents) != len(names):
         raise UsageError(f"{args.game} with {game.num_players} players needs {len(names)} "
@@ -415,8 +449,18 @@ def build_parser() -> argparse.ArgumentParser:
                        description="Play games between agents (one per side, rotating sides) "
                                    "and print win rates with 95%% Wilson intervals.")
     _add_game_options(a)
-    a.add_argument("--agents", nargs="+", required=True, metavar="SPEC",
-                   help="one agent spec per side (Kitsu: two, one per clan)")
+    a.add_argument("--agents", nargs="+", default=None, metavar="SPEC",
+                   help="one agent spec per side (Kitsu: two, one per clan); with --ladder, "
+                        "the agents of the ladder")
+    a.add_argument("--ladder", action="store_true",
+                   help="round robin of the agents (default: random, greedy, ismcts:100, "
+                        "ismcts:1000, ismcts:10000, ismcts:0.1s, ismcts:1s) with --games per "
+                        "pair: Elo with 95%% bootstrap intervals, a table and a plot")
+    a.add_argument("--plot", default=None, metavar="PATH",
+                   help="ladder plot file (.png with matplotlib, else .svg; default "
+                        "ladder-GAME.png; 'none' for no plot)")
+    a.add_argument("--bootstrap", type=int, default=200,
+                   help="bootstrap resamples for the ladder's Elo intervals (default 200)")
     a.add_argument("--games", type=int, default=20, help="number of games (default 20)")
     a.add_argument("--seed", type=int, default=0, help="match seed (default 0)")
     a.add_argument("--jobs", type=int, default=1, help="worker processes (default 1)")
