@@ -329,3 +329,16 @@ def test_final_move_choices(final):
         assert r.best_action == max(r.stats, key=lambda s: (s["visits"], -s["action"]))["action"]
     with pytest.raises(ValueError, match="final"):
         ismcts(state, iterations=10, final="best")
+
+
+def test_progressive_bias():
+    state = midgame(seed=6)
+    a = ismcts(state, iterations=1500, seed=4, bias=1.0, rollout_depth=0)
+    b = ismcts(state, iterations=1500, seed=4, bias=1.0, rollout_depth=0)
+    assert signature(a) == signature(b)
+    assert sum(s["visits"] for s in a.stats) == 1500
+    assert signature(a) != signature(ismcts(state, iterations=1500, seed=4, rollout_depth=0))
+    with pytest.raises(ValueError, match="bias"):
+        ismcts(state, iterations=10, bias=-1.0)
+    agent = make_agent("ismcts:200:bias=0.5:depth=0")
+    assert agent.bias == 0.5 and agent.rollout_depth == 0 and agent.name == "ismcts:200:depth=0:bias=0.5"

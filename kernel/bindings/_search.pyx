@@ -17,6 +17,7 @@ cdef extern from "search/ismcts.h" nogil:
         int rollout_depth     # decisions before evaluate() cuts a rollout; -1 = play out
         uint64_t seed         # derives the search and determinization streams
         int64_t max_nodes     # expansion cap (not at the root); <= 0: none
+        double bias           # progressive-bias weight (0: off)
 
     ctypedef struct BLISRootStat:
         int32_t action        # root action
@@ -59,7 +60,7 @@ def bytes_per_node():
 cdef class ISMCTSTree:
     """One SO-ISMCTS tree over a private copy of a root state.
 
-    ISMCTSTree(state_core, player, c, rollout_depth, seed, max_nodes) where
+    ISMCTSTree(state_core, player, c, rollout_depth, seed, max_nodes, bias) where
     state_core is a boardlab._core.CoreState at a decision node. Raises
     ValueError (naming the parameter) on bad arguments.
     """
@@ -67,13 +68,15 @@ cdef class ISMCTSTree:
     cdef CoreGame game        # keeps the BLGame alive as long as the tree
 
     def __cinit__(self, CoreState state not None, int player, double c=0.7,
-                  int rollout_depth=-1, uint64_t seed=0, int64_t max_nodes=0):
+                  int rollout_depth=-1, uint64_t seed=0, int64_t max_nodes=0,
+                  double bias=0.0):
         cdef BLSearchParams p = bl_ismcts_default_params()
         cdef char err[256]
         p.c = c
         p.rollout_depth = rollout_depth
         p.seed = seed
         p.max_nodes = max_nodes
+        p.bias = bias
         err[0] = 0
         self.game = state.game
         self.t = bl_ismcts_create(state.game.g, state.st, player, &p, err, 256)

@@ -19,12 +19,15 @@ struct BLISTree {
     int32_t *legal;        /* max_legal */
     int32_t *untried;      /* max_legal */
     int32_t *child_of;     /* num_actions: child index + 1 for the current node, 0 none */
+    int32_t *path;         /* nodes of the running iteration, root excluded */
+    int64_t path_cap;
+    double *eval;          /* num_players: scratch for evaluate() */
     int64_t iterations;
 };
 
 BLSearchParams bl_ismcts_default_params(void) {
     BLSearchParams p;
-    p.c = 0.7; p.rollout_depth = -1; p.seed = 0; p.max_nodes = 0;
+    p.c = 0.7; p.rollout_depth = -1; p.seed = 0; p.max_nodes = 0; p.bias = 0.0;
     return p;
 }
 
@@ -49,7 +52,7 @@ static int32_t new_node(BLISTree *t, int32_t parent, int32_t action, int player)
     if (t->n_nodes == t->cap && !grow(t)) return -1;
     int32_t id = (int32_t)t->n_nodes++;
     BLISNode *n = &t->nodes[id];
-    n->parent = parent; n->first_child = -1; n->next_sibling = -1;
+    n->prior = 0.0f; n->first_child = -1; n->next_sibling = -1;
     n->action = (int16_t)action; n->player = (int8_t)player; n->_pad = 0;
     n->visits = 0; n->avail = 0; n->value = 0.0;
     if (parent >= 0) {
@@ -77,6 +80,7 @@ BLISTree *bl_ismcts_create(const BLGame *g, const void *root, int root_player,
     BLSearchParams p = params ? *params : bl_ismcts_default_params();
     if (!(p.c >= 0.0) || isinf(p.c)) { set_err(err, errlen, "c: must be a finite number >= 0"); return NULL; }
     if (p.rollout_depth < -1) { set_err(err, errlen, "rollout_depth: must be -1 or >= 0"); return NULL; }
+    if (!(p.bias >= 0.0) || isinf(p.bias)) { set_err(err, errlen, "bias: must be a finite number >= 0"); return NULL; }
 
     BLISTree *t = (BLISTree *)calloc(1, sizeof(BLISTree));
     if (!t) { set_err(err, errlen, "out of memory"); return NULL; }
@@ -87,7 +91,10 @@ BLISTree *bl_ismcts_create(const BLGame *g, const void *root, int root_player,
     t->legal = (int32_t *)malloc(sizeof(int32_t) * (size_t)(g->max_legal > 0 ? g->max_legal : 1));
     t->untried = (int32_t *)malloc(sizeof(int32_t) * (size_t)(g->max_legal > 0 ? g->max_legal : 1));
     t->child_of = (int32_t *)calloc((size_t)(g->num_actions > 0 ? g->num_actions : 1), sizeof(int32_t));
-    if (!t->root || !t->scratch || !t->legal || !t->untried || !t->child_of) {
+    t->path_cap = 256;
+    t->path = (int32_t *)malloc(sizeof(int32_t) * (size_t)t->path_cap);
+    t->eval = (double *)malloc(sizeof(double) * BL_MAX_PLAYERS);
+    if (!t->root || !t->scratch || !t->legal || !t->untried || !t->child_of || !t->path || !t->eval) {
         bl_ismcts_free(t); set_err(err, errlen, "out of memory"); return NULL;
     }
     memcpy(t->root, root, g->state_size);
@@ -102,7 +109,7 @@ BLISTree *bl_ismcts_create(const BLGame *g, const void *root, int root_player,
 void bl_ismcts_free(BLISTree *t) {
     if (!t) return;
     free(t->root); free(t->scratch); free(t->legal); free(t->untried);
-    free(t->child_of); free(t->nodes); free(t);
+    free(t->child_of); free(t->path); free(t->eval); free(t->nodes); free(t);
 }
 
 int64_t bl_ismcts_iterations(const BLISTree *t) { return t->iterations; }
@@ -110,6 +117,7 @@ int64_t bl_ismcts_num_nodes(const BLISTree *t) { return t->n_nodes; }
 size_t bl_ismcts_memory_bytes(const BLISTree *t) {
     const BLGame *g = t->g;
     return sizeof(BLISTree) + (size_t)t->cap * sizeof(BLISNode) + 2 * g->state_size
+         + sizeof(int32_t) * (size_t)t->path_cap + sizeof(double) * BL_MAX_PLAYERS
          + 2 * sizeof(int32_t) * (size_t)g->max_legal + sizeof(int32_t) * (size_t)g->num_actions;
 }
 
@@ -144,7 +152,9 @@ static void iterate(BLISTree *t) {
     vt->determinize(g, st, t->root_player, &t->det_rng);
 
     int32_t node = 0;
+    int64_t depth = 0;
     int in_tree = 1;
+    double bias = t->p.bias;
     while (in_tree) {
         int cp = vt->current_player(g, st);
         if (cp == BL_TERMINAL) break;
@@ -177,6 +187,7 @@ static void iterate(BLISTree *t) {
                 if (ch < 0) continue;
                 const BLISNode *n = &t->nodes[ch];
                 double u = n->value / n->visits + c * sqrt(log((double)n->avail) / n->visits);
+                if (bias > 0.0) u += bias * n->prior / (n->visits + 1.0);
                 if (u > best) { best = u; next = ch; }
             }
             action = t->nodes[next].action;
@@ -186,13 +197,23 @@ static void iterate(BLISTree *t) {
         for (int32_t c = t->nodes[node].first_child; c >= 0; c = t->nodes[c].next_sibling)
             t->child_of[t->nodes[c].action] = 0;
         if (action < 0) break;
-        if (next < 0) in_tree = 0;       /* could not allocate: play on untracked */
-        else node = next;
         vt->apply(g, st, action);
+        if (next < 0) { in_tree = 0; continue; }    /* could not allocate: play on untracked */
+        node = next;
+        if (depth == t->path_cap) {
+            int32_t *np = (int32_t *)realloc(t->path, sizeof(int32_t) * (size_t)(t->path_cap * 2));
+            if (!np) { in_tree = 0; break; }     /* out of memory: stop descending here */
+            t->path = np; t->path_cap *= 2;
+        }
+        t->path[depth++] = node;
+        if (!in_tree && bias > 0.0) {            /* just created: its prior */
+            vt->evaluate(g, st, t->eval);
+            t->nodes[node].prior = (float)t->eval[cp];
+        }
     }
     rollout(t, ret);
-    for (int32_t n = node; n > 0; n = t->nodes[n].parent) {
-        BLISNode *nd = &t->nodes[n];
+    for (int64_t k = 0; k < depth; k++) {
+        BLISNode *nd = &t->nodes[t->path[k]];
         nd->visits++;
         nd->value += ret[nd->player];
     }
@@ -275,12 +296,12 @@ static int cmp_kid(const void *a, const void *b) {
     return (x->id > y->id) - (x->id < y->id);
 }
 
-static void export_rec(const BLISTree *t, int32_t node, int depth, int max_depth, int top_k,
-                       BLISExport *out, int64_t cap, int64_t *n) {
+static void export_rec(const BLISTree *t, int32_t node, int32_t parent, int depth, int max_depth,
+                       int top_k, BLISExport *out, int64_t cap, int64_t *n) {
     if (out && *n < cap) {
         const BLISNode *nd = &t->nodes[node];
         BLISExport *e = &out[*n];
-        e->id = node; e->parent = nd->parent; e->depth = depth; e->action = nd->action;
+        e->id = node; e->parent = parent; e->depth = depth; e->action = nd->action;
         e->player = nd->player; e->visits = nd->visits;
         e->mean = nd->visits ? nd->value / nd->visits : 0.0;
     }
@@ -298,12 +319,12 @@ static void export_rec(const BLISTree *t, int32_t node, int depth, int max_depth
     qsort(kids, (size_t)nk, sizeof(Kid), cmp_kid);
     int lim = (top_k >= 0 && top_k < nk) ? top_k : nk;
     for (int i = 0; i < lim; i++)
-        if (kids[i].visits > 0) export_rec(t, kids[i].id, depth + 1, max_depth, top_k, out, cap, n);
+        if (kids[i].visits > 0) export_rec(t, kids[i].id, node, depth + 1, max_depth, top_k, out, cap, n);
     free(kids);
 }
 
 int64_t bl_ismcts_export(const BLISTree *t, int max_depth, int top_k, BLISExport *out, int64_t cap) {
     int64_t n = 0;
-    export_rec(t, 0, 0, max_depth < 0 ? 0 : max_depth, top_k, out, cap, &n);
+    export_rec(t, 0, -1, 0, max_depth < 0 ? 0 : max_depth, top_k, out, cap, &n);
     return n;
 }

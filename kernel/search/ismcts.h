@@ -12,7 +12,11 @@
  *      otherwise the legal children are compared with availability-aware UCB
  *          mean_i + c * sqrt(ln(availability_i) / visits_i)
  *      where availability_i counts the visits of the parent in which child i
- *      was legal (incremented for every legal child on the way);
+ *      was legal (incremented for every legal child on the way); with
+ *      params.bias > 0 a progressive-bias term bias * prior_i / (visits_i + 1)
+ *      is added, prior_i being the heuristic evaluate() of the position right
+ *      after the move (for the mover), taken on the determinization in which
+ *      the child was created;
  *   3. rollout: uniformly random decisions, chance sampled with the state's
  *      own stream, to the end — or, with rollout_depth >= 0, stop after that
  *      many decisions and use the heuristic evaluate();
@@ -44,11 +48,15 @@ typedef struct {
     int rollout_depth;    /* decisions before evaluate() cuts a rollout; -1 = play out */
     uint64_t seed;        /* search seed: derives the search and determinization streams */
     int64_t max_nodes;    /* stop expanding (except at the root) once reached; <= 0: no cap */
+    double bias;          /* progressive-bias weight: UCB + bias * prior / (visits + 1),
+                             prior = evaluate() after the move, taken when the child is
+                             created; 0 = off (no evaluation at expansion) */
 } BLSearchParams;
 
-/* One tree node. The root is node 0 (player -1, action -1). */
+/* One tree node (32 bytes). The root is node 0 (player -1, action -1).
+ * No parent link: an iteration remembers its path for backpropagation. */
 typedef struct {
-    int32_t parent;        /* index of the parent node, -1 for the root */
+    float   prior;         /* heuristic value of the move for the mover (progressive bias) */
     int32_t first_child;   /* index of the first child, -1 if none */
     int32_t next_sibling;  /* index of the next child of the same parent, -1 if last */
     int16_t action;        /* action that leads here from the parent */

@@ -165,7 +165,7 @@ class ISMCTSAgent(Agent):
 
     def __init__(self, iterations: Optional[int] = None, seconds: Optional[float] = None,
                  seed: int = 0, c: float = 0.7, rollout_depth: int = -1, threads: int = 1,
-                 final: str = "visits"):
+                 final: str = "visits", bias: float = 0.0):
         if iterations is None and seconds is None:
             iterations = 1000
         if iterations is not None and seconds is not None:
@@ -186,6 +186,7 @@ class ISMCTSAgent(Agent):
             raise ValueError(f"threads must be an integer >= 1, got {threads!r}")
         self.threads = int(threads)
         self.final = str(final)
+        self.bias = float(bias)
         budget = f"{self.iterations}" if self.iterations is not None else f"{self.seconds:g}s"
         opts = []
         if self.c != 0.7:
@@ -196,6 +197,8 @@ class ISMCTSAgent(Agent):
             opts.append(f"threads={self.threads}")
         if self.final != "visits":
             opts.append(f"final={self.final}")
+        if self.bias != 0.0:
+            opts.append(f"bias={self.bias:g}")
         self.name = ":".join([f"ismcts:{budget}"] + opts)
 
     def analyse(self, state) -> SearchResult:
@@ -203,7 +206,7 @@ class ISMCTSAgent(Agent):
         move_seed = (self.seed * 0x9E3779B97F4A7C15 + _ply(state) * 0xBF58476D1CE4E5B9) & (_MASK64 >> 1)
         return ismcts(state, iterations=self.iterations, seconds=self.seconds, c=self.c,
                       rollout_depth=self.rollout_depth, seed=move_seed, threads=self.threads,
-                      final=self.final)
+                      final=self.final, bias=self.bias)
 
     def step(self, state) -> int:
         legal = _core_of(state).legal_actions()
@@ -216,13 +219,13 @@ class ISMCTSAgent(Agent):
 _SPEC_HELP = ('agent spec must be "random", "greedy", "ismcts" (1000 iterations), '
               '"ismcts:N" (N iterations) or "ismcts:Xs" (X seconds)')
 _OPTION_KEYS = {"c": "c", "depth": "rollout_depth", "rollout_depth": "rollout_depth",
-                "threads": "threads", "final": "final"}
+                "threads": "threads", "final": "final", "bias": "bias"}
 
 
 def make_agent(spec: str, seed: int = 0) -> Agent:
     """An agent from a short spec: "random", "greedy", "ismcts", "ismcts:1000"
     (iterations per move) or "ismcts:1.5s" (seconds per move), optionally
-    followed by search options: "ismcts:1s:threads=2:c=0.5:depth=20:final=robust".
+    followed by search options: "ismcts:1s:threads=2:c=0.5:depth=20:bias=1:final=robust".
 
     >>> make_agent("ismcts:1.5s").seconds
     1.5
@@ -249,10 +252,10 @@ def make_agent(spec: str, seed: int = 0) -> Agent:
             key, eq, value = opt.partition("=")
             if not eq or key not in _OPTION_KEYS:
                 raise ValueError(f"bad ismcts option {opt!r} in agent spec {spec!r}: use "
-                                 f"c=, depth=, threads= or final=")
+                                 f"c=, depth=, threads=, bias= or final=")
             name = _OPTION_KEYS[key]
             try:
-                kwargs[name] = (float(value) if name == "c" else
+                kwargs[name] = (float(value) if name in ("c", "bias") else
                                 value if name == "final" else int(value))
             except ValueError:
                 raise ValueError(f"bad value {value!r} for {key} in agent spec {spec!r}") from None

@@ -305,7 +305,7 @@ def ismcts(state, iterations: Optional[int] = None, seconds: Optional[float] = N
            c: float = 0.7, rollout_depth: int = -1, seed: int = 0,
            progress: Optional[Callable[[int, Optional[int], float], Any]] = None,
            player: Optional[int] = None, max_nodes: Optional[int] = None,
-           threads: int = 1, final: str = "visits") -> SearchResult:
+           threads: int = 1, final: str = "visits", bias: float = 0.0) -> SearchResult:
     """SO-ISMCTS from ``state`` for seat ``player`` (default: the seat to move).
 
     Exactly one budget: ``iterations`` (deterministic: same seed, same result)
@@ -323,8 +323,11 @@ def ismcts(state, iterations: Optional[int] = None, seconds: Optional[float] = N
     summed. With an iteration budget the result depends only on the seed, the
     budget and ``threads``. ``final`` picks the move from the root statistics:
     ``"visits"`` (most visited), ``"robust"`` (most visited, ties by mean) or
-    ``"mean"`` (best mean among moves with at least 5% of the visits). Bad
-    values raise ValueError naming the parameter.
+    ``"mean"`` (best mean among moves with at least 5% of the visits).
+    ``bias > 0`` adds progressive bias from the game's heuristic:
+    ``bias * prior / (visits + 1)`` in the tree policy, ``prior`` being the
+    heuristic value of the position right after the move. Bad values raise
+    ValueError naming the parameter.
     """
     if (iterations is None) == (seconds is None):
         raise ValueError("give exactly one of iterations or seconds")
@@ -339,6 +342,7 @@ def ismcts(state, iterations: Optional[int] = None, seconds: Optional[float] = N
         raise ValueError(f"progress must be callable, got {progress!r}")
     max_nodes = DEFAULT_MAX_NODES if max_nodes is None else _check_int("max_nodes", max_nodes, 1)
     threads = _check_int("threads", threads, 1)
+    bias = _check_real("bias", bias, positive=False)
     if final not in FINAL_CHOICES:
         raise ValueError(f"final must be one of {', '.join(FINAL_CHOICES)}, got {final!r}")
 
@@ -356,7 +360,8 @@ def ismcts(state, iterations: Optional[int] = None, seconds: Optional[float] = N
     if iterations is not None:
         threads = min(threads, iterations)
 
-    trees = [_search.ISMCTSTree(core, player, c, rollout_depth, _thread_seed(seed, k), max_nodes)
+    trees = [_search.ISMCTSTree(core, player, c, rollout_depth, _thread_seed(seed, k), max_nodes,
+                                bias)
              for k in range(threads)]
     if iterations is not None:
         quotas = [iterations // threads + (1 if k < iterations % threads else 0)
