@@ -1,0 +1,177 @@
+/* Kyūshū — card-placement map building for 2 to 5 players (rules:
+ * shared/rules/kyushu.txt; rules as implemented and every choice made:
+ * docs/kyushu.md).
+ *
+ * Parameter vector (built by py/boardlab/games/kyushu.py from data/kyushu.json):
+ *   [0] players        2..5
+ *   [1] side           Starting Province side: 0 = A, 1 = B
+ *   [2] most_fewest    1: optional Most/Fewest scoring cards
+ *   [3] travelers      1: optional Travelers
+ *   [4 .. 4+360)       60 Map cards x 6 squares, printed (horizontal) row-major
+ *   [364 .. 364+72)    6 Starting Provinces x 2 sides (A then B) x 6 squares
+ * A square is encoded terrain + 16 * factory_value (factory_value 2, 3 or 4 on
+ * factory squares, 0 elsewhere); terrain is one of KT_* below.
+ *
+ * Maps: every player's map lives on a 32 x 32 grid of bitboards, one uint32
+ * per row (bit c = column c), one plane per terrain, per resource colour, for
+ * terraforming tiles, travelers and card cover. 13 cards can run 27 squares in
+ * one direction, so the map is re-centred (at the start of a Map phase, in
+ * public) whenever the next card could leave the grid.
+ *
+ * Action space (num_actions = KA_NUM):
+ *   KA_CELL + 32*row + col   a square: card position (top-left of the card),
+ *                            resource to pay/discard, fallow to terraform,
+ *                            traveler resource or hot spring (by phase)
+ *   KA_CARD + id             a card from hand (id 0..59 = printed number - 1):
+ *                            pick-box card or replacement
+ *   KA_BOX + b               take from pick box b with a free option
+ *   KA_PAID + b              take from pick box b by discarding a resource
+ *   KA_PROVINCE + k          choose Starting Province k
+ *   KA_ORIENT + 2*o + layer  orientation o (0 horizontal, 1 vertical,
+ *                            2 horizontal turned, 3 vertical turned) and
+ *                            layer (0 over, 1 under) of the card to place
+ *   KA_TERRAFORM, KA_END     start terraforming; end the Map turn / no traveler
+ *   KA_COLOUR + c            the discarded colour that picks the tile
+ *   KA_DEAL + id             chance: the Map card drawn is id
+ *   KA_OFFER + k             chance: Starting Province k is dealt face up
+ *   KA_MF + 2*k + s          chance: Most/Fewest card k, side s (0 Most, 1 Fewest)
+ * Pick boxes: b < players is that seat's box; in 2p, b = 2 is the middle box
+ * to the left of the first player, b = 3 the one to its right.
+ */
+#ifndef BL_KYUSHU_H
+#define BL_KYUSHU_H
+#include <stdint.h>
+#include "../common/game_api.h"
+
+#define KY_MAXP 5
+#define KY_N 32                 /* grid side */
+#define KY_NCARDS 60
+#define KY_NPROV 6
+#define KY_MAPCARDS 13          /* cards in a finished map */
+#define KY_UNDO 24              /* cell edits one Map turn can make */
+#define KY_NMF 8
+#define KY_PER_COLOUR 14
+
+enum { KC_BLUE = 0, KC_BROWN, KC_GREY, KC_PURPLE, KC_N };
+enum {
+    KT_NONE = 0, KT_LAKE, KT_FOREST, KT_TOWN, KT_SPRING, KT_FALLOW,
+    KT_PROD = 6,   /* + colour */
+    KT_FACT = 10,  /* + colour */
+    KT_N = 14
+};
+#define KY_NPLANES (KT_N - 1)   /* terrain planes: index t - 1 */
+
+enum {
+    KA_CELL = 0, KA_CARD = 1024, KA_BOX = 1084, KA_PAID = 1091, KA_PROVINCE = 1098,
+    KA_ORIENT = 1104, KA_TERRAFORM = 1112, KA_END = 1113, KA_COLOUR = 1114,
+    KA_DEAL = 1118, KA_OFFER = 1178, KA_MF = 1184, KA_NUM = 1200
+};
+
+enum {
+    KP_OFFER = 0,    /* chance: a Starting Province is dealt face up */
+    KP_MF,           /* chance: a Most/Fewest card for the next pair of seats */
+    KP_DEAL,         /* chance: a Map card from the draw pile (hands, 2p middle boxes) */
+    KP_PROVINCE,     /* to_move chooses a Starting Province */
+    KP_FIRST_BOX,    /* to_move puts a card from hand into their pick box */
+    KP_SELECT,       /* to_move takes a card from a pick box */
+    KP_PAY,          /* ... discarding the resource on this square */
+    KP_REPLACE,      /* ... and refills the box from hand */
+    KP_MAP,          /* to_move: terraform first, or the card's orientation/layer */
+    KP_POS,          /* to_move: where the card goes */
+    KP_TF_RES1,      /* terraforming: first resource discarded */
+    KP_TF_RES2,      /* terraforming: second resource discarded */
+    KP_TF_COLOUR,    /* terraforming: which discarded colour picks the tile */
+    KP_TF_FALLOW,    /* terraforming: the Fallow that gets the tile */
+    KP_MAP_AFTER,    /* to_move: terraform after placing, or end the turn */
+    KP_TRAV_RES,     /* traveler: the resource sent with it (or none) */
+    KP_TRAV_SPRING,  /* traveler: the neighbour's hot spring */
+    KP_OVER
+};
+
+/* Immutable configuration (in BLGame.config). */
+typedef struct {
+    int players, side, most_fewest, travelers;
+    int boxes;                             /* pick boxes: players, or 4 in 2p */
+    uint8_t ter[KY_NCARDS + KY_NPROV][6];  /* terrain per printed square (provinces: chosen side) */
+    uint8_t fv[KY_NCARDS + KY_NPROV][6];   /* factory value 2/3/4 (0 off factories) */
+    /* Per card and orientation: the cells (row, col offsets) of its lake squares. */
+    uint8_t nlake[KY_NCARDS + KY_NPROV][4];
+    uint8_t lake_at[KY_NCARDS + KY_NPROV][4][6][2];
+} KyuConfig;
+
+/* One card in a map: card id (0..59, provinces 60..65), orientation, top-left
+ * cell and height in the pile (larger z lies on top). */
+typedef struct { int8_t card, orient, row, col, z; } KyuPlaced;
+
+/* A player's map: bitboards (row r = bit row, bit c = column c). */
+typedef struct {
+    uint32_t occ[KY_N];                 /* squares covered by some card */
+    uint32_t ter[KY_NPLANES][KY_N];     /* visible terrain (tiles included), plane t - 1 */
+    uint32_t fv3[KY_N], fv4[KY_N];      /* factory squares worth 3 / 4 (others 2) */
+    uint32_t res[KC_N][KY_N];           /* a resource of colour c lies here */
+    uint32_t tile[KY_N];                /* a terraforming tile lies here */
+    uint32_t trav[KY_N];                /* a traveler stands on this hot spring */
+    int8_t top, bottom, left, right;    /* bounding box of occ (inclusive) */
+    int8_t n_cards, zmin, zmax, _pad;
+    KyuPlaced placed[KY_MAPCARDS];
+} KyuMap;
+
+/* The map fields an undo restores besides the logged cells. */
+typedef struct { int8_t top, bottom, left, right, n_cards, zmin, zmax; } KyuMeta;
+
+typedef struct { int8_t owner, host; int16_t cell; } KyuTraveler;
+
+/* Whole game state; plain data, clone = memcpy. */
+typedef struct {
+    BLRng rng;                      /* game stream: must stay first */
+    int8_t phase, to_move, round;   /* round 0 = setup, 1..12 */
+    int8_t steps;                   /* seats done in the current ordered step */
+    int8_t deal_to, deal_left;      /* KP_DEAL: next receiver (-1: middle box) and cards left */
+    int8_t deal_kind;               /* 0 hands at setup, 1 2p middle boxes, 2 new hands, 3 2p new middle */
+    int8_t offered_n;               /* Starting Provinces dealt so far */
+    uint8_t offered;                /* provinces dealt face up and not chosen yet (bit k) */
+    uint8_t mf_used;                /* Most/Fewest cards dealt (bit k) */
+    int8_t mf_card[KY_MAXP], mf_side[KY_MAXP]; /* card between seat i and i+1 */
+    int8_t province[KY_MAXP];       /* Starting Province of each seat (-1 none yet) */
+    uint64_t hand[KY_MAXP];         /* Map cards in hand (bit id) */
+    uint64_t pile;                  /* draw pile */
+    uint64_t discarded;             /* 2p middle-box cards discarded after round 6 */
+    int8_t box[KY_MAXP + 2];        /* card in each pick box, -1 empty */
+    int8_t selected[KY_MAXP];       /* card taken this round, -1 none / placed and revealed */
+    int8_t pool[KC_N];              /* resources in the common pool */
+    /* pending decision */
+    int8_t pend_box, pend_kind;     /* box taken; 0 own, 1 left (higher), 2 right (lower), 3 paid */
+    int8_t pend_orient, pend_layer; /* KP_POS */
+    int16_t pend_res1;              /* terraforming: first discarded square */
+    int8_t pend_col[2];             /* terraforming: discarded colours */
+    int8_t pend_tile;               /* terraforming: tile terrain */
+    uint8_t tf_used;                /* bit p: p terraformed this Map phase */
+    uint8_t placed_now;             /* bit p: p placed this Map phase (hidden until revealed) */
+    uint8_t in_map;                 /* 1 while a Map phase runs (turns hidden) */
+    int8_t trav_side;               /* traveler step: 0 left neighbour, 1 right */
+    int8_t trav_left[KY_MAXP];      /* travelers each seat still holds */
+    int8_t n_trav;
+    KyuTraveler trav[2 * KY_MAXP];
+    int16_t trav_res;               /* traveler: own square whose resource goes along */
+    /* Hidden Map turns: what each seat changed this phase, so the others can
+     * be shown (and determinization can resample) the map before the turn. */
+    int8_t pool_start[KC_N];        /* pool when the phase began */
+    int8_t delta[KY_MAXP][KC_N];    /* resources seat p took from the pool this phase */
+    uint8_t undo_n[KY_MAXP];
+    uint32_t undo[KY_MAXP][KY_UNDO];   /* cell | old contents << 10 (see kyushu.c) */
+    KyuMeta meta[KY_MAXP];          /* map meta before the turn */
+    KyuMap map[KY_MAXP];
+} KyuState;
+
+extern const BLGameVTable bl_kyushu_vtable;
+
+/* --- entry points for scenario tests only (boardlab._kyushu_scenario) --- */
+/* Empty seat p's map (resources return to the pool). */
+void kyu_debug_clear_map(const BLGame *g, void *st, int p);
+/* Put terrain t (KT_*) with factory value fv on (row, col) of p's map, with a
+ * resource of colour res (-1 none), a tile flag, and a traveler of `owner`
+ * (-1 none) on it. Resources come from the pool. Returns 0, -1 if invalid. */
+int kyu_debug_set_cell(const BLGame *g, void *st, int p, int row, int col, int t, int fv,
+                       int res, int tile, int owner);
+
+#endif

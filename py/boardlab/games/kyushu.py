@@ -1,0 +1,189 @@
+"""Kyūshū: parameters, component data and the text drawing of a position.
+
+The rules live in the C kernel (kernel/kyushu/); this module turns validated
+parameters and the data file (the Map cards and Starting Provinces, stand-ins
+until the printed ones are entered: see docs/kyushu.md) into the kernel's
+parameter vector, and draws observations as text.
+
+Parameters (defaults in brackets):
+  players      2 to 5 [4]
+  side         Starting Province side, "A" or "B" ["A"]
+  most_fewest  optional Most/Fewest scoring cards [False]
+  travelers    optional Travelers [False]
+"""
+from __future__ import annotations
+
+import json
+from importlib import resources
+
+NAME = "kyushu"
+
+_DATA = json.loads(resources.files("boardlab").joinpath("data/kyushu.json").read_text())
+COLOURS: list[str] = _DATA["colours"]
+DEFAULTS = {"players": 4, "side": "A", "most_fewest": False, "travelers": False}
+#: Parameter sets for the generic suites: 2, 3 and 5 players, options on and off.
+PARAMETER_SETS = [
+    {"players": 2},
+    {"players": 2, "most_fewest": True, "travelers": True},
+    {"players": 3, "side": "B", "travelers": True},
+    {"players": 5, "most_fewest": True},
+]
+
+# Kernel terrain codes (kernel/kyushu/kyushu.h KT_*).
+_TERRAIN = {"lake": 1, "forest": 2, "town": 3, "hot_spring": 4, "fallow": 5}
+_PROD, _FACT = 6, 10
+
+
+def square_code(square: str, value: int = 0) -> int:
+    """Kernel code of a square name ("forest", "production:blue", "factory:grey")
+    with its factory value (2, 3 or 4 on factories)."""
+    if square in _TERRAIN:
+        return _TERRAIN[square]
+    kind, _, colour = square.partition(":")
+    if kind not in ("production", "factory") or colour not in COLOURS:
+        raise ValueError(f"kyushu data: unknown square {square!r}")
+    if kind == "production":
+        return _PROD + COLOURS.index(colour)
+    return _FACT + COLOURS.index(colour) + 16 * value
+
+
+def card_codes(card: dict, what: str) -> list[int]:
+    """The six kernel codes of a card ({"squares": [[3], [3]], "duals": [[i, j]]})."""
+    rows = card["squares"]
+    if len(rows) != 2 or any(len(r) != 3 for r in rows):
+        raise ValueError(f"kyushu data: {what} must have 2 rows of 3 squares")
+    squares = rows[0] + rows[1]
+    value = [2 if s.startswith("factory:") else 0 for s in squares]
+    for pair in card.get("duals", []):
+        i, j = pair
+        if not (0 <= i < 6 and 0 <= j < 6) or not all(squares[k].startswith("factory:") for k in (i, j)):
+            raise ValueError(f"kyushu data: {what} dual factory {pair} is not two factory squares")
+        if not (abs(i - j) == 3 or (abs(i - j) == 1 and i // 3 == j // 3)):
+            raise ValueError(f"kyushu data: {what} dual factory {pair} squares are not adjacent")
+        v = 4 if squares[i] == squares[j] else 3
+        value[i] = value[j] = v
+    return [square_code(s, v) for s, v in zip(squares, value)]
+
+
+def _component_vector() -> list[int]:
+    cards = _DATA["map_cards"]["cards"]
+    if [c["number"] for c in cards] != list(range(1, 61)):
+        raise ValueError("kyushu data: the Map cards must be numbered 1 to 60 in order")
+    vec = []
+    for card in cards:
+        vec += card_codes(card, f"Map card {card['number']}")
+    provinces = _DATA["starting_provinces"]["cards"]
+    if len(provinces) != 6:
+        raise ValueError("kyushu data: there must be 6 Starting Provinces")
+    for prov in provinces:
+        for side in ("A", "B"):
+            vec += card_codes(prov[side], f"Starting Province {prov['number']}{side}")
+    return vec
+
+
+_COMPONENTS = _component_vector()
+
+
+def kernel_params(params: dict) -> list[int]:
+    """Validate `params` (defaults filled) and build the kernel's parameter vector."""
+    unknown = sorted(set(params) - set(DEFAULTS))
+    if unknown:
+        raise ValueError(f"unknown kyushu parameter(s) {', '.join(map(repr, unknown))}; "
+                         f"known: {', '.join(DEFAULTS)}")
+    players = params["players"]
+    if isinstance(players, bool) or not isinstance(players, int) or not 2 <= players <= 5:
+        raise ValueError(f"kyushu parameter 'players' must be an integer from 2 to 5, got {players!r}")
+    side = params["side"]
+    if side not in ("A", "B"):
+        raise ValueError(f"kyushu parameter 'side' must be 'A' or 'B', got {side!r}")
+    flags = []
+    for name in ("most_fewest", "travelers"):
+        value = params[name]
+        if not isinstance(value, bool):
+            raise ValueError(f"kyushu parameter {name!r} must be True or False, got {value!r}")
+        flags.append(int(value))
+    return [players, 0 if side == "A" else 1] + flags + _COMPONENTS
+
+
+def most_fewest_text(card: int, side: str) -> str:
+    """The printed criterion of Most/Fewest card `card` (1-8), side "most"/"fewest"."""
+    return _DATA["most_fewest_cards"]["cards"][card - 1][side]
+
+
+# ---------------------------------------------------------------- drawing
+
+_LETTER = {"lake": "L", "forest": "F", "town": "T", "hot_spring": "H", "fallow": "W",
+           "production": "P", "factory": "X"}
+_COLOUR_LETTER = {"blue": "b", "brown": "r", "grey": "g", "purple": "p", None: " "}
+
+
+def col_name(col: int) -> str:
+    """Column letters of the move notation: a..z, then aa..af."""
+    return ("a" if col >= 26 else "") + chr(ord("a") + col % 26)
+
+
+def _cell_text(cell: dict) -> str:
+    """Three characters: terrain, colour (or tile '+'), then resource / factory value / traveler."""
+    t = _LETTER[cell["terrain"]]
+    second = _COLOUR_LETTER[cell["colour"]] if cell["colour"] else ("+" if cell["tile"] else " ")
+    if cell["resource"]:
+        third = _COLOUR_LETTER[cell["resource"]].upper() if cell["terrain"] != "production" else "*"
+    elif cell["factory_value"]:
+        third = str(cell["factory_value"])
+    else:
+        third = " "
+    if cell["traveler"]:
+        third = "!" if third == " " else third
+    return t + second + third
+
+
+def render_map(m: dict) -> list[str]:
+    """Text lines drawing one map of an observation (bounding box only)."""
+    box = m["bbox"]
+    if box is None:
+        return ["    (empty)"]
+    cells = {(c["row"], c["col"]): c for c in m["cells"]}
+    cols = range(box["left"], box["right"] + 1)
+    lines = ["     " + "".join(f"{col_name(c):<4}" for c in cols)]
+    for r in range(box["top"], box["bottom"] + 1):
+        row = "".join((_cell_text(cells[(r, c)]) if (r, c) in cells else " . ") + " " for c in cols)
+        lines.append(f"  {r + 1:>2} {row.rstrip()}")
+    return lines
+
+
+LEGEND = ("L lake  F forest  T town  H hot spring  W fallow  P production  X factory; "
+          "colours b blue r brown g grey p purple; * resource on a production square, "
+          "B/R/G/P a resource elsewhere, 2/3/4 factory value, + terraforming tile, ! traveler")
+
+
+def render(obs: dict) -> str:
+    """Draw an observation (the full state, or what one seat knows) as text."""
+    n, viewer = obs["players"], obs["viewer"]
+    opts = obs["options"]
+    extras = [name for name in ("most_fewest", "travelers") if opts[name]]
+    lines = [f"Kyushu, {n} players, side {opts['side']}"
+             + (f" ({', '.join(extras)})" if extras else "")
+             + f" - round {obs['round']}, {obs['phase']}"
+             + ("" if viewer is None else f" - seen by P{viewer}")]
+    pool = obs["pool"]
+    lines.append("  pool " + " ".join(f"{k} {v}" for k, v in pool.items())
+                 + f"; draw pile {obs['draw_pile_size']}")
+    boxes = ", ".join(f"{b['label']}: {b['card'] if b['card'] is not None else '-'}" for b in obs["pick_boxes"])
+    lines.append(f"  pick boxes {boxes}")
+    for mf in obs["most_fewest"]:
+        a, b = mf["seats"]
+        lines.append(f"  P{a}|P{b}: {most_fewest_text(mf['card'], mf['side'])}")
+    for seat in range(n):
+        hand = obs["hands"][seat]
+        shown = " ".join(map(str, hand)) if hand is not None else f"{obs['hand_sizes'][seat]} cards"
+        score = obs["scores"][seat]
+        marks = " [to move]" if seat == obs["current_player"] else ""
+        sel = obs["selected"][seat]
+        lines.append(f"P{seat}{marks}: hand {shown or '-'}; taken {sel if sel is not None else '-'}; "
+                     f"score {score['total']} (springs {score['hot_springs']}, forests {score['forests']}, "
+                     f"towns {score['towns']}, lakes {score['lakes']}, factories {score['factories']}, "
+                     f"travelers {score['travelers']}, most/fewest {score['most_fewest']}; "
+                     f"fallows {score['fallows']})")
+        lines += render_map(obs["maps"][seat])
+    lines.append("  " + LEGEND)
+    return "\n".join(lines)
