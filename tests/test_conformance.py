@@ -37,12 +37,25 @@ def _hidden_pool_kitsu(state, p):
     return pool, places
 
 
+def _hidden_pool_kyushu(state, p):
+    """Map cards p has not seen (other hands and the draw pile) and how many
+    places hold them. (Others' unrevealed placements vary too, but not always:
+    a card may have a single legal position.)"""
+    full = state.full_observation()
+    places = [hand for q, hand in enumerate(full["hands"]) if q != p and hand] + \
+        [full["draw_pile"]] * bool(full["draw_pile"])
+    return [card for place in places for card in place], len(places)
+
+
 def hidden_can_vary(state, p):
     """True when p's view leaves more than one arrangement of the hidden part
     (per game; a game without a rule here is assumed to always vary)."""
     if state.game.name == "kitsu":
         pool, places = _hidden_pool_kitsu(state, p)
         return places >= 2 and len(set(pool)) >= 2
+    if state.game.name == "kyushu":
+        pool, places = _hidden_pool_kyushu(state, p)
+        return places >= 2 and len(pool) >= 2
     return True
 
 

@@ -1073,11 +1073,27 @@ static void kyushu_determinize(const BLGame *g, void *vst, int o, BLRng *r) {
         int j = (int)bl_rng_below(r, (uint32_t)(i + 1));
         int8_t t = ids[i]; ids[i] = ids[j]; ids[j] = t;
     }
+    /* A seat choosing the replacement after taking from its left (right)
+     * box has shown that it holds a higher (lower) card: give it one first. */
+    int needy = -1, need_card = -1;
+    if (s->phase == KP_REPLACE && s->to_move != o && (s->pend_kind == 1 || s->pend_kind == 2)) {
+        int taken = s->box[(int)s->pend_box];
+        for (int i = 0; i < n; i++) {   /* the first fitting card of the shuffle */
+            int id = ids[i];
+            if ((s->pend_kind == 1 && id > taken) || (s->pend_kind == 2 && id < taken)) {
+                needy = s->to_move; need_card = id;
+                ids[i] = ids[0]; ids[0] = (int8_t)id;
+                break;
+            }
+        }
+    }
     int at = 0;
+    if (needy >= 0) at = 1;
     for (int p = 0; p < P; p++) {
         if (p == o) continue;
         int k = bb_popcount64(s->hand[p]);
         s->hand[p] = 0;
+        if (p == needy) { s->hand[p] = 1ull << need_card; k--; }
         while (k-- > 0) s->hand[p] |= 1ull << ids[at++];
     }
     s->pile = 0;
@@ -1136,7 +1152,7 @@ static void kyushu_evaluate(const BLGame *g, const void *vst, double *out) {
 
 static const char *box_name(const KyuConfig *c, int b, int p, char *buf) {
     if (b == p) return "own box";
-    if (b >= c->players) return b == 2 ? "left middle box" : "right middle box";
+    if (b >= c->players) return b == 2 ? "middle box left of P0" : "middle box right of P0";
     sprintf(buf, "P%d's box", b);
     return buf;
 }
