@@ -8,7 +8,9 @@ signature (sum of seat 0's returns and total actions of 1000 playouts with seed 
 which must be identical from run to run and machine to machine: a changed signature means the rules (or the
 RNG) changed. Figures are printed, never asserted.
 
-A new game adds one line to CONFIGS.
+A new game adds one line to CONFIGS. Kyushu also reports the time to enumerate legal
+placements on a 12-card map (the orientation/layer step, which tests all 8 bitboard position
+sets, and the position step), measured through the Python binding (call overhead included).
 """
 from __future__ import annotations
 
@@ -27,6 +29,10 @@ CONFIGS = [
     ("kitsu 2p", "kitsu", {"players": 2}),
     ("kitsu 4p", "kitsu", {"players": 4}),
     ("kitsu 6p", "kitsu", {"players": 6}),
+    ("kyushu 2p", "kyushu", {"players": 2}),
+    ("kyushu 4p", "kyushu", {"players": 4}),
+    ("kyushu 5p", "kyushu", {"players": 5}),
+    ("kyushu 4p+", "kyushu", {"players": 4, "most_fewest": True, "travelers": True}),
 ]
 
 
@@ -93,7 +99,47 @@ def main(argv=None) -> int:
               f"{m['best_ns']:>14,.1f} {m['median_ns']:>8,.1f} {m['actions_per_game']:>12,.1f}"
               f"  {sig_returns:+.6g}, {sig_actions}")
         sys.stdout.flush()
+    kyushu_placement_timing()
     return 0
+
+
+def _twelve_card_map_state(seed: int = 5):
+    """A random 4p Kyushu game at the last Map phase (12 cards in the mover's map)."""
+    import numpy as np
+    game = boardlab.make("kyushu", players=4)
+    state = game.new_initial_state(seed)
+    rng = np.random.default_rng(seed)
+    while True:
+        obs = state.full_observation()
+        if obs["phase"] == "map" and obs["round"] == 12:
+            seat = state.current_player
+            if len(obs["maps"][seat]["cards"]) == 12:
+                return state
+        if state.is_chance():
+            acts, probs = zip(*state.chance_outcomes())
+            state.apply(int(rng.choice(acts, p=probs)))
+        else:
+            state.apply(int(rng.choice(state.legal_actions())))
+
+
+def kyushu_placement_timing(calls: int = 20000) -> None:
+    """Microseconds per legal_actions() call on a 12-card map."""
+    state = _twelve_card_map_state()
+    orient = state.clone()
+    pos = state.clone()
+    first = [a for a in pos.legal_actions() if pos.action_to_string(int(a)).startswith("orient")]
+    pos.apply(int(first[0]))
+    for label, st in (("orientation/layer step", orient), ("position step", pos)):
+        core = st._core
+        n = len(core.legal_actions())
+        best = float("inf")
+        for _ in range(3):
+            t0 = time.perf_counter()
+            for _ in range(calls):
+                core.legal_actions()
+            best = min(best, (time.perf_counter() - t0) / calls)
+        print(f"kyushu 12-card map, {label:<22}: {best * 1e6:7.2f} us per legal_actions() "
+              f"({n} legal actions)")
 
 
 if __name__ == "__main__":

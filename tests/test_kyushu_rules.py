@@ -608,3 +608,11 @@ def test_golden_playthrough():
 
 
 GOLDEN = (251, [-1.0, 0.0, 1.0], [32, 35, 37], 'fa131c6ac7b11d14')
+
+
+def test_cli_does_not_echo_hidden_map_turns():
+    from boardlab.cli import move_text
+    s = card3_table()
+    a = s.parse_action("orient 3 horizontal over")
+    assert move_text("kyushu", s, a, 0, 1) == "P0 works on their map (revealed when everyone has placed)"
+    assert move_text("kyushu", s, a, 0, 0) == "P0 orient 3 horizontal over"

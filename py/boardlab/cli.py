@@ -150,10 +150,24 @@ def _kitsu_events(before: dict, after: dict) -> list[str]:
     return events
 
 
-_PUBLIC_TEXT = {"kitsu": _kitsu_public_text}
+_KY_OFFER = 1178   # kernel/kyushu/kyushu.h: KA_OFFER (provinces), then KA_MF (Most/Fewest cards)
+
+
+def _kyushu_public_text(state, action: int, actor: int, viewer: int):
+    """Map turns are simultaneous: the others see nothing until every map is revealed."""
+    try:
+        phase = state.observation(viewer).get("phase")
+    except Exception:   # noqa: BLE001 - a view we cannot read: hide the move
+        phase = "map"
+    if phase == "map":
+        return f"P{actor} works on their map (revealed when everyone has placed)"
+    return None
+
+
+_PUBLIC_TEXT = {"kitsu": _kitsu_public_text, "kyushu": _kyushu_public_text}
 _EVENTS = {"kitsu": _kitsu_events}
 # Chance outcomes everybody sees (the rest -- deals, draws -- are private to their receiver).
-_PUBLIC_CHANCE = {"kitsu": lambda action: action < _K_DEAL}
+_PUBLIC_CHANCE = {"kitsu": lambda action: action < _K_DEAL, "kyushu": lambda action: action >= _KY_OFFER}
 
 
 def move_text(game_name: str, state, action: int, actor: int, viewer: int) -> str:
