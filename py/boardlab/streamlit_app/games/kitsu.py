@@ -506,7 +506,17 @@ class KitsuUI(GameUI):
 
     def events(self, before: dict, after: dict) -> list[str]:
         out = []
-        if after.get("tricks", 0) > before.get("tricks", 0):
+        new_round = after.get("round") != before.get("round") or after.get("winner")
+        if new_round and (after.get("tricks", 0) > before.get("tricks", 0)
+                          or after.get("round") != before.get("round")):
+            last = after.get("last_trick") or {}
+            if after.get("winner") and last.get("cards"):
+                won = last.get("winner")
+                out.append(f"Last trick: {CLAN_NAME.get(won, won)} +{last.get('moved', 0)}"
+                           if won else "Last trick: a tie")
+            else:
+                out.append("The trick ends the round")
+        elif after.get("tricks", 0) > before.get("tricks", 0):
             last = after.get("last_trick") or {}
             cards = ", ".join(f"P{c['seat']} {c.get('card') or '?'}"
                               + (" (destroyed)" if c.get("destroyed") else "")

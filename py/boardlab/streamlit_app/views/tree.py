@@ -60,11 +60,11 @@ def win(node) -> float:
 
 # breadcrumb
 st.markdown("**Focus:** " + (" → ".join(names) if names else "root (the position searched)"))
-crumbs = st.columns(min(len(path) + 1, 8))
+crumbs = st.columns([1, 1.6, 5])
 if crumbs[0].button("Root", key="tr_root", disabled=not path):
     path.clear()
     st.rerun()
-if path and crumbs[min(1, len(crumbs) - 1)].button("Up one level", key="tr_up"):
+if path and crumbs[1].button("Up one level", key="tr_up"):
     path.pop()
     st.rerun()
 

@@ -1,0 +1,166 @@
+"""The app in a real browser: a whole 2-player Kitsu game against the AI by clicking, the
+analysis and the search tree, and two browser contexts that stay independent.
+Screenshots go to test-output/e2e/."""
+import re
+import time
+
+DECISION = ('div[class*="kcard"] button:not([disabled]), '
+            'div[class*="_act_"] button:not([disabled])')
+VIEWPORT = {"width": 1440, "height": 1100}
+
+
+def settle(page, timeout=60.0, quiet=0.7):
+    """Wait until the app has not been running for ``quiet`` seconds."""
+    deadline = time.time() + timeout
+    since = None
+    while time.time() < deadline:
+        running = page.locator('[data-testid="stStatusWidgetRunningIcon"]').count() > 0
+        if running:
+            since = None
+        elif since is None:
+            since = time.time()
+        elif time.time() - since >= quiet:
+            return
+        time.sleep(0.1)
+    raise AssertionError("the app kept running")
+
+
+def key_of(locator) -> str:
+    return locator.evaluate(
+        "b => [...b.closest('[class*=\"st-key-\"]').classList].find(c => c.startsWith('st-key-'))")
+
+
+def open_app(browser, url):
+    ctx = browser.new_context(viewport=VIEWPORT)
+    page = ctx.new_page()
+    page.goto(url + "/")
+    page.get_by_role("button", name="Start new game").wait_for(timeout=30000)
+    settle(page)
+    return ctx, page
+
+
+def start_game(page, seed: int, preset="Beginner"):
+    page.get_by_text(preset, exact=True).first.click()
+    seed_box = page.get_by_label("Seed (same seed, same deals)")
+    seed_box.fill(str(seed))
+    seed_box.press("Enter")
+    settle(page)
+    page.get_by_role("button", name="Start new game").click()
+    page.locator(DECISION).first.wait_for(timeout=30000)
+    settle(page)
+
+
+def goto_page(page, title: str):
+    page.locator('[data-testid="stSidebarNav"]').get_by_text(title, exact=True).click()
+    settle(page)
+
+
+def test_play_a_whole_game_analyse_and_tree(browser, server, shots):
+    ctx, page = open_app(browser, server)
+    start_game(page, seed=2024)
+    page.screenshot(path=str(shots / "01-new-game.png"), full_page=True)
+    moves = 0
+    deadline = time.time() + 240
+    while time.time() < deadline:
+        if page.get_by_text("Game over:").count():
+            break
+        button = page.locator(DECISION).first
+        try:
+            button.wait_for(timeout=15000)
+        except Exception:                       # noqa: BLE001 - maybe the game just ended
+            settle(page)
+            continue
+        key = key_of(button)
+        button.click()
+        moves += 1
+        page.locator(f".{key}").wait_for(state="detached", timeout=30000)
+        settle(page, quiet=0.4)
+        if moves == 3:
+            page.screenshot(path=str(shots / "02-mid-game.png"), full_page=True)
+        if moves == 2:
+            page.get_by_text("Show all hands (analysis: reveals hidden cards)").click()
+            settle(page)
+            page.screenshot(path=str(shots / "03-show-all-hands.png"), full_page=True)
+            page.get_by_text("Show all hands (analysis: reveals hidden cards)").click()
+            settle(page)
+    assert page.get_by_text("Game over:").count(), f"game not over after {moves} moves"
+    assert re.search(r"the (Blue|Orange) clan \(P\d\) wins", page.content())
+    page.screenshot(path=str(shots / "04-game-over.png"), full_page=True)
+    assert moves >= 3
+
+    # --- analysis of the finished game -------------------------------------------------------
+    goto_page(page, "Analyse")
+    slider = page.locator('[data-testid="stSlider"] input[type="range"]').first
+    slider.focus()
+    slider.press("Home")
+    slider.press("ArrowRight")
+    settle(page)
+    page.get_by_text(re.compile(r"^Decision 1 of \d+")).wait_for(timeout=30000)
+    page.get_by_role("button", name=re.compile(r"^Analyse for P\d")).click()
+    page.get_by_text("Best move for P").wait_for(timeout=60000)
+    settle(page)
+    assert page.get_by_text("Principal variation").count()
+    page.screenshot(path=str(shots / "05-analyse.png"), full_page=True)
+
+    # --- the tree of that search -------------------------------------------------------------
+    goto_page(page, "Search tree")
+    page.get_by_text("Go deeper").wait_for(timeout=30000)
+    page.locator('[data-testid="stPlotlyChart"]').first.wait_for(timeout=30000)
+    time.sleep(1)
+    page.screenshot(path=str(shots / "06-tree.png"), full_page=True)
+    child = page.locator('div[class*="st-key-tr_child_0_"] button').first
+    child.click()
+    page.locator('div[class*="st-key-tr_child_1_"] button, div.st-key-tr_up').first.wait_for(
+        timeout=30000)
+    settle(page)
+    assert page.get_by_text(re.compile(r"^Focus:")).count() or "Focus:" in page.content()
+    page.screenshot(path=str(shots / "07-tree-drilled.png"), full_page=True)
+
+    goto_page(page, "Rules")
+    page.get_by_text("Stand-in components").first.wait_for(timeout=30000)
+    ctx.close()
+
+
+def caption_seed(page) -> str:
+    m = re.search(r"seed (\d+) —", page.content())
+    return m.group(1) if m else ""
+
+
+def log_text(page) -> str:
+    return page.locator(".st-key-play_log").inner_text()
+
+
+def click_decision(page):
+    button = page.locator(DECISION).first
+    button.wait_for(timeout=30000)
+    key = key_of(button)
+    button.click()
+    page.locator(f".{key}").wait_for(state="detached", timeout=30000)
+    settle(page)
+
+
+def test_two_browser_contexts_are_independent(browser, server, shots):
+    ctx_a, a = open_app(browser, server)
+    ctx_b, b = open_app(browser, server)
+    start_game(a, seed=111)
+    start_game(b, seed=222)
+    assert caption_seed(a) == "111" and caption_seed(b) == "222"
+    log_b0 = log_text(b)
+    click_decision(a)
+    log_a1 = log_text(a)
+    click_decision(b)
+    log_b1 = log_text(b)
+    # B's game went on from its own start, A's moves never appear in it, and vice versa
+    assert log_b1.startswith(log_b0.strip().splitlines()[0]) and log_b1 != log_b0
+    assert caption_seed(b) == "222"
+    toggle = a.get_by_text("Show all hands (analysis: reveals hidden cards)")
+    toggle.click()                              # a rerun of A's session
+    settle(a)
+    assert log_text(a) == log_a1 and caption_seed(a) == "111"
+    toggle.click()
+    settle(a)
+    a.screenshot(path=str(shots / "08-context-a.png"), full_page=True)
+    b.screenshot(path=str(shots / "09-context-b.png"), full_page=True)
+    ctx_a.close()
+    ctx_b.close()
+
