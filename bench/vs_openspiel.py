@@ -8,16 +8,17 @@
    (win 1, draw 1/2) with a 95% Wilson interval.
 
 OpenSpiel drives the game through boardlab.interop.openspiel (every boardlab
-game as a pyspiel Python game). Which OpenSpiel ISMCTS: the C++
-``pyspiel.ISMCTSBot`` cannot determinize a Python game in open_spiel 2.0.2
-(its C++ State::ResampleFromInfostate is not forwarded to Python: the bot
-raises "ResampleFromInfostate() not implemented", and ``step`` crashes), so
-this benchmark first tries it, reports what happened, and uses OpenSpiel's
-Python ISMCTS (``open_spiel.python.algorithms.ismcts.ISMCTSBot``, a port of the
-C++ one: same tree policy, random-rollout evaluator, max-visit final move),
-which calls the adapter's ``resample_from_infostate``. The Python bot has no
-clock: its simulations per move are set from its measured rate so that it uses
-the same time per move; the mean seconds per move of both sides are printed.
+game as a pyspiel Python game). Which OpenSpiel ISMCTS: ``pyspiel.ISMCTSBot``
+cannot determinize a Python game in open_spiel 2.0.2 (its C++
+State::ResampleFromInfostate is not forwarded to Python: it raises
+"ResampleFromInfostate() not implemented", and ``step`` crashes), so the
+benchmark builds bench/openspiel_bridge (a few lines of C++ against the wheel's
+headers and pyspiel.so) which runs that same C++ ISMCTSBot with a resampler
+calling the adapter's determinization, with OpenSpiel's own wall clock
+(max_wall_clock_time) for equal time per move. ``--engine python`` uses
+OpenSpiel's Python ISMCTS instead (``open_spiel.python.algorithms.ismcts``; no
+clock: its simulations per move follow its measured rate). The speed section
+measures both OpenSpiel engines when available.
 
     python bench/vs_openspiel.py                                # speed only
     python bench/vs_openspiel.py --games 20 --seconds 1 --jobs 2
@@ -76,6 +77,14 @@ def try_cpp_bot(os_state):
         return f"unusable on a Python game: {type(e).__name__}: {e}"
 
 
+def cpp_engine(uct_c):
+    """OpenSpiel's C++ ISMCTSBot through the bridge, or (None, reason)."""
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    from openspiel_bridge.build import CppISMCTS, load_bridge
+    bridge, why = load_bridge()
+    return (CppISMCTS(bridge, uct_c), None) if bridge is not None else (None, why)
+
+
 def speed(args):
     bl_state, os_game, os_state = first_lead(args.seed)
     print(f"position: Kitsu 2p, game seed {args.seed}, first lead, seat {bl_state.current_player} "
@@ -91,9 +100,23 @@ def speed(args):
         t0 = time.perf_counter()
         bot.step(os_state)
         rates.append(args.os_sims / (time.perf_counter() - t0))
-    os_rate = float(np.mean(rates))
-    print(f"OpenSpiel ISMCTS (Python, through the adapter): {os_rate:,.0f} iterations/s "
+    py_rate = float(np.mean(rates))
+    print(f"OpenSpiel Python ISMCTS (through the adapter):     {py_rate:,.0f} iterations/s "
           f"(mean of {args.runs} x {args.os_sims} simulations)")
+    os_rate = py_rate
+    if args.engine == "cpp":
+        engine, why = cpp_engine(args.uct_c)
+        if engine is None:
+            sys.exit(f"C++ ISMCTSBot bridge unavailable ({why}); use --engine python")
+        engine.step(os_state, 1, simulations=50)                # warm-up
+        rates = []
+        for run in range(args.runs):
+            t0 = time.perf_counter()
+            _, sims = engine.step(os_state, run + 2, simulations=args.os_sims)
+            rates.append(sims / (time.perf_counter() - t0))
+        os_rate = float(np.mean(rates))
+        print(f"OpenSpiel C++ ISMCTSBot (bridge, through the adapter): {os_rate:,.0f} iterations/s "
+              f"(mean of {args.runs} x {args.os_sims} simulations)")
     search.ismcts(bl_state, iterations=500, seed=0)            # warm-up
     rates = []
     for run in range(args.runs):
@@ -102,14 +125,16 @@ def speed(args):
     bl_rate = float(np.mean(rates))
     print(f"boardlab ISMCTS (C, one core):                  {bl_rate:,.0f} iterations/s "
           f"(mean of {args.runs} x {args.bl_seconds:g} s)")
-    print(f"ratio boardlab / OpenSpiel: {bl_rate / os_rate:,.0f}x")
+    print(f"ratio boardlab / OpenSpiel {args.engine} ISMCTS: {bl_rate / os_rate:,.0f}x"
+          + (f"  (/ Python ISMCTS: {bl_rate / py_rate:,.0f}x)" if args.engine == "cpp" else ""))
     return os_rate
 
 
 def play_game(task):
     """One game: returns (boardlab score, boardlab seconds/move, OpenSpiel seconds/move, sims)."""
-    index, seed, seconds, uct_c, os_rate, bl_spec = task
+    index, seed, seconds, uct_c, os_rate, bl_spec, engine_name = task
     from boardlab.agents import make_agent
+    engine = cpp_engine(uct_c)[0] if engine_name == "cpp" else None
     game_seed = seed * 1000 + index // 2
     bl_seat = index % 2                        # seats swap within each pair of games
     state = boardlab.make("kitsu", players=2).new_initial_state(seed=game_seed)
@@ -132,6 +157,13 @@ def play_game(task):
             a = int(agent.step(state))
             t_bl += time.perf_counter() - t0
             n_bl += 1
+        elif engine is not None:
+            t0 = time.perf_counter()
+            a, sims = engine.step(os_state, int(rng.integers(1 << 30)), seconds=seconds)
+            a = int(a)
+            t_os += time.perf_counter() - t0
+            n_os += 1
+            sims_total += sims
         else:
             sims = max(1, int(rate * seconds))
             bot = os_bot(os_game, int(rng.integers(1 << 30)), uct_c, sims)
@@ -151,8 +183,10 @@ def play_game(task):
 
 def match(args, os_rate):
     spec = f"ismcts:{args.seconds:g}s" + (f":{args.bl_options}" if args.bl_options else "")
-    tasks = [(i, args.seed, args.seconds, args.uct_c, os_rate, spec) for i in range(args.games)]
-    print(f"\nmatch: {spec} vs OpenSpiel ISMCTS ({args.seconds:g} s/move, uct_c {args.uct_c}), "
+    tasks = [(i, args.seed, args.seconds, args.uct_c, os_rate, spec, args.engine)
+             for i in range(args.games)]
+    print(f"\nmatch: {spec} vs OpenSpiel {args.engine} ISMCTS ({args.seconds:g} s/move, "
+          f"uct_c {args.uct_c}), "
           f"{args.games} games (pairs share a deal, seats swapped), {args.jobs} job(s)")
     results = []
     if args.jobs > 1:
@@ -189,6 +223,8 @@ def main(argv=None):
     ap.add_argument("--seconds", type=float, default=1.0, help="seconds per move in the match")
     ap.add_argument("--bl-options", default="", help='extra boardlab spec options, e.g. "c=0.5"')
     ap.add_argument("--jobs", type=int, default=1)
+    ap.add_argument("--engine", choices=("cpp", "python"), default="cpp",
+                    help="OpenSpiel ISMCTS: C++ ISMCTSBot via the bridge (default) or Python")
     args = ap.parse_args(argv)
     os_rate = speed(args)
     if args.games > 0:

@@ -23,11 +23,12 @@ after :func:`register`). The mapping:
 
 A note on OpenSpiel's C++ ``pyspiel.ISMCTSBot``: in open_spiel 2.0.2 the C++
 side of a Python state does not forward ``ResampleFromInfostate`` to Python
-(the trampoline class has no override for it), so the C++ bot raises
-``ResampleFromInfostate() not implemented`` on any Python game, and its
-``step`` crashes the interpreter. ``bench/vs_openspiel.py`` therefore drives
-OpenSpiel's ISMCTS through the Python implementation (same algorithm and
-defaults), and says so in its output.
+(the trampoline class has no override for it), so ``pyspiel.ISMCTSBot`` raises
+``ResampleFromInfostate() not implemented`` on any Python game (and its
+``step`` crashes the interpreter). ``bench/openspiel_bridge`` builds a small C++
+module against the wheel's headers and ``pyspiel.so`` that runs the same C++
+``ISMCTSBot`` with ``SetResampler`` (not exposed to Python) calling back into
+this adapter's determinization; ``bench/vs_openspiel.py`` uses it.
 """
 from __future__ import annotations
 
@@ -176,9 +177,15 @@ class BoardlabState(pyspiel.State):
     """A boardlab state seen through OpenSpiel's State API. Its only Python
     attribute is ``_c`` (the kernel state, copied with one memcpy on clone)."""
 
+    #: Called with every new state when set (bench/openspiel_bridge uses it to
+    #: find the Python side of states created by OpenSpiel's C++ code).
+    _on_new = None
+
     def __init__(self, game: BoardlabGame):
         super().__init__(game)
         self._c = game.bl_game._core.new_state(0)
+        if BoardlabState._on_new is not None:
+            BoardlabState._on_new(self)
 
     # OpenSpiel's clone deep-copies __dict__: CoreState.__deepcopy__ is a memcpy.
     def current_player(self):
