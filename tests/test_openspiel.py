@@ -14,10 +14,22 @@ import boardlab  # noqa: E402
 from boardlab.interop import openspiel as bos  # noqa: E402
 
 
-@pytest.mark.parametrize("players", [2, 4, 6])
-def test_random_sim_test(players):
-    game = bos.load_game("kitsu", players=players)
-    pyspiel.random_sim_test(game, num_sims=3, serialize=False, verbose=False)
+def _cases():
+    import boardlab.games
+    out = []
+    for name in boardlab.games_available():
+        module = boardlab.games.get(name)
+        for params in getattr(module, "PARAMETER_SETS", None) or [{}]:
+            out.append(pytest.param(name, params, id=f"{name}-" + ",".join(
+                f"{k}={v}" for k, v in params.items())))
+    return out
+
+
+@pytest.mark.parametrize("name, params", _cases())
+def test_random_sim_test(name, params):
+    """Every game and parameter set passes OpenSpiel's generic simulation test."""
+    game = bos.load_game(name, **params)
+    pyspiel.random_sim_test(game, num_sims=2, serialize=False, verbose=False)
 
 
 def test_registered_names_and_parameters():

@@ -89,6 +89,7 @@ class GameOutcome:
     returns: list[float]        # final returns per seat
     decisions: int              # player decisions applied (chance outcomes excluded)
     actions: int                # all actions applied, chance included
+    scores: list | None = None  # final points per seat, for games that count points
 
 
 @dataclass
@@ -136,6 +137,18 @@ class MatchResult:
                 c[o.side_of_agent[o.winner]] += 1
         return c
 
+    def mean_scores(self):
+        """Mean final points of each agent (mean over its seats), None if the game has none."""
+        if not self.outcomes or any(o.scores is None for o in self.outcomes):
+            return None
+        totals = [0.0] * len(self.agents)
+        for o in self.outcomes:
+            _, side_of_seat = sides_of(self.game, len(o.scores))
+            for i, side in enumerate(o.side_of_agent):
+                mine = [v for s, v in enumerate(o.scores) if side_of_seat[s] == side]
+                totals[i] += sum(mine) / len(mine)
+        return [t / len(self.outcomes) for t in totals]
+
     @property
     def mean_decisions(self) -> float:
         return sum(o.decisions for o in self.outcomes) / max(1, len(self.outcomes))
@@ -174,6 +187,10 @@ class MatchResult:
         sw = self.side_wins()
         lines.append("wins by side: " + ", ".join(
             f"{name} {w}" for name, w in zip(self.side_names, sw)))
+        ms = self.mean_scores()
+        if ms is not None:
+            lines.append("mean points: " + ", ".join(
+                f"{i}:{a} {m:.2f}" for i, (a, m) in enumerate(zip(self.agents, ms))))
         lines.append(f"average game length: {self.mean_decisions:.1f} decisions "
                      f"({self.mean_actions:.1f} actions with chance)")
         return "\n".join(lines)
@@ -253,7 +270,25 @@ def play_one(game_name: str, params: dict, agent_specs: Sequence[str], index: in
     ws = _winner_side(returns, side_of_seat, n_sides)
     return GameOutcome(index=index, seed=chance_seed, side_of_agent=side_of_agent,
                        winner=None if ws is None else agent_of_side[ws], returns=returns,
-                       decisions=decisions, actions=actions)
+                       decisions=decisions, actions=actions, scores=final_scores(state))
+
+
+def final_scores(state):
+    """Points per seat from the final observation (``scores[i]["total"]`` or numbers), or
+    None for games without points (Kitsu counts rounds, not points)."""
+    try:
+        scores = state.full_observation().get("scores")
+    except Exception:                                 # noqa: BLE001 - no scores to report
+        return None
+    if not isinstance(scores, list) or not scores:
+        return None
+    out = []
+    for s in scores:
+        v = s.get("total") if isinstance(s, dict) else s
+        if not isinstance(v, (int, float)):
+            return None
+        out.append(float(v))
+    return out
 
 
 def _play_one_star(args):

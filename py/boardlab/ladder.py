@@ -75,9 +75,10 @@ class LadderResult:
     elo_ci: list[tuple[float, float]] = field(default_factory=list)
 
     def _agent_games(self, k: int):
-        """(games, score, sum of mean returns) of agent k over all its matches."""
-        games = score = ret = 0.0
+        """(games, score, mean return, mean points or None) of agent k over all its matches."""
+        games = score = ret = pts = 0.0
         n_ret = 0
+        has_points = True
         for (i, j), m in self.matches.items():
             if k not in (i, j):
                 continue
@@ -90,16 +91,22 @@ class LadderResult:
                 mine = [r for s, r in enumerate(o.returns) if side_of_seat[s] == side]
                 ret += sum(mine) / len(mine)
                 n_ret += 1
-        return games, score, (ret / n_ret if n_ret else 0.0)
+                if o.scores is None:
+                    has_points = False
+                else:
+                    mp = [v for s, v in enumerate(o.scores) if side_of_seat[s] == side]
+                    pts += sum(mp) / len(mp)
+        return (games, score, (ret / n_ret if n_ret else 0.0),
+                (pts / n_ret if n_ret and has_points else None))
 
     def rows(self) -> list[dict]:
         out = []
         for k, a in enumerate(self.agents):
-            g, s, mean_ret = self._agent_games(k)
+            g, s, mean_ret, mean_pts = self._agent_games(k)
             lo, hi = self.elo_ci[k] if self.elo_ci else (float("nan"), float("nan"))
             out.append({"agent": a, "elo": self.elo[k], "elo_lo": lo, "elo_hi": hi,
                         "games": int(g), "score": s, "score_rate": s / g if g else 0.0,
-                        "mean_return": mean_ret})
+                        "mean_return": mean_ret, "mean_points": mean_pts})
         return out
 
     def pair_table(self) -> list[dict]:
@@ -117,11 +124,12 @@ class LadderResult:
         lines = [f"ladder: {self.game} ({params}), round robin, {self.games_per_pair} games per "
                  f"pair, seed {self.seed}",
                  f"{'agent':<22} {'Elo':>7}  {'95% CI':<17} {'games':>5} {'score':>7} "
-                 f"{'mean return':>11}", "-" * 76]
+                 f"{'mean return':>11} {'mean points':>11}", "-" * 88]
         for r in sorted(self.rows(), key=lambda r: -r["elo"]):
+            pts = "-" if r["mean_points"] is None else f"{r['mean_points']:.2f}"
             lines.append(f"{r['agent']:<22} {r['elo']:>7.0f}  [{r['elo_lo']:>6.0f}, "
                          f"{r['elo_hi']:>6.0f}] {r['games']:>5} {100 * r['score_rate']:>6.1f}% "
-                         f"{r['mean_return']:>11.3f}")
+                         f"{r['mean_return']:>11.3f} {pts:>11}")
         lines.append("")
         lines.append(f"{'pair':<46} {'games':>5} {'score':>7}  95% CI (Wilson)")
         for p in self.pair_table():
