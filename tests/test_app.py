@@ -177,6 +177,32 @@ def test_two_sessions_are_independent():
     assert sa.state is not sb.state
 
 
+def test_a_game_without_its_own_ui_gets_the_generic_one():
+    other = [g for g in boardlab.games_available() if g not in ("kitsu",)]
+    if not other:
+        pytest.skip("only Kitsu is compiled")
+    from boardlab.streamlit_app.games import UIS, GameUI, ui_for
+    name = next((g for g in other if g not in UIS), None)
+    if name is None:
+        pytest.skip("every game has its own UI")
+    assert type(ui_for(name)) is GameUI
+    at = app()
+    at.selectbox(key="ng_game").set_value(name).run()
+    at.radio(key="ng_preset").set_value("Beginner")
+    at.button(key="ng_start").click().run()
+    assert not at.exception, at.exception
+    sess = at.session_state["bl_play"]
+    assert sess.game.name == name
+    if sess.is_human_turn():
+        n = len(sess.state.history)
+        buttons = decision_buttons(at)
+        legal = {sess.state.action_to_string(a) for a in sess.state.legal_actions()}
+        assert buttons and {b.label for b in buttons} <= legal
+        buttons[0].click().run()
+        assert not at.exception, at.exception
+        assert len(at.session_state["bl_play"].state.history) > n
+
+
 # --- analyse ---------------------------------------------------------------------------------
 def test_analysis_table_visits_sum_to_budget():
     at = app()

@@ -43,9 +43,15 @@ class GameUI:
         module = boardlab.games.get(self.name)
         params = {}
         for pname, default in module.DEFAULTS.items():
-            if isinstance(default, int) and not isinstance(default, bool):
-                params[pname] = int(st.number_input(pname.replace("_", " "), value=default,
-                                                    step=1, key=f"{key}_{pname}"))
+            label = pname.replace("_", " ").capitalize()
+            if isinstance(default, bool):
+                params[pname] = st.checkbox(label, value=default, key=f"{key}_{self.name}_{pname}")
+            elif isinstance(default, int):
+                params[pname] = int(st.number_input(label, value=default, step=1,
+                                                    key=f"{key}_{self.name}_{pname}"))
+            elif isinstance(default, str):
+                params[pname] = st.text_input(label, value=default,
+                                              key=f"{key}_{self.name}_{pname}").strip()
             else:
                 params[pname] = default
         return params
