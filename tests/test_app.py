@@ -220,6 +220,8 @@ def test_analysis_table_visits_sum_to_budget():
     assert int(table["visits"].sum()) == 300
     assert {"move", "visits", "win %", "share %"} <= set(table.columns)
     assert any("Principal variation" in m.value for m in at.markdown)
+    at.toggle(key="an_show_all").set_value(True).run()      # a later rerun keeps the result
+    assert int(at.dataframe[0].value["visits"].sum()) == 300
 
 
 def test_analysis_of_uploaded_record():

@@ -302,14 +302,14 @@ def board_svg(obs: dict, viewer=None) -> str:
     notes = []
     if obs.get("forced"):
         f = obs["forced"]
-        notes.append(f"Black Kitsune: P{f['seat']} must play {f['colour']} if able")
+        notes.append(f"P{f['seat']} must play {f['colour']} (Black Kitsune)")
     if obs.get("plus3_side"):
         notes.append(f"+3 to {obs['plus3_side']}")
     for name, tok in obs["tokens"].items():
         if tok.get("in_trick"):
             notes.append(f"{TOKEN_TITLE.get(name, name)} played")
     for k, note in enumerate(notes):
-        parts.append(_text(lx, ty + 180 - 16 * (len(notes) - 1 - k), note, 12, 600, "#ffe69a"))
+        parts.append(_text(lx, ty + 180 - 16 * (len(notes) - 1 - k), note, 11.5, 600, "#ffe69a"))
     # last trick
     last = obs["last_trick"]
     parts.append(f"<line x1='{lx - 16}' y1='{ty + 14}' x2='{lx - 16}' y2='{ty + 182}' stroke='#4f7a5c'/>")
@@ -506,16 +506,13 @@ class KitsuUI(GameUI):
 
     def events(self, before: dict, after: dict) -> list[str]:
         out = []
-        new_round = after.get("round") != before.get("round") or after.get("winner")
-        if new_round and (after.get("tricks", 0) > before.get("tricks", 0)
-                          or after.get("round") != before.get("round")):
+        new_round = sum(after["rounds_won"]) > sum(before["rounds_won"])
+        if new_round:
             last = after.get("last_trick") or {}
             if after.get("winner") and last.get("cards"):
                 won = last.get("winner")
                 out.append(f"Last trick: {CLAN_NAME.get(won, won)} +{last.get('moved', 0)}"
                            if won else "Last trick: a tie")
-            else:
-                out.append("The trick ends the round")
         elif after.get("tricks", 0) > before.get("tricks", 0):
             last = after.get("last_trick") or {}
             cards = ", ".join(f"P{c['seat']} {c.get('card') or '?'}"

@@ -28,7 +28,8 @@ def budget_input(key: str) -> dict:
 def analyse_block(pos, player, key: str, title: str) -> None:
     """Run button + results for position ``pos`` (seat ``player`` to move)."""
     budget = budget_input(key)
-    ident = (key, id(pos), len(pos.history), str(pos.history[-12:]), player)
+    ident = (key, pos.game.name, str(sorted(pos.game.params.items())), pos._seed,
+             tuple(pos.history), player)
     if st.button(f"Analyse for P{player}", type="primary", key=f"{key}_run"):
         result = common.search_with_progress(pos, budget, mix(len(pos.history), 7),
                                              f"Searching for P{player}")
