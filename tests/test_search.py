@@ -342,3 +342,39 @@ def test_progressive_bias():
         ismcts(state, iterations=10, bias=-1.0)
     agent = make_agent("ismcts:200:bias=0.5:depth=0")
     assert agent.bias == 0.5 and agent.rollout_depth == 0 and agent.name == "ismcts:200:depth=0:bias=0.5"
+
+
+def _game_positions():
+    import boardlab.games
+    out = []
+    for name in boardlab.games_available():
+        module = boardlab.games.get(name)
+        params = (getattr(module, "PARAMETER_SETS", None) or [{}])[0]
+        out.append(pytest.param(name, params, id=name))
+    return out
+
+
+@pytest.mark.parametrize("name, params", _game_positions())
+@pytest.mark.parametrize("threads", [1, 2])
+def test_every_game_no_hidden_information_and_determinism(name, params, threads):
+    """For every game: same seed and budget give the same move (1 and 2 threads), the
+    visits sum to the budget, and states the seat cannot tell apart search alike."""
+    rng = np.random.default_rng(5)
+    state = boardlab.make(name, **params).new_initial_state(seed=5)
+    for _ in range(40):                                  # some way into the game
+        settle(state, rng)
+        legal = state.legal_actions()
+        if state.is_terminal() or len(legal) == 0:
+            break
+        state.apply(int(legal[rng.integers(len(legal))]))
+    settle(state, rng)
+    assert state.current_player >= 0
+    seat = state.current_player
+    ref = ismcts(state, iterations=600, seed=3, threads=threads, rollout_depth=4)
+    assert sum(s["visits"] for s in ref.stats) == 600
+    again = ismcts(state.clone(), iterations=600, seed=3, threads=threads, rollout_depth=4)
+    assert signature(again) == signature(ref)
+    for s in range(1, 3):
+        other = state.determinize(seat, s)
+        assert signature(ismcts(other, iterations=600, seed=3, threads=threads,
+                                rollout_depth=4)) == signature(ref)
