@@ -125,6 +125,7 @@ class PlaySession:
     hint_ply: int = -1
     last_ai: object = None          # SearchResult of the last AI move
     app_meta: dict = field(default_factory=dict)
+    groups: list = field(default_factory=list)  # (start, end) plies of multi-action human moves
 
     def __post_init__(self):
         if len(self.seats) != self.game.num_players:
@@ -166,11 +167,23 @@ class PlaySession:
         while self.state.is_chance():
             self.state.apply(sample_chance(self.state, self.seed))
 
-    def apply_human(self, action: int) -> None:
+    def apply_human(self, action) -> None:
+        """Play a human decision: one action, or a list of actions the same seat takes in a
+        row (confirmed together in the UI, so undone together). Nothing is applied unless
+        every action is legal in turn."""
         p = self.state.current_player
         if p < 0 or self.seats[p] != HUMAN:
             raise ValueError("it is not a human seat's turn")
-        self.state.apply(int(action))      # IllegalActionError if not legal
+        actions = [int(a) for a in action] if isinstance(action, (list, tuple)) else [int(action)]
+        trial = self.state.clone()
+        for i, a in enumerate(actions):
+            if i and trial.current_player != p:
+                raise ValueError("a grouped move must stay with one seat")
+            trial.apply(a)                 # IllegalActionError if not legal
+        start = len(self.state.history)
+        self.state = trial
+        if len(actions) > 1:
+            self.groups.append((start, start + len(actions)))
         self.last_human = p
         self.hint = None
         self.advance_chance()
@@ -207,6 +220,9 @@ class PlaySession:
         humans = set(self.humans)
         for i in range(len(acts) - 1, -1, -1):
             if acts[i] in humans:
+                for start, end in self.groups:
+                    if start <= i < end:
+                        return start
                 return i
         return None
 
@@ -216,6 +232,7 @@ class PlaySession:
         if target is None:
             return False
         self.state = state_at(self.state, target)
+        self.groups = [(s, e) for s, e in self.groups if e <= target]
         self.last_human = self.state.current_player
         self.hint = None
         return True

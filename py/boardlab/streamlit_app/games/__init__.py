@@ -12,7 +12,8 @@ What a subclass may override:
 * ``seat_name(seat, players)`` - e.g. "P1 (Orange)";
 * ``board(obs, key)`` - draw the board from an observation dict (one seat's, or the full one);
 * ``move_input(state, obs, key)`` - widgets for the decision of the seat to move; returns the
-  chosen action or None. Only legal actions may be offered;
+  chosen action, a list of actions the seat takes in a row (e.g. orientation then position,
+  confirmed together; undone together), or None. Only legal actions may be offered;
 * ``log_text(state, action, actor, viewer)`` - how ``viewer`` may read a move in the log
   (None: not shown), and ``events(before, after)`` - public happenings between two views;
 * ``result_text(state)`` - the game-over line;
@@ -109,9 +110,10 @@ def esc(text) -> str:
 
 
 from .kitsu import KitsuUI  # noqa: E402  (needs GameUI)
+from .kyushu import KyushuUI  # noqa: E402
 
 #: game name -> its UI; register a new game here.
-UIS: dict[str, GameUI] = {"kitsu": KitsuUI()}
+UIS: dict[str, GameUI] = {"kitsu": KitsuUI(), "kyushu": KyushuUI()}
 
 
 def ui_for(name: str) -> GameUI:

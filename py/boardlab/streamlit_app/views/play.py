@@ -97,6 +97,13 @@ with right:
     c2.download_button("Save", icon=":material/download:", data=sess.record_json(), file_name=f"{game.name}-{sess.seed}.json",
                        mime="application/json", key="play_save", on_click="ignore",
                        help="Download the game record (JSON)", width="stretch")
+    if sess.humans and not state.is_terminal():
+        if st.button("Let the AI finish the game", key="play_ai_finish",
+                     icon=":material/fast_forward:", width="stretch",
+                     help="Every seat becomes an AI seat and the game plays out to the end "
+                          "(your view stays on screen)."):
+            sess.seats = [AI] * n
+            st.rerun()
     st.markdown("**Moves**" + ("" if viewer is None else f" (as P{viewer} sees them)"))
     log = common.move_log(state, viewer)
     with st.container(height=430, key="play_log"):

@@ -1,0 +1,817 @@
+"""Kyūshū in the app: every map as SVG, pick boxes and hands as card drawings, the live score
+table, and follow-up choices for the multi-step decisions with a placement preview.
+
+No rules here: what may be chosen comes from ``state.legal_actions()`` and the names from
+``state.action_to_string`` (notation in docs/kyushu.md); pictures are drawn from observation
+dicts only, so a seat never sees more than ``state.observation(seat)`` tells it (other hands,
+and the other players' Map turns until everyone has placed). The placement preview applies the
+candidate actions to a clone of the state and draws the mover's own view of the result.
+The card faces (which squares a numbered card shows) are public component data, read from
+the data file shipped in the wheel.
+"""
+from __future__ import annotations
+
+import json
+import re
+from functools import lru_cache
+from importlib import resources
+
+import streamlit as st
+
+from . import GameUI, action_buttons, esc
+
+# ----------------------------------------------------------------------------------------------
+# Colours and component data
+# ----------------------------------------------------------------------------------------------
+INK = "#23262f"
+PAPER = "#faf6ee"
+RES = {"blue": "#2f6fd6", "brown": "#8a5a2b", "grey": "#7d8590", "purple": "#8e44ad"}
+RES_LIGHT = {"blue": "#d6e4fb", "brown": "#eddcc8", "grey": "#e3e6ea", "purple": "#ead8f2"}
+TERRAIN_FILL = {"lake": "#5aa9e0", "forest": "#4f9a4f", "town": "#e4b873", "hot_spring": "#ef9f93",
+                "fallow": "#e9dfbd", "factory": "#4a4e5c"}
+TERRAIN_NAME = {"lake": "Lake", "forest": "Forest", "town": "Town", "hot_spring": "Hot spring",
+                "fallow": "Fallow", "production": "Production", "factory": "Factory"}
+SEAT_COLOURS = ["#d1495b", "#2e86ab", "#e0a21b", "#3f9c6d", "#7b5ea7"]
+GOLD = "#f0b429"
+FONT = "Helvetica, Arial, sans-serif"
+SCORE_ROWS = [("hot_springs", "Hot springs"), ("forests", "Forests"), ("towns", "Towns"),
+              ("lakes", "Lakes"), ("factories", "Factories"), ("travelers", "Travelers"),
+              ("most_fewest", "Most/Fewest"), ("total", "Total"), ("fallows", "Fallows (tie-break)")]
+MAP_TURN = re.compile(r"^(orient |place |terraform$|discard |choose |\w+ tile at |end turn$)")
+
+
+@lru_cache(maxsize=1)
+def _data() -> dict:
+    return json.loads(resources.files("boardlab").joinpath("data/kyushu.json").read_text())
+
+
+@lru_cache(maxsize=None)
+def card_face(card) -> tuple[list[str], list[tuple[int, int]]]:
+    """(six squares row-major as printed, dual pairs) of a Map card number or a province
+    id such as "S3A"."""
+    data = _data()
+    if isinstance(card, str) and card.startswith("S"):
+        prov = data["starting_provinces"]["cards"][int(card[1:-1]) - 1][card[-1]]
+        face = prov
+    else:
+        face = data["map_cards"]["cards"][int(card) - 1]
+    squares = face["squares"][0] + face["squares"][1]
+    return squares, [tuple(p) for p in face.get("duals", [])]
+
+
+def most_fewest_text(card: int, side: str) -> str:
+    return _data()["most_fewest_cards"]["cards"][card - 1][side]
+
+
+def col_name(col: int) -> str:
+    return ("a" if col >= 26 else "") + chr(ord("a") + col % 26)
+
+
+def parse_square(name: str) -> tuple[int, int]:
+    """(row, col) of a square name such as "c4" or "ab17" (0-based)."""
+    m = re.fullmatch(r"([a-z]{1,2})(\d+)", name)
+    letters, row = m.group(1), int(m.group(2)) - 1
+    col = ord(letters[-1]) - ord("a") + (26 if len(letters) == 2 else 0)
+    return row, col
+
+
+def _text(x, y, s, size=12, weight=400, fill=INK, anchor="start", extra="") -> str:
+    return (f"<text x='{x:.1f}' y='{y:.1f}' font-size='{size}' font-weight='{weight}' "
+            f"fill='{fill}' text-anchor='{anchor}' font-family='{FONT}' {extra}>{esc(s)}</text>")
+
+
+# ----------------------------------------------------------------------------------------------
+# One square
+# ----------------------------------------------------------------------------------------------
+def _icon(terrain: str, colour, cx: float, cy: float, s: float, value=None) -> str:
+    """The icon of a square, centred at (cx, cy), for a square of size s."""
+    k = s / 34.0
+    if terrain == "forest":
+        out = []
+        for dx, dy, sc in ((-6, 2, 0.85), (6, 1, 1.0)):
+            x, y, q = cx + dx * k, cy + dy * k, sc * k
+            out.append(f"<path d='M {x:.1f} {y - 11 * q:.1f} L {x + 7 * q:.1f} {y + 4 * q:.1f} "
+                       f"L {x - 7 * q:.1f} {y + 4 * q:.1f} Z' fill='#1f5e2a'/>"
+                       f"<rect x='{x - 1.3 * q:.1f}' y='{y + 4 * q:.1f}' width='{2.6 * q:.1f}' "
+                       f"height='{4 * q:.1f}' fill='#5b3b1c'/>")
+        return "".join(out)
+    if terrain == "town":
+        w, h = 15 * k, 9 * k
+        x0, y0 = cx - w / 2, cy - h / 2 + 3 * k
+        return (f"<rect x='{x0:.1f}' y='{y0:.1f}' width='{w:.1f}' height='{h:.1f}' fill='#fff7e6' "
+                f"stroke='#7a4a1a' stroke-width='{k:.2f}'/>"
+                f"<path d='M {x0 - 2 * k:.1f} {y0:.1f} L {cx:.1f} {y0 - 8 * k:.1f} "
+                f"L {x0 + w + 2 * k:.1f} {y0:.1f} Z' fill='#b5452b'/>"
+                f"<rect x='{cx - 2 * k:.1f}' y='{y0 + 3.5 * k:.1f}' width='{4 * k:.1f}' "
+                f"height='{5.5 * k:.1f}' fill='#7a4a1a'/>")
+    if terrain == "lake":
+        out = []
+        for dy in (-4, 3):
+            y = cy + dy * k
+            out.append(f"<path d='M {cx - 10 * k:.1f} {y:.1f} q {2.5 * k:.1f} {-3 * k:.1f} "
+                       f"{5 * k:.1f} 0 t {5 * k:.1f} 0 t {5 * k:.1f} 0 t {5 * k:.1f} 0' fill='none' "
+                       f"stroke='#eaf6ff' stroke-width='{1.8 * k:.2f}' stroke-linecap='round'/>")
+        return "".join(out)
+    if terrain == "hot_spring":
+        out = [f"<path d='M {cx - 10 * k:.1f} {cy + 3 * k:.1f} Q {cx:.1f} {cy + 13 * k:.1f} "
+               f"{cx + 10 * k:.1f} {cy + 3 * k:.1f} Z' fill='#fff3ef' stroke='#a8473b' "
+               f"stroke-width='{k:.2f}'/>"]
+        for dx in (-5, 0, 5):
+            x = cx + dx * k
+            out.append(f"<path d='M {x:.1f} {cy + 1 * k:.1f} q {-3 * k:.1f} {-3 * k:.1f} 0 "
+                       f"{-6 * k:.1f} t 0 {-6 * k:.1f}' fill='none' stroke='#ffffff' "
+                       f"stroke-width='{1.6 * k:.2f}' stroke-linecap='round'/>")
+        return "".join(out)
+    if terrain == "fallow":
+        out = []
+        for dy in (-6, 0, 6):
+            y = cy + dy * k
+            out.append(f"<line x1='{cx - 10 * k:.1f}' y1='{y:.1f}' x2='{cx + 10 * k:.1f}' "
+                       f"y2='{y:.1f}' stroke='#b59d62' stroke-width='{1.4 * k:.2f}' "
+                       f"stroke-dasharray='{3 * k:.1f} {2 * k:.1f}'/>")
+        return "".join(out)
+    if terrain == "production":
+        c = RES.get(colour, INK)
+        r = 9 * k
+        return (f"<path d='M {cx:.1f} {cy - r:.1f} L {cx + r:.1f} {cy:.1f} L {cx:.1f} {cy + r:.1f} "
+                f"L {cx - r:.1f} {cy:.1f} Z' fill='none' stroke='{c}' stroke-width='{2 * k:.2f}'/>"
+                f"<path d='M {cx:.1f} {cy - r * .45:.1f} L {cx + r * .45:.1f} {cy:.1f} L {cx:.1f} "
+                f"{cy + r * .45:.1f} L {cx - r * .45:.1f} {cy:.1f} Z' fill='{c}' fill-opacity='.45'/>")
+    if terrain == "factory":
+        c = RES.get(colour, "#ffffff")
+        x0, y0 = cx - 10 * k, cy + 7 * k
+        path = (f"M {x0:.1f} {y0:.1f} L {x0:.1f} {cy - 2 * k:.1f} L {x0 + 5 * k:.1f} "
+                f"{cy - 6 * k:.1f} L {x0 + 5 * k:.1f} {cy - 2 * k:.1f} L {x0 + 10 * k:.1f} "
+                f"{cy - 6 * k:.1f} L {x0 + 10 * k:.1f} {cy - 2 * k:.1f} L {x0 + 15 * k:.1f} "
+                f"{cy - 6 * k:.1f} L {x0 + 15 * k:.1f} {cy - 12 * k:.1f} L {x0 + 20 * k:.1f} "
+                f"{cy - 12 * k:.1f} L {x0 + 20 * k:.1f} {y0:.1f} Z")
+        out = f"<path d='{path}' fill='{c}' stroke='#ffffff' stroke-width='{0.9 * k:.2f}'/>"
+        if value:
+            out += (f"<circle cx='{cx + 10 * k:.1f}' cy='{cy - 10 * k:.1f}' r='{5.2 * k:.1f}' "
+                    f"fill='#ffffff'/>" + _text(cx + 10 * k, cy - 7.2 * k, str(value),
+                                                round(8 * k, 1), 800, INK, "middle"))
+        return out
+    return ""
+
+
+def _fill(terrain: str, colour) -> str:
+    if terrain == "production":
+        return RES_LIGHT.get(colour, "#eeeeee")
+    return TERRAIN_FILL.get(terrain, "#dddddd")
+
+
+def square_svg(x, y, s, terrain, colour=None, value=None) -> str:
+    return (f"<rect x='{x:.1f}' y='{y:.1f}' width='{s:.1f}' height='{s:.1f}' "
+            f"fill='{_fill(terrain, colour)}'/>" + _icon(terrain, colour, x + s / 2, y + s / 2, s, value))
+
+
+def _token(cx, cy, r, colour) -> str:
+    return (f"<circle cx='{cx:.1f}' cy='{cy:.1f}' r='{r:.1f}' fill='{RES[colour]}' stroke='#ffffff' "
+            f"stroke-width='{max(r * .28, 1):.1f}'/><circle cx='{cx - r * .3:.1f}' cy='{cy - r * .3:.1f}' "
+            f"r='{r * .3:.1f}' fill='#ffffff' fill-opacity='.45'/>")
+
+
+def _meeple(cx, cy, s, colour) -> str:
+    k = s / 34.0
+    return (f"<g transform='translate({cx:.1f},{cy:.1f}) scale({k * .55:.3f})'><path d='M 0 -14 "
+            f"a 5 5 0 1 1 0.1 0 M -4 -9 L -12 -4 L -11 1 L -5 -1 L -8 12 L -2 12 L 0 5 L 2 12 L 8 12 "
+            f"L 5 -1 L 11 1 L 12 -4 L 4 -9 Z' fill='{colour}' stroke='#ffffff' stroke-width='2'/></g>")
+
+
+# ----------------------------------------------------------------------------------------------
+# A card drawn on its own (hand, pick boxes, provinces)
+# ----------------------------------------------------------------------------------------------
+def card_svg(card, s: float = 22, *, label=None, dim=False, standalone=True, x=0.0, y=0.0,
+             ring=None) -> str:
+    """A Map card (number) or Starting Province ("S3A") as printed: 2 rows of 3 squares."""
+    squares, duals = card_face(card)
+    head = max(s * 0.62, 12)
+    w, h = 3 * s + 6, 2 * s + head + 5
+    out = [f"<g transform='translate({x:.1f},{y:.1f})'>",
+           f"<rect x='0' y='0' width='{w:.1f}' height='{h:.1f}' rx='5' fill='#fffdf8' "
+           f"stroke='{ring or '#9c8f74'}' stroke-width='{2.5 if ring else 1}'/>"]
+    title = label if label is not None else (f"Province {card[1:]}" if isinstance(card, str)
+                                             else f"No. {card}")
+    out.append(_text(5, head - 2.5, title, round(head * .72, 1), 700, "#4b3d22"))
+    for i, sq in enumerate(squares):
+        terrain, _, colour = sq.partition(":")
+        value = None
+        if terrain == "factory":
+            value = 2
+            for a, b in duals:
+                if i in (a, b):
+                    value = 4 if squares[a] == squares[b] else 3
+        out.append(square_svg(3 + (i % 3) * s, head + (i // 3) * s, s, terrain, colour or None, value))
+    for a, b in duals:
+        ax, ay = 3 + (a % 3) * s + s / 2, head + (a // 3) * s + s / 2
+        bx, by = 3 + (b % 3) * s + s / 2, head + (b // 3) * s + s / 2
+        out.append(f"<line x1='{ax:.1f}' y1='{ay:.1f}' x2='{bx:.1f}' y2='{by:.1f}' stroke='{GOLD}' "
+                   f"stroke-width='{s * .12:.1f}' stroke-opacity='.8' stroke-dasharray='{s * .15:.1f}'/>")
+    out.append(f"<rect x='3' y='{head:.1f}' width='{3 * s:.1f}' height='{2 * s:.1f}' fill='none' "
+               f"stroke='#2b2b2b' stroke-width='1'/>")
+    if dim:
+        out.append(f"<rect x='0' y='0' width='{w:.1f}' height='{h:.1f}' rx='5' fill='#ffffff' "
+                   f"fill-opacity='.55'/>")
+    out.append("</g>")
+    if not standalone:
+        return "".join(out)
+    return (f"<svg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 {w:.1f} {h:.1f}' width='{w:.1f}' "
+            f"height='{h:.1f}' role='img' aria-label='card {esc(card)}'>{''.join(out)}</svg>")
+
+
+def card_size(s: float = 22) -> tuple[float, float]:
+    head = max(s * 0.62, 12)
+    return 3 * s + 6, 2 * s + head + 5
+
+
+def card_back(x, y, s=22, text="") -> str:
+    w, h = card_size(s)
+    return (f"<rect x='{x:.1f}' y='{y:.1f}' width='{w:.1f}' height='{h:.1f}' rx='5' fill='#2f5d62' "
+            f"stroke='#1d3c40'/><rect x='{x + 4:.1f}' y='{y + 4:.1f}' width='{w - 8:.1f}' "
+            f"height='{h - 8:.1f}' rx='3' fill='none' stroke='#d9c58f' stroke-opacity='.7'/>"
+            + (_text(x + w / 2, y + h / 2 + 5, text, 14, 700, "#f3ead2", "middle") if text else ""))
+
+
+# ----------------------------------------------------------------------------------------------
+# One player's map
+# ----------------------------------------------------------------------------------------------
+def map_svg(m: dict, *, cell: float = 40, title: str = "", title_colour: str = INK,
+            highlight=None, marks=None, bounds=None, subtitle: str = "", pad: int = 1) -> str:
+    """A map of an observation ({"cells", "cards", "bbox"}) as SVG: terrain squares with icons,
+    resources, tiles, travelers, card outlines with their numbers, column letters and row
+    numbers. ``highlight`` (a card id) is outlined in gold; ``marks`` are (row, col, label,
+    active) dots, e.g. the candidate positions of a placement."""
+    cells = m["cells"]
+    marks = marks or []
+    rows = [c["row"] for c in cells] + [r for r, _, _, _ in marks]
+    cols = [c["col"] for c in cells] + [c for _, c, _, _ in marks]
+    if bounds is not None:
+        rows += [bounds[0], bounds[2]]
+        cols += [bounds[1], bounds[3]]
+    if not rows:
+        body = _text(12, 52, "No map yet (the Starting Province comes first).", 13, 400, "#6b6457")
+        return (f"<svg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 360 70' width='100%' "
+                f"style='max-width:360px;background:{PAPER};border-radius:10px'>"
+                + _text(12, 24, title, 15, 700, title_colour) + body + "</svg>")
+    top, bottom = max(min(rows) - pad, 0), min(max(rows) + pad, 31)
+    left, right = max(min(cols) - pad, 0), min(max(cols) + pad, 31)
+    gx, gy = 24, 46 + (17 if subtitle else 0)        # gutters: row numbers, title + letters
+    W = gx + (right - left + 1) * cell + 10
+    H = gy + (bottom - top + 1) * cell + 10
+    W = max(W, 9 + 8.2 * len(title), 8 + 6.1 * len(subtitle), 200)
+
+    def xy(r, c):
+        return gx + (c - left) * cell, gy + (r - top) * cell
+
+    out = [_text(8, 21, title, 16, 700, title_colour)]
+    if subtitle:
+        out.append(_text(8, 40, subtitle, 11.5, 400, "#5b5240"))
+    for c in range(left, right + 1):
+        out.append(_text(xy(top, c)[0] + cell / 2, gy - 5, col_name(c), 10, 400, "#8a8170", "middle"))
+    for r in range(top, bottom + 1):
+        out.append(_text(gx - 4, xy(r, left)[1] + cell / 2 + 3.5, str(r + 1), 10, 400, "#8a8170", "end"))
+    # faint grid over the whole area (where cards could go)
+    gw, gh = (right - left + 1) * cell, (bottom - top + 1) * cell
+    out.append(f"<rect x='{gx}' y='{gy}' width='{gw}' height='{gh}' fill='#f1e9d6'/>")
+    for c in range(left, right + 2):
+        x = gx + (c - left) * cell
+        out.append(f"<line x1='{x}' y1='{gy}' x2='{x}' y2='{gy + gh}' stroke='#e3d7bd'/>")
+    for r in range(top, bottom + 2):
+        y = gy + (r - top) * cell
+        out.append(f"<line x1='{gx}' y1='{y}' x2='{gx + gw}' y2='{y}' stroke='#e3d7bd'/>")
+    at = {(c["row"], c["col"]): c for c in cells}
+    duals = {}
+    for c in cells:
+        x, y = xy(c["row"], c["col"])
+        out.append(square_svg(x, y, cell, c["terrain"], c["colour"], c["factory_value"]))
+        if c["tile"]:
+            out.append(f"<rect x='{x + 2.5:.1f}' y='{y + 2.5:.1f}' width='{cell - 5:.1f}' "
+                       f"height='{cell - 5:.1f}' rx='3' fill='none' stroke='#ffffff' stroke-width='1.6' "
+                       f"stroke-dasharray='3 2'/><path d='M {x + cell - 12:.1f} {y + 2:.1f} L "
+                       f"{x + cell - 2:.1f} {y + 2:.1f} L {x + cell - 2:.1f} {y + 12:.1f} Z' fill='#fff'/>"
+                       f"<title>{esc(c['name'])}: terraforming tile ({TERRAIN_NAME[c['terrain']]})</title>")
+        if c["terrain"] == "factory" and (c["factory_value"] or 0) >= 3 and c["card"] is not None:
+            duals[(c["row"], c["col"])] = c
+    # dual factories: a gold link across the shared edge of a visible pair
+    for (r, col), c in duals.items():
+        _, pairs = card_face(c["card"])
+        mate = next((b if a == c["square"] else a for a, b in pairs if c["square"] in (a, b)), None)
+        for nr, nc in ((r, col + 1), (r + 1, col)):
+            o = duals.get((nr, nc))
+            if o is not None and o["card"] == c["card"] and o["square"] == mate:
+                x1, y1 = xy(r, col)
+                x2, y2 = xy(nr, nc)
+                out.append(f"<line x1='{x1 + cell / 2:.1f}' y1='{y1 + cell / 2:.1f}' "
+                           f"x2='{x2 + cell / 2:.1f}' y2='{y2 + cell / 2:.1f}' stroke='{GOLD}' "
+                           f"stroke-width='{cell * .14:.1f}' stroke-linecap='round'/>")
+    # card outlines: thin lines inside a card, thick where the card ends
+    for c in cells:
+        x, y = xy(c["row"], c["col"])
+        edges = (((0, -1), (x, y, x, y + cell)), ((0, 1), (x + cell, y, x + cell, y + cell)),
+                 ((-1, 0), (x, y, x + cell, y)), ((1, 0), (x, y + cell, x + cell, y + cell)))
+        for (dr, dc), (x1, y1, x2, y2) in edges:
+            o = at.get((c["row"] + dr, c["col"] + dc))
+            same = o is not None and o["card"] == c["card"]
+            if same and (dr, dc) in ((0, -1), (-1, 0)):
+                continue
+            colour = GOLD if highlight is not None and str(c["card"]) == str(highlight) and not same \
+                else ("#00000022" if same else "#2a2a2a")
+            width = 3.2 if colour == GOLD else (0.8 if same else 2.0)
+            out.append(f"<line x1='{x1:.1f}' y1='{y1:.1f}' x2='{x2:.1f}' y2='{y2:.1f}' "
+                       f"stroke='{colour}' stroke-width='{width}' stroke-linecap='square'/>")
+    # resources and travelers
+    for c in cells:
+        x, y = xy(c["row"], c["col"])
+        if c["resource"]:
+            if c["terrain"] == "production":
+                out.append(_token(x + cell / 2, y + cell / 2, cell * .21, c["resource"]))
+            else:
+                out.append(_token(x + cell * .73, y + cell * .73, cell * .17, c["resource"]))
+    for t in m.get("travelers", []):
+        x, y = xy(t["row"], t["col"])
+        out.append(_meeple(x + cell * .3, y + cell * .38, cell, t["colour"]))
+    # card numbers: a tag on each card's first visible square
+    first = {}
+    for c in sorted(cells, key=lambda c: (c["row"], c["col"])):
+        first.setdefault(str(c["card"]), c)
+    for card, c in first.items():
+        x, y = xy(c["row"], c["col"])
+        label = card if card.startswith("S") else card
+        w = 6 + 6.2 * len(label)
+        hl = highlight is not None and card == str(highlight)
+        out.append(f"<rect x='{x + 1.5:.1f}' y='{y + 1.5:.1f}' width='{w:.1f}' height='12' rx='3' "
+                   f"fill='{GOLD if hl else '#23262f'}' fill-opacity='.9'/>"
+                   + _text(x + 1.5 + w / 2, y + 11, label, 10, 700, INK if hl else "#ffffff", "middle"))
+    for r, c, label, active in marks:           # the chosen one is the gold outline
+        if active:
+            continue
+        x, y = xy(r, c)
+        out.append(f"<g opacity='.62'><circle cx='{x + cell / 2:.1f}' cy='{y + cell / 2:.1f}' "
+                   f"r='{cell * .19:.1f}' fill='#ffffff' stroke='{INK}' stroke-width='1'/>"
+                   + _text(x + cell / 2, y + cell / 2 + 3.2, label, 8.5, 700, INK, "middle") + "</g>")
+    return (f"<svg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 {W:.0f} {H:.0f}' width='100%' "
+            f"style='max-width:{W:.0f}px;background:{PAPER};border-radius:10px' role='img' "
+            f"aria-label='{esc(title)}'>{''.join(out)}</svg>")
+
+
+def cell_size(m: dict, width: float = 440) -> float:
+    """Squares as large as fit in about ``width`` pixels (between 26 and 48)."""
+    box = m.get("bbox")
+    if not box:
+        return 40
+    span = max(box["right"] - box["left"], box["bottom"] - box["top"] - 2) + 3
+    return max(26.0, min(48.0, width / span))
+
+
+def seat_map(obs: dict, seat: int) -> dict:
+    """obs["maps"][seat] with the travelers standing on it (and their owners' colours)."""
+    m = dict(obs["maps"][seat])
+    m["travelers"] = [dict(t, colour=SEAT_COLOURS[t["owner"] % len(SEAT_COLOURS)])
+                      for t in (obs.get("travelers") or {}).get("placed", [])
+                      if t["host"] == seat and t.get("active", True)]
+    return m
+
+
+# ----------------------------------------------------------------------------------------------
+# The table: round, pool, pick boxes, Most/Fewest
+# ----------------------------------------------------------------------------------------------
+PHASE_TEXT = {
+    "setup": "setting up", "province": "choosing Starting Provinces",
+    "first_box": "filling the pick boxes", "select": "Selection phase", "pay": "Selection phase",
+    "replace": "Selection phase", "map": "Map phase", "position": "Map phase",
+    "map_after": "Map phase", "terraform_resource_1": "Map phase (terraforming)",
+    "terraform_resource_2": "Map phase (terraforming)", "terraform_colour": "Map phase (terraforming)",
+    "terraform_fallow": "Map phase (terraforming)", "traveler_resource": "Travelers",
+    "traveler_spring": "Travelers", "over": "game over",
+}
+
+
+def table_svg(obs: dict, viewer=None) -> str:
+    """Round, phase, the pool and the draw pile; the pick boxes with their cards."""
+    s = 26
+    cw, ch = card_size(s)
+    boxes = obs["pick_boxes"]
+    gap = 70
+    W = max(820, 24 + len(boxes) * (cw + gap))
+    out = []
+    phase = PHASE_TEXT.get(obs["phase"], obs["phase"].replace("_", " "))
+    rnd = obs["round"]
+    head = (f"Round {rnd} of 12 · {phase}" if rnd else f"Setup · {phase}")
+    out.append(_text(14, 24, head, 16, 700))
+    x = 14
+    out.append(_text(x, 48, "POOL", 10, 700, "#7a6440", extra="letter-spacing='1.5'"))
+    x += 40
+    for colour, k in obs["pool"].items():
+        out.append(_token(x + 8, 44, 7.5, colour) + _text(x + 20, 48, f"{k}", 12, 600))
+        x += 46
+    out.append(_text(x + 8, 48, f"Draw pile {obs['draw_pile_size']} cards", 12, 400, "#4a4f5c"))
+    opts = obs["options"]
+    extras = [f"side {opts['side']}"] + [t for t, on in (("Most/Fewest", opts["most_fewest"]),
+                                                          ("Travelers", opts["travelers"])) if on]
+    out.append(_text(W - 14, 24, ", ".join(extras), 12, 400, "#5b5240", "end"))
+    out.append(_text(14, 76, "PICK BOXES", 10, 700, "#7a6440", extra="letter-spacing='1.5'"))
+    y0 = 84
+    for i, b in enumerate(boxes):
+        x = 14 + i * (cw + gap)
+        owner = b["owner"]
+        label = ("your box" if owner is not None and owner == viewer else
+                 f"P{owner}'s box" if owner is not None else f"middle ({b['label']})")
+        colour = SEAT_COLOURS[owner % len(SEAT_COLOURS)] if owner is not None else "#7a6440"
+        out.append(_text(x, y0 + 10, label, 11.5, 700, colour))
+        if b["card"] is not None:
+            out.append(card_svg(b["card"], s, standalone=False, x=x, y=y0 + 16))
+        else:
+            out.append(f"<rect x='{x}' y='{y0 + 16}' width='{cw:.1f}' height='{ch:.1f}' rx='5' "
+                       f"fill='none' stroke='#b9ab8c' stroke-dasharray='4 3'/>"
+                       + _text(x + cw / 2, y0 + 16 + ch / 2 + 4, "empty", 11, 400, "#9b8f75", "middle"))
+    H = y0 + 16 + ch + 12
+    return (f"<svg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 {W:.0f} {H:.0f}' width='100%' "
+            f"style='max-width:{W:.0f}px;background:#f1e7d2;border-radius:12px' role='img' "
+            f"aria-label='Kyushu table'>{''.join(out)}</svg>")
+
+
+def hand_svg(cards, s: float = 24, taken=None, size=None, title="") -> str:
+    """A row of cards: the taken card (marked) then the hand; face down if cards is None."""
+    cw, ch = card_size(s)
+    out = []
+    x = 8
+    top = 22 if title else 6
+    if title:
+        out.append(_text(8, 15, title, 12, 700, "#4b3d22"))
+    if taken is not None:
+        out.append(card_svg(taken, s, standalone=False, x=x, y=top, label=f"Taken: {taken}",
+                            ring=GOLD))
+        x += cw + 18
+    if cards is None:
+        k = min(size or 0, 6)
+        for i in range(k):
+            out.append(card_back(x + i * 9, top, s))
+        if k:
+            x += (k - 1) * 9 + cw + 8
+        out.append(_text(x, top + ch / 2 + 4, f"hand: {size} card{'s' if size != 1 else ''}",
+                         12, 600, "#3b3f4a"))
+        x += 110
+    else:
+        for c in cards:
+            out.append(card_svg(c, s, standalone=False, x=x, y=top))
+            x += cw + 6
+        if not cards:
+            out.append(_text(x, top + ch / 2 + 4, "hand: empty", 12, 400, "#6b6457"))
+            x += 90
+    W, H = max(x + 4, 120), top + ch + 6
+    return (f"<svg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 {W:.0f} {H:.0f}' width='{W:.0f}' "
+            f"style='max-width:100%' role='img' aria-label='cards'>{''.join(out)}</svg>")
+
+
+def score_rows(obs: dict, viewer=None) -> list[dict]:
+    """One row per seat of the score table: {"seat", category: points, ...}."""
+    rows = []
+    for seat in range(obs["players"]):
+        sc = obs["scores"][seat]
+        row = {"seat": f"P{seat}" + (" (you)" if seat == viewer else "")}
+        row.update({label: sc[k] for k, label in SCORE_ROWS
+                    if (k != "most_fewest" or obs["options"]["most_fewest"])
+                    and (k != "travelers" or obs["options"]["travelers"])})
+        rows.append(row)
+    return rows
+
+
+def most_fewest_lines(obs: dict) -> list[str]:
+    lines = []
+    for mf in obs.get("most_fewest") or []:
+        a, b = mf["seats"]
+        idx = mf["card"] - 1
+        key = "most_metrics" if mf["side"] == "most" else "fewest_metrics"
+        va, vb = obs["scores"][a][key][idx], obs["scores"][b][key][idx]
+        lines.append(f"**P{a} | P{b}** — {most_fewest_text(mf['card'], mf['side'])}: "
+                     f"P{a} {va}, P{b} {vb}")
+    return lines
+
+
+# ----------------------------------------------------------------------------------------------
+# Input helpers
+# ----------------------------------------------------------------------------------------------
+def card_choices(state, choices, key: str, prompt: str, label_of=None, per_row: int = 6):
+    """Cards drawn side by side, a button under each; choices is [(action, card)]."""
+    st.markdown(prompt)
+    chosen = None
+    for start in range(0, len(choices), per_row):
+        row = choices[start:start + per_row]
+        cols = st.columns(per_row)
+        for col, (a, card) in zip(cols, row):
+            with col:
+                st.markdown(card_svg(card, 26), unsafe_allow_html=True)
+                text = label_of(a, card) if label_of else state.action_to_string(a)
+                if st.button(text, key=f"{key}_act_{a}", help=state.action_to_string(a),
+                             width="stretch"):
+                    chosen = a
+    return chosen
+
+
+def _orient_label(name: str) -> str:
+    m = re.fullmatch(r"orient \d+ (.+) (over|under)", name)
+    if not m:
+        return name
+    return f"{m.group(1)} · {m.group(2)}"
+
+
+def _score_delta(before: dict, after: dict) -> str:
+    bits = []
+    for k, label in SCORE_ROWS[:-2]:
+        d = after[k] - before[k]
+        if d:
+            bits.append(f"{label.lower()} {d:+d}")
+    total = after["total"] - before["total"]
+    return f"**{total:+d} points now** ({', '.join(bits)})" if bits else "**no points change now**"
+
+
+class KyushuUI(GameUI):
+    name = "kyushu"
+    title = "Kyūshū"
+
+    # -- set-up -----------------------------------------------------------------------------
+    def param_inputs(self, key: str) -> dict:
+        c1, c2 = st.columns(2)
+        players = c1.selectbox("Players", [2, 3, 4, 5], index=0, key=f"{key}_ky_players",
+                               help="2: the two middle pick boxes are used; 3–5: a box each.")
+        side = c2.radio("Starting Province side", ["A", "B"], horizontal=True, key=f"{key}_ky_side")
+        c3, c4 = st.columns(2)
+        mf = c3.checkbox("Most/Fewest scoring cards", key=f"{key}_ky_mf",
+                         help="Optional rule: a Most/Fewest card between each pair of neighbours.")
+        trav = c4.checkbox("Travelers", key=f"{key}_ky_trav",
+                           help="Optional rule: after round 6, send travelers to your neighbours' "
+                                "hot springs.")
+        return {"players": int(players), "side": side, "most_fewest": bool(mf),
+                "travelers": bool(trav)}
+
+    def seat_name(self, seat: int, players: int) -> str:
+        return f"P{seat}"
+
+    # -- drawing ----------------------------------------------------------------------------
+    def board(self, obs: dict, key: str = "board", viewer=None) -> None:
+        n = obs["players"]
+        st.markdown(table_svg(obs, viewer), unsafe_allow_html=True)
+        spans = [(m["bbox"]["right"] - m["bbox"]["left"] + 1) if m.get("bbox") else 3
+                 for m in obs["maps"]]
+        per_row = 1 if n == 2 and max(spans) > 10 else 2     # big 2p maps: one per row
+        width = 700 if per_row == 1 else 440
+        order = list(range(n))
+        if viewer is not None:                     # your own map first
+            order = order[viewer:] + order[:viewer]
+        final = obs["phase"] == "over"
+        for start in range(0, n, per_row):
+            cols = st.columns(per_row)
+            for col, seat in zip(cols, order[start:start + per_row]):
+                with col:
+                    self._seat_panel(obs, seat, viewer, width)
+        rows = score_rows(obs, viewer)
+        title = "Final scores" if final else "Score so far (live)"
+        st.markdown(f"**{title}**" + ("" if final else " — as the maps stand now (factories fed "
+                                       "as well as the resources allow)"))
+        st.table(_score_frame(rows))
+        lines = most_fewest_lines(obs)
+        if lines:
+            st.markdown(f"**Most/Fewest cards** ({'final' if final else 'current'} counts)  \n"
+                        + "  \n".join(lines))
+
+    def _seat_panel(self, obs: dict, seat: int, viewer, width: float = 440) -> None:
+        colour = SEAT_COLOURS[seat % len(SEAT_COLOURS)]
+        me = viewer == seat
+        to_move = obs.get("current_player") == seat
+        title = f"P{seat}" + (" (you)" if me else "") + f" · {obs['scores'][seat]['total']} pts"
+        if to_move and obs["phase"] != "over":
+            title += " · to move"
+        sub = []
+        if obs.get("unrevealed") and not me and viewer is not None:
+            sub.append("map as before this Map phase (hidden until everyone has placed)")
+        held = (obs.get("travelers") or {}).get("held")
+        if obs["options"].get("travelers") and held:
+            sub.append(f"travelers left: {held[seat]}")
+        st.markdown(map_svg(seat_map(obs, seat), title=title, title_colour=colour,
+                            cell=cell_size(obs["maps"][seat], width)), unsafe_allow_html=True)
+        if sub:
+            st.caption(" · ".join(sub))
+        hand = obs["hands"][seat]
+        taken = obs["selected"][seat]
+        if hand or taken is not None or obs["hand_sizes"][seat]:
+            st.markdown(hand_svg(hand, 28 if me else 22, taken=taken, size=obs["hand_sizes"][seat],
+                                 title="Your hand" if me else ("Hand" if hand is not None else "")),
+                        unsafe_allow_html=True)
+
+    # -- input ------------------------------------------------------------------------------
+    def move_input(self, state, obs: dict, key: str):
+        legal = [int(a) for a in state.legal_actions()]
+        names = {a: state.action_to_string(a) for a in legal}
+        phase = obs["phase"]
+        if phase == "province":
+            choices = [(a, "S" + nm.split()[-1]) for a, nm in names.items()]
+            return card_choices(state, choices, key, "**Choose your Starting Province** "
+                                "(it gets a resource on each production square).",
+                                lambda a, c: f"Province {c[1:]}")
+        if phase == "first_box":
+            choices = [(a, int(nm.split()[-1])) for a, nm in names.items()]
+            return card_choices(state, choices, key, "**Put a card from your hand into your pick "
+                                "box** (face up: the others may take it).",
+                                lambda a, c: f"Put {c} in my box")
+        if phase == "select":
+            return self._select_input(state, obs, names, key)
+        if phase == "pay":
+            st.markdown("**Pay:** choose the resource you discard from your map (square names "
+                        "as on the map's edges).")
+            return self._buttons(state, names, key, lambda nm: nm.replace("pay ", "discard ", 1))
+        if phase == "replace":
+            mt = obs.get("my_turn") or {}
+            why = {1: " (higher than the card you took)", 2: " (lower than the card you took)"}
+            choices = [(a, int(nm.split()[-1])) for a, nm in names.items()]
+            return card_choices(state, choices, key, "**Replace it:** the card from your hand that "
+                                "goes into the emptied box" + why.get(mt.get("option"), "") + ".",
+                                lambda a, c: f"Replace with {c}")
+        if phase in ("map", "position"):
+            return self._placement_input(state, obs, names, key)
+        prompts = {
+            "map_after": "**Your card is placed.** Terraform a Fallow now, or end your Map turn.",
+            "terraform_resource_1": "**Terraforming:** discard a first resource from your map.",
+            "terraform_resource_2": "**Terraforming:** discard a second resource.",
+            "terraform_colour": "**Terraforming:** which colour decides the tile?",
+            "terraform_fallow": "**Terraforming:** the Fallow that gets the tile.",
+            "traveler_resource": "**Travelers:** send a traveler with a resource from your map?",
+            "traveler_spring": "**Travelers:** the hot spring it goes to.",
+        }
+        st.markdown(prompts.get(phase, "**Choose:**"))
+        return self._buttons(state, names, key)
+
+    def _buttons(self, state, names, key, label=None, columns: int = 4):
+        chosen = None
+        acts = list(names)
+        cols = st.columns(min(columns, max(len(acts), 1)))
+        for i, a in enumerate(acts):
+            text = label(names[a]) if label else names[a]
+            if cols[i % len(cols)].button(text, key=f"{key}_act_{a}", width="stretch",
+                                          help=names[a]):
+                chosen = a
+        return chosen
+
+    def _select_input(self, state, obs, names, key):
+        """Selection: each pick box with its card, and under it the ways to take it."""
+        st.markdown("**Selection:** take a card from a pick box. Free: your own box (replace with "
+                    "any card), the box on your left (replace with a higher card) or on your right "
+                    "(a lower one). Or discard a resource from your map to take from any box.")
+        by_card = {}
+        for a, nm in names.items():
+            m = re.match(r"(pay to )?take (\d+) from (.+)", nm)
+            if not m:
+                continue
+            by_card.setdefault(int(m.group(2)), []).append((a, bool(m.group(1)), m.group(3)))
+        boxes = [b for b in obs["pick_boxes"] if b["card"] in by_card]
+        chosen = None
+        cols = st.columns(max(len(obs["pick_boxes"]), 4))
+        seat = state.current_player
+        for col, b in zip(cols, boxes):
+            with col:
+                owner = b["owner"]
+                where = ("Your box" if owner == seat else f"P{owner}'s box" if owner is not None
+                         else f"Middle, {b['label']}")
+                st.markdown(f"**{where}**")
+                st.markdown(card_svg(b["card"], 26), unsafe_allow_html=True)
+                for a, pay, frm in sorted(by_card[b["card"]], key=lambda t: t[1]):
+                    if pay:
+                        text = "Pay a resource, take"
+                    elif "left" in frm:
+                        text = "Take (replace higher)"
+                    elif "right" in frm:
+                        text = "Take (replace lower)"
+                    else:
+                        text = "Take (replace any)"
+                    if st.button(text, key=f"{key}_act_{a}", help=names[a], width="stretch",
+                                 type="secondary"):
+                        chosen = a
+        rest = [a for a in names if not any(a == x[0] for v in by_card.values() for x in v)]
+        if rest:
+            chosen = action_buttons(state, rest, key) or chosen
+        return chosen
+
+    def _placement_input(self, state, obs, names, key):
+        """Orientation and layer, then a position from the legal ones, a preview of the card
+        there on your own map, and Confirm. Returns the action(s) to apply."""
+        seat = state.current_player
+        phase = obs["phase"]
+        orients = [a for a, nm in names.items() if nm.startswith("orient ")]
+        places = [a for a, nm in names.items() if nm.startswith("place ")]
+        others = [a for a in names if a not in orients and a not in places]
+        card = obs["selected"][seat]
+        st.markdown(f"**Map phase:** place card **{card}** on your map — at least one square on "
+                    "top of or under a card already there, at least one visible; lakes never go "
+                    "under a card.")
+        chosen_orient = None
+        base = state
+        if phase == "map" and orients:
+            labels = {a: _orient_label(names[a]) for a in orients}
+            chosen_orient = st.radio("Orientation · layer", orients, format_func=labels.get,
+                                     horizontal=True, key=f"{key}_orient",
+                                     help="horizontal = as printed; vertical = a quarter turn "
+                                          "clockwise; turned = a further half turn. Over: on top "
+                                          "of the map; under: slid beneath placed cards.")
+            base = state.clone()
+            base.apply(chosen_orient)
+            places = [int(a) for a in base.legal_actions()
+                      if base.action_to_string(int(a)).startswith("place ")]
+        elif phase == "position":
+            mt = obs.get("my_turn") or {}
+            st.caption(f"Orientation chosen: {mt.get('orientation')} · {mt.get('layer')} "
+                       "(Undo to change it).")
+        result = None
+        if places:
+            pnames = {a: base.action_to_string(a) for a in places}
+            squares = {a: re.search(r" at ([a-z]+\d+)", pnames[a]).group(1) for a in places}
+            index = {a: i + 1 for i, a in enumerate(places)}
+            pick = st.selectbox(f"Position (top-left square) — {len(places)} legal", places,
+                                format_func=lambda a: f"{index[a]} · {squares[a]}",
+                                key=f"{key}_pos_{chosen_orient}")
+            preview = base.clone()
+            preview.apply(pick)
+            pobs = preview.observation(seat)
+            before = obs["scores"][seat]
+            after = pobs["scores"][seat]
+            marks = []
+            for a in places:
+                r, c = parse_square(squares[a])
+                marks.append((r, c, str(index[a]), a == pick))
+            left, right = st.columns([3, 2])
+            with left:
+                st.markdown(map_svg(seat_map(pobs, seat), title=f"Preview: {card} at {squares[pick]}",
+                                    title_colour=SEAT_COLOURS[seat % len(SEAT_COLOURS)],
+                                    highlight=card, marks=marks, cell=cell_size(pobs["maps"][seat])),
+                            unsafe_allow_html=True)
+                st.caption("Gold: the card in the chosen position. Numbered dots: the top-left "
+                           "squares of the other legal positions (numbers as in the list).")
+            with right:
+                st.markdown(f"**{pnames[pick]}**")
+                st.markdown(_score_delta(before, after))
+                if st.button(f"Confirm: place {card} at {squares[pick]}", type="primary",
+                             key=f"{key}_act_confirm", width="stretch"):
+                    result = [chosen_orient, pick] if chosen_orient is not None else pick
+        elif phase == "map" and orients:
+            st.warning("No legal position with this orientation and layer: choose another.")
+        if others:
+            st.markdown("Or, before placing:")
+            labels = {a: ("Terraform a Fallow first" if names[a] == "terraform" else names[a])
+                      for a in others}
+            for a in others:
+                if st.button(labels[a], key=f"{key}_first_{a}", help=names[a]):
+                    result = a
+        return result
+
+    # -- log --------------------------------------------------------------------------------
+    def log_text(self, state, action: int, actor: int, viewer):
+        name = state.action_to_string(action)
+        if actor < 0:
+            if name.startswith("deal "):
+                return None                       # which card went to which hand is private
+            return name
+        if viewer is not None and actor != viewer and MAP_TURN.match(name):
+            if name.startswith("orient ") or (name == "terraform" and
+                                              state.observation(actor)["phase"] == "map"
+                                              and not state.observation(actor)["my_turn"]["placed"]):
+                return f"P{actor} takes their Map turn (shown when everyone has placed)"
+            return None
+        return f"P{actor} {name}"
+
+    def events(self, before: dict, after: dict) -> list[str]:
+        out = []
+        viewer = after.get("viewer")
+        if after["round"] > before["round"] and after["round"] >= 1:
+            out.append(f"Round {after['round']} begins")
+        for seat in range(after["players"]):
+            if seat == viewer:
+                continue
+            old = {str(c["card"]) for c in before["maps"][seat]["cards"]}
+            for c in after["maps"][seat]["cards"]:
+                if str(c["card"]) not in old and not str(c["card"]).startswith("S"):
+                    layer = "over" if c["z"] > 0 else "under"
+                    out.append(f"P{seat} placed {c['card']} {c['orientation']} at "
+                               f"{col_name(c['col'])}{c['row'] + 1} {layer}")
+            tiles_before = {(x["row"], x["col"]) for x in before["maps"][seat]["cells"] if x["tile"]}
+            for x in after["maps"][seat]["cells"]:
+                if x["tile"] and (x["row"], x["col"]) not in tiles_before:
+                    out.append(f"P{seat} terraformed {x['name']} into a "
+                               f"{TERRAIN_NAME[x['terrain']].lower()}")
+        return out
+
+    def result_text(self, state) -> str:
+        obs = state.full_observation()
+        scores = [sc["total"] for sc in obs["scores"]]
+        ret = [float(r) for r in state.returns()]
+        best = max(ret)
+        winners = [s for s, r in enumerate(ret) if r == best]
+        table = ", ".join(f"P{s} {scores[s]}" for s in range(len(scores)))
+        if len(winners) == len(ret):
+            return f"Game over: a tie ({table} points)."
+        if len(winners) > 1:
+            return (f"Game over: {' and '.join(f'P{s}' for s in winners)} share the win "
+                    f"({table} points).")
+        return f"Game over: P{winners[0]} wins with {scores[winners[0]]} points ({table})."
+
+
+def _score_frame(rows: list[dict]):
+    import pandas as pd
+    return pd.DataFrame(rows).set_index("seat")
