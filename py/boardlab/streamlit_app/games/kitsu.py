@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import re
 
-import numpy as np
 import streamlit as st
 
 import boardlab
@@ -399,7 +398,6 @@ def card_long_name(card: str) -> str:
     return SPECIAL_TITLE.get(card, card)
 
 
-_SEAT = re.compile(r"\bP(\d+)\b")
 
 
 class KitsuUI(GameUI):
@@ -549,10 +547,13 @@ class KitsuUI(GameUI):
 
 
 # ----------------------------------------------------------------------------------------------
-# Analyse from a seat: build a State that matches what one seat knows, through the public API
+# Analyse from a seat: Game.position builds the State from what one seat knows at a real table
 # ----------------------------------------------------------------------------------------------
+TOKENS = boardlab.games.get("kitsu").TOKENS
+
+
 class FactsError(ValueError):
-    """Entered facts that cannot be put on a table through the public API."""
+    """Entered facts that cannot be read (the engine's own ValueErrors say what is wrong)."""
 
 
 def parse_cards(text: str, what: str) -> list[str]:
@@ -571,202 +572,138 @@ def parse_cards(text: str, what: str) -> list[str]:
     return out
 
 
-def parse_trick(text: str) -> list[tuple[int, str]]:
-    """Trick cards in play order: "P1 O5, P0 B2" -> [(1, "O5"), (0, "B2")]."""
+def parse_trick(text: str) -> list[str]:
+    """Trick entries in play order, comma separated, for ``Game.position``: "O3",
+    "O3 destroyed", "B5 with +3 blue", "B5 with hidden", "hidden" (another seat's face-down
+    card). Card names are normalised ("b5" -> "B5", "katana" -> "Katana"); an optional seat
+    prefix ("P1 O5") is accepted and dropped (the leader and the order fix the seats)."""
     out = []
     for item in re.split(r"[,;]+", text.strip()):
-        item = item.strip()
-        if not item:
+        words = item.split()
+        if not words:
             continue
-        m = re.fullmatch(r"[Pp](\d+)\s+(\S+)", item)
-        if not m:
-            raise FactsError(f"table: {item!r} should read like 'P1 O5' (seat, then card)")
-        out.append((int(m.group(1)), parse_cards(m.group(2), "table")[0]))
+        if re.fullmatch(r"[Pp]\d+", words[0]):
+            words = words[1:]
+        if not words:
+            raise FactsError(f"trick: {item.strip()!r} has no card")
+        if words[0].lower() != "hidden":
+            words[0] = parse_cards(words[0], "trick")[0]
+        else:
+            words[0] = "hidden"
+        out.append(" ".join(w if i == 0 else w.lower() for i, w in enumerate(words)))
     return out
 
 
-def build_from_facts(players: int, track_length: int, seat: int, leader: int, hand: list[str],
-                     trick: list[tuple[int, str]], gave: str | None = None,
-                     received: str | None = None, seed: int = 0):
-    """A State at the first trick of round 1 in which ``seat`` holds ``hand``, ``leader``
-    led, the ``trick`` cards lie on the table and ``seat`` is to move. Everything else (the
-    other hands, the draw pile) is dealt at random through explicit chance actions, and the
-    other seats' exchange cards are random too.
+def parse_known(text: str, players: int) -> dict:
+    """"P1: O6; P3: White B2" -> {1: ["O6"], 3: ["White", "B2"]}."""
+    known = {}
+    for item in re.split(r";", text.strip()):
+        if not item.strip():
+            continue
+        m = re.fullmatch(r"\s*[Pp](\d+)\s*:?\s*(.*)", item)
+        if not m:
+            raise FactsError(f"known cards: {item.strip()!r} should read like 'P1: O6 White'")
+        seat = int(m.group(1))
+        if not 0 <= seat < players:
+            raise FactsError(f"known cards: P{seat} is not a seat of a {players}-player game")
+        known.setdefault(seat, []).extend(parse_cards(m.group(2), f"known cards of P{seat}"))
+    return known
 
-    Returns (state, notes). Raises FactsError if the facts cannot be put on the table.
-    """
+
+def position_from_facts(players: int, track_length: int, seat: int, facts: dict, seed: int = 0):
+    """The State of ``facts`` (see docs/kitsu.md "Analysing a real table") with ``seat`` to
+    move. Raises ValueError (the engine's message) if the facts do not make a position."""
     game = boardlab.make("kitsu", players=players, track_length=track_length)
-    if not 0 <= seat < players:
-        raise FactsError(f"your seat must be P0..P{players - 1}")
-    if not 0 <= leader < players:
-        raise FactsError(f"the leader must be P0..P{players - 1}")
-    for s, _ in trick:
-        if not 0 <= s < players:
-            raise FactsError(f"table: P{s} is not a seat of a {players}-player game")
-    notes = []
-    deck = dict(zip(CARD_TYPES, boardlab.games.get("kitsu").deck(players)))
-    exchange = players > 2
-    if exchange:
-        if (gave is None) != (received is None):
-            raise FactsError("give both the card you put down and the card you received, or neither")
-        if gave is None:
-            # A neutral exchange: give a card of the hand and receive the same kind back.
-            counts = {c: hand.count(c) + sum(1 for _, x in trick if x == c) for c in CARD_TYPES}
-            for c in hand:
-                if deck[c] - counts[c] >= 1:
-                    gave = received = c
-                    break
-            if gave is None:
-                raise FactsError("could not choose a neutral exchange: please enter it")
-            notes.append(f"Exchange not entered: assumed you gave a {gave} and received a "
-                         f"{received} (so your partner knows you hold one).")
-        if received not in hand:
-            raise FactsError(f"you received a {received}, so it must be in your hand")
-    last_error = None
-    givers = [g for g in range(players) if g != seat] if exchange else [None]
-    for giver in givers:
-        try:
-            state = _attempt(game, deck, seat, leader, hand, trick, gave, received, giver, seed)
-        except _WrongGiver:
-            continue
-        except FactsError as e:
-            last_error = e
-            break
-        return state, notes
-    raise last_error or FactsError("the exchange could not be arranged as entered")
-
-
-class _WrongGiver(Exception):
-    pass
-
-
-def _attempt(game, deck, seat, leader, hand, trick, gave, received, giver, seed):
-    players = game.num_players
-    rng = np.random.default_rng(seed)
-    state = game.new_initial_state(seed=seed)
-    need = {s: [] for s in range(players)}
-    need[seat] = list(hand)
-    for s, c in trick:
-        need[s].append(c)
-    if giver is not None:
-        need[seat].remove(received)
-        need[seat].append(gave)
-        need[giver].append(received)
-    for c, k in deck.items():
-        used = sum(x == c for v in need.values() for x in v)
-        if used > k:
-            raise FactsError(f"there are only {k} × {c} in the {players}-player deck, "
-                             f"the facts need {used}")
-
-    def apply_text(text):
-        try:
-            state.apply_string(text)
-        except boardlab.IllegalActionError as e:
-            raise FactsError(f"'{text}' is not possible here: {e}") from None
-
-    apply_text(f"first leader P{leader}")
-    dealt = dict.fromkeys(CARD_TYPES, 0)
-    while state.is_chance():
-        first = state.action_to_string(int(state.legal_actions()[0]))
-        to = int(_SEAT.search(first).group(1))
-        if need[to]:
-            card = need[to].pop(0)
-        else:
-            free = {c: deck[c] - dealt[c] - sum(x == c for v in need.values() for x in v)
-                    for c in CARD_TYPES}
-            cands = [c for c, k in free.items() if k > 0]
-            weights = np.array([free[c] for c in cands], dtype=float)
-            card = cands[int(rng.choice(len(cands), p=weights / weights.sum()))]
-        apply_text(f"{first.split()[0]} {card} to P{to}")
-        dealt[card] += 1
-    leftovers = {s: v for s, v in need.items() if v}
-    if leftovers:
-        s, v = next(iter(leftovers.items()))
-        who = "you" if s == seat else f"P{s}"
-        raise FactsError(f"{who} would need {len(v)} more card(s) than a deal gives "
-                         f"({' '.join(v)}): check the number of cards in your hand")
-    # The exchange, in the engine's order; the others give random cards they do not play.
-    while state.current_player >= 0 and state.observation(state.current_player)["phase"] == "exchange":
-        p = state.current_player
-        if p == seat:
-            apply_text(f"give {gave}")
-            continue
-        if p == giver:
-            apply_text(f"give {received}")
-            continue
-        pool = list(state.observation(p)["hands"][p])
-        for c in [c for s2, c in trick if s2 == p]:
-            if c in pool:
-                pool.remove(c)
-        apply_text(f"give {pool[int(rng.integers(len(pool)))]}")
-    if giver is not None:
-        ex = state.observation(seat)["exchange"][seat]
-        if ex.get("received") != received:
-            raise _WrongGiver()
-    # The cards already on the table, in order.
-    for s, c in trick:
-        if state.current_player != s:
-            raise FactsError(f"P{state.current_player} is to play now, not P{s}: check the order "
-                             "of the table cards and the leader")
-        apply_text(f"play {c}")
-        if state.current_player >= 0 and state.observation(state.current_player)["phase"] != "play":
-            raise FactsError(f"after P{s} plays {c} a follow-up decision is needed "
-                             "(e.g. a Katana target): this form does not support it")
+    state = game.position(seat, seed=seed, **facts)
     if state.current_player != seat:
-        raise FactsError(f"with these facts P{state.current_player} is to move, not you (P{seat})")
-    held = state.observation(seat)["hand_sizes"][seat]
-    if held != len(hand):
-        raise FactsError(f"at this point of the deal your seat holds {held} cards, "
-                         f"you entered {len(hand)}")
-    if sorted(state.observation(seat)["hands"][seat]) != sorted(hand):
-        raise FactsError("could not reproduce your hand exactly")
+        who = state.current_player
+        raise FactsError(f"with this leader and these trick cards P{who} is to play, not you "
+                         f"(P{seat}): check the leader and the cards already played")
     return state
 
 
-NOT_REPRESENTABLE = (
-    "Not representable through the public API, so not asked for: the wisdom track position, "
-    "power tokens held or used, rounds already won, and cards seen in earlier tricks of this "
-    "deal. The API can only reach a position by playing to it, and this form builds the first "
-    "trick of round 1 (both pawns at the start, no tokens, 0–0 in rounds). The recommendation "
-    "is therefore for that situation, with your real hand and the real cards on the table.")
+def _token_options(players: int) -> list:
+    return [None] + list(range(players)) + ["used"]
+
+
+def _token_label(v) -> str:
+    return "available" if v is None else "used this round" if v == "used" else f"held by P{v}"
 
 
 def kitsu_seat_facts(key: str):
     """The form; returns the built (state, seat, notes) or None."""
-    st.caption("Enter what your seat knows at a real table. The AI deals the hidden rest only "
-               "in ways consistent with it (the search then re-deals from your seat's view).")
-    c1, c2, c3 = st.columns(3)
+    st.caption("Enter what your seat knows at a real table: your hand, the trick in progress, the "
+               "track, the power tokens, the cards seen. The AI deals the hidden rest only in ways "
+               "consistent with it (and the search re-deals it from your seat's view).")
+    c1, c2, c3, c4 = st.columns(4)
     players = int(c1.selectbox("Players", [2, 4, 6], key=f"{key}_players"))
     seat = int(c2.selectbox("Your seat", list(range(players)), format_func=lambda s: f"P{s} "
                             f"({'Blue' if s % 2 == 0 else 'Orange'})", key=f"{key}_seat"))
     leader = int(c3.selectbox("Leader of this trick", list(range(players)),
                               format_func=lambda s: f"P{s}", key=f"{key}_leader"))
+    track = int(c4.number_input("Wisdom track length", 3, 100, 15, key=f"{key}_track"))
     hand_text = st.text_input("Your hand (card names: B1–B6, O1–O6, White, Black, Katana)",
                               key=f"{key}_hand", placeholder="B1 B4 O4 O6 Black Katana")
-    trick_text = st.text_input("Cards on the table in this trick, in play order",
-                               key=f"{key}_trick", placeholder="P1 O5, P0 B2")
-    gave = received = None
-    gave_t = recv_t = ""
-    if players > 2:
-        e1, e2 = st.columns(2)
-        gave_t = e1.text_input("Card you put down in the exchange", key=f"{key}_gave")
-        recv_t = e2.text_input("Card you received", key=f"{key}_recv")
-    track = int(st.number_input("Wisdom track length", 3, 100, 15, key=f"{key}_track"))
-    st.info(NOT_REPRESENTABLE)
+    trick_text = st.text_input(
+        "The trick in progress, in play order from the leader (comma separated)",
+        key=f"{key}_trick", placeholder="O5, hidden, B3 with +3 blue",
+        help="Each card as 'O3', 'O3 destroyed' (by a Katana), 'B5 with +3 blue', 'B5 with "
+             "hidden' (your own face-down card) or 'hidden' (another seat's face-down card).")
+    st.markdown("**The table**")
+    t1, t2, t3, t4 = st.columns(4)
+    pawn_b = int(t1.number_input("Blue pawn", 0, track, 0, key=f"{key}_pawn_b"))
+    pawn_o = int(t2.number_input("Orange pawn", 0, track, 0, key=f"{key}_pawn_o"))
+    won_b = int(t3.number_input("Rounds won by Blue", 0, 1, 0, key=f"{key}_won_b"))
+    won_o = int(t4.number_input("Rounds won by Orange", 0, 1, 0, key=f"{key}_won_o"))
+    st.markdown("**Power tokens**")
+    tcols = st.columns(len(TOKENS))
+    tokens = {}
+    for col, name in zip(tcols, TOKENS):
+        v = col.selectbox(TOKEN_TITLE.get(name, name), _token_options(players),
+                          format_func=_token_label, key=f"{key}_tok_{name}")
+        if v is not None:
+            tokens[name] = v
+    st.markdown("**Cards seen**")
+    d1, d2 = st.columns(2)
+    discard_text = d1.text_input("Discard pile of this deal (every card seen there)",
+                                 key=f"{key}_discard", placeholder="B2 O1 B3 O6",
+                                 help="With 4 or 6 players every card is in a hand, the trick "
+                                      "or the discard pile, so list the whole discard pile.")
+    last_text = d2.text_input("Last completed trick (its cards, also in the discard)",
+                              key=f"{key}_last", placeholder="B3 O6")
+    k1, k2 = st.columns(2)
+    known_text = k1.text_input("Cards you know another hand holds",
+                               key=f"{key}_known", placeholder="P2: O6; P1: White",
+                               help="e.g. the card you gave your partner in the exchange")
+    sizes_text = k2.text_input("Hand sizes, one per seat (blank: equal hands less the "
+                               "cards played in this trick)", key=f"{key}_sizes",
+                               placeholder=" ".join(["5"] * players))
     if not st.button("Set up this position", key=f"{key}_build", type="primary"):
         return None
     try:
         hand = parse_cards(hand_text, "hand")
         if not hand:
             raise FactsError("enter your hand")
-        trick = parse_trick(trick_text)
-        if players > 2:
-            g = parse_cards(gave_t, "exchange") if gave_t.strip() else []
-            r = parse_cards(recv_t, "exchange") if recv_t.strip() else []
-            gave = g[0] if g else None
-            received = r[0] if r else None
-        state, notes = build_from_facts(players, track, seat, leader, hand, trick, gave, received)
-    except FactsError as e:
-        st.error(f"These facts cannot be set up: {e}")
+        facts = {"hand": hand, "leader": leader, "trick": parse_trick(trick_text),
+                 "pawns": [pawn_b, pawn_o], "rounds_won": [won_b, won_o], "tokens": tokens,
+                 "discard": parse_cards(discard_text, "discard"),
+                 "last_trick": parse_cards(last_text, "last trick"),
+                 "known": parse_known(known_text, players)}
+        if sizes_text.strip():
+            try:
+                facts["hand_sizes"] = [int(x) for x in re.split(r"[\s,;]+", sizes_text.strip())]
+            except ValueError:
+                raise FactsError("hand sizes: write one whole number per seat, e.g. "
+                                 + " ".join(["5"] * players)) from None
+        state = position_from_facts(players, track, seat, facts)
+    except ValueError as e:                # FactsError and the engine's own messages
+        msg = str(e)
+        if msg.startswith("kitsu: "):
+            msg = msg[len("kitsu: "):]
+        st.error(f"These facts cannot be set up: {msg}")
         return None
+    notes = []
+    if players > 2 and not facts["known"]:
+        notes.append("No known cards entered: if you gave your partner a card in the exchange, "
+                     "enter it under 'Cards you know another hand holds'.")
     return state, seat, notes
