@@ -317,6 +317,7 @@ def test_analysis_from_a_seat_rejects_impossible_facts():
     at.run()
     at.button(key="seat_build").click().run()
     assert any("P1 is to play, not you" in e.value for e in at.error)
+    assert "seat_built" not in at.session_state["bl_analysis"]
 
 
 def test_seat_facts_parsing():

@@ -254,3 +254,79 @@ def test_two_browser_contexts_are_independent(browser, server, shots):
     ctx_a.close()
     ctx_b.close()
 
+
+
+# --- Kyushu --------------------------------------------------------------------------------
+KY_ROUNDS_BY_CLICKING = 4
+KY_VIEWPORT = {"width": 1440, "height": 2000}   # the maps, the input and the preview in one shot
+
+
+def round_of(page) -> int:
+    m = re.search(r"Round (\d+) of 12", page.content())
+    return int(m.group(1)) if m else 0
+
+
+def test_kyushu_rounds_by_clicking_then_the_ai_finishes(browser, server, shots):
+    """A 2-player Kyushu game against the AI: several rounds by clicking (selection, pay,
+    replacement, orientation, a position picked from the list with its preview, Confirm),
+    then the visible "Let the AI finish the game" control plays it out (a whole game by
+    clicking is about 55 human decisions: too slow for CI on 2 cores)."""
+    ctx = browser.new_context(viewport=KY_VIEWPORT)
+    page = ctx.new_page()
+    page.goto(server + "/")
+    page.get_by_role("button", name="Start new game").wait_for(timeout=30000)
+    settle(page)
+    page.locator('[data-testid="stSelectbox"]').first.click()
+    page.get_by_role("option", name="Kyūshū").click()
+    settle(page)
+    page.get_by_text("Most/Fewest scoring cards").click()
+    settle(page)
+    page.get_by_text("Travelers", exact=True).click()
+    settle(page)
+    start_game(page, seed=4242)
+    page.screenshot(path=str(shots / "10-kyushu-new-game.png"))
+    clicks, previews, mid_shot = 0, 0, False
+    deadline = time.time() + 240
+    while round_of(page) <= KY_ROUNDS_BY_CLICKING and time.time() < deadline:
+        assert not page.get_by_text("Game over:").count()
+        confirm = page.locator('div[class*="_act_confirm"] button')
+        if confirm.count():
+            # a placement: pick another legal position from the list, see its preview
+            box = page.locator('[data-testid="stSelectbox"]').filter(
+                has_text=re.compile(r"^Position")).last
+            preview = page.locator("svg[aria-label^='Preview:']").first
+            before = preview.get_attribute("aria-label")
+            box.click()
+            opts = page.get_by_role("option")
+            opts.first.wait_for(timeout=10000)
+            n_opts = opts.count()
+            opts.nth(min(2, n_opts - 1)).click()
+            settle(page, quiet=0.4)
+            if n_opts > 1:                      # the preview follows the chosen position
+                assert preview.get_attribute("aria-label") != before
+            previews += 1
+            if previews == 2:
+                page.screenshot(path=str(shots / "11-kyushu-placement-preview.png"))
+            button = page.locator('div[class*="_act_confirm"] button')
+        else:
+            button = page.locator(DECISION).first
+        button.wait_for(timeout=30000)
+        key = key_of(button)
+        button.click()
+        clicks += 1
+        page.locator(f".{key}").wait_for(state="detached", timeout=30000)
+        settle(page, quiet=0.4)
+        if round_of(page) >= 3 and not mid_shot:
+            page.screenshot(path=str(shots / "12-kyushu-mid-game.png"))
+            mid_shot = True
+    assert round_of(page) > KY_ROUNDS_BY_CLICKING, f"stuck in round {round_of(page)} after {clicks} clicks"
+    assert previews >= KY_ROUNDS_BY_CLICKING
+    log = page.locator(".st-key-play_log").inner_text()
+    assert "P0 place" in log and "P1 takes their Map turn" in log or "P1 placed" in log
+    page.get_by_role("button", name="Let the AI finish the game").click()
+    page.get_by_text("Game over:").wait_for(timeout=180000)
+    settle(page)
+    assert page.get_by_text("Final scores").count()
+    assert re.search(r"Game over: (P\d wins with \d+ points|a tie|P\d and P\d share)", page.content())
+    page.screenshot(path=str(shots / "13-kyushu-game-over.png"))
+    ctx.close()

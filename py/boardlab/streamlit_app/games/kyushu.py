@@ -327,9 +327,6 @@ def map_svg(m: dict, *, cell: float = 40, title: str = "", title_colour: str = I
                 out.append(_token(x + cell / 2, y + cell / 2, cell * .21, c["resource"]))
             else:
                 out.append(_token(x + cell * .73, y + cell * .73, cell * .17, c["resource"]))
-    for t in m.get("travelers", []):
-        x, y = xy(t["row"], t["col"])
-        out.append(_meeple(x + cell * .3, y + cell * .38, cell, t["colour"]))
     # card numbers: a tag on each card's first visible square
     first = {}
     for c in sorted(cells, key=lambda c: (c["row"], c["col"])):
@@ -342,6 +339,10 @@ def map_svg(m: dict, *, cell: float = 40, title: str = "", title_colour: str = I
         out.append(f"<rect x='{x + 1.5:.1f}' y='{y + 1.5:.1f}' width='{w:.1f}' height='12' rx='3' "
                    f"fill='{GOLD if hl else '#23262f'}' fill-opacity='.9'/>"
                    + _text(x + 1.5 + w / 2, y + 11, label, 10, 700, INK if hl else "#ffffff", "middle"))
+    for t in m.get("travelers", []):            # after the tags: never hidden by one
+        x, y = xy(t["row"], t["col"])
+        out.append(f"<g><title>traveler of P{t['owner']}</title>"
+                   + _meeple(x + cell * .25, y + cell * .64, cell * 1.35, t["colour"]) + "</g>")
     for r, c, label, active in marks:           # the chosen one is the gold outline
         if active:
             continue
@@ -500,7 +501,7 @@ def card_choices(state, choices, key: str, prompt: str, label_of=None, per_row: 
         cols = st.columns(per_row)
         for col, (a, card) in zip(cols, row):
             with col:
-                st.markdown(card_svg(card, 26), unsafe_allow_html=True)
+                st.markdown(card_svg(card, 32), unsafe_allow_html=True)
                 text = label_of(a, card) if label_of else state.action_to_string(a)
                 if st.button(text, key=f"{key}_act_{a}", help=state.action_to_string(a),
                              width="stretch"):
@@ -672,7 +673,7 @@ class KyushuUI(GameUI):
                 where = ("Your box" if owner == seat else f"P{owner}'s box" if owner is not None
                          else f"Middle, {b['label']}")
                 st.markdown(f"**{where}**")
-                st.markdown(card_svg(b["card"], 26), unsafe_allow_html=True)
+                st.markdown(card_svg(b["card"], 32), unsafe_allow_html=True)
                 for a, pay, frm in sorted(by_card[b["card"]], key=lambda t: t[1]):
                     if pay:
                         text = "Pay a resource, take"

@@ -102,6 +102,8 @@ with tab_seat:
         st.warning("This game has no 'analyse from a seat' form yet.")
     if built:
         an["seat_built"] = built
+    elif ss.get("seat_build"):          # "Set up" clicked and refused: drop the old position
+        an.pop("seat_built", None)
     if an.get("seat_built"):
         pos, seat, notes = an["seat_built"]
         for note in notes:
