@@ -378,3 +378,12 @@ def test_every_game_no_hidden_information_and_determinism(name, params, threads)
         other = state.determinize(seat, s)
         assert signature(ismcts(other, iterations=600, seed=3, threads=threads,
                                 rollout_depth=4)) == signature(ref)
+
+
+def test_game_search_defaults():
+    assert search.default_rollout_depth("kitsu") == 0
+    assert search.default_rollout_depth("kyushu") == 10
+    state = first_lead()
+    assert signature(ismcts(state, iterations=700, seed=2)) == \
+        signature(ismcts(state, iterations=700, seed=2, rollout_depth=0))
+    assert make_agent("ismcts:300").rollout_depth is None        # the game's default

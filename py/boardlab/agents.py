@@ -164,7 +164,8 @@ class ISMCTSAgent(Agent):
     """
 
     def __init__(self, iterations: Optional[int] = None, seconds: Optional[float] = None,
-                 seed: int = 0, c: float = 0.7, rollout_depth: int = -1, threads: int = 1,
+                 seed: int = 0, c: float = 0.7, rollout_depth: Optional[int] = None,
+                 threads: int = 1,
                  final: str = "visits", bias: float = 0.0):
         if iterations is None and seconds is None:
             iterations = 1000
@@ -181,7 +182,7 @@ class ISMCTSAgent(Agent):
         self.seconds = None if seconds is None else float(seconds)
         self.seed = _check_seed(seed)
         self.c = float(c)
-        self.rollout_depth = int(rollout_depth)
+        self.rollout_depth = None if rollout_depth is None else int(rollout_depth)
         if isinstance(threads, bool) or not isinstance(threads, numbers.Integral) or threads < 1:
             raise ValueError(f"threads must be an integer >= 1, got {threads!r}")
         self.threads = int(threads)
@@ -191,7 +192,7 @@ class ISMCTSAgent(Agent):
         opts = []
         if self.c != 0.7:
             opts.append(f"c={self.c:g}")
-        if self.rollout_depth != -1:
+        if self.rollout_depth is not None:
             opts.append(f"depth={self.rollout_depth}")
         if self.threads != 1:
             opts.append(f"threads={self.threads}")

@@ -244,7 +244,8 @@ def run_ladder(game_name: str, params: dict | None, specs=None, games: int = 10,
         ci = []
         for k in range(len(specs)):
             vals = sorted(b[k] for b in boots)
-            ci.append((vals[int(0.025 * (len(vals) - 1))], vals[int(0.975 * (len(vals) - 1))]))
+            lo, hi = vals[int(0.025 * (len(vals) - 1))], vals[int(0.975 * (len(vals) - 1))]
+            ci.append((min(lo, result.elo[k]), max(hi, result.elo[k])))
         result.elo_ci = ci
     else:
         result.elo_ci = [(e, e) for e in result.elo]

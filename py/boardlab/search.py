@@ -31,7 +31,8 @@ import numpy as np
 
 from . import _search
 
-__all__ = ["ismcts", "SearchResult", "bytes_per_node", "DEFAULT_MAX_NODES"]
+__all__ = ["ismcts", "SearchResult", "bytes_per_node", "default_rollout_depth",
+           "DEFAULT_MAX_NODES"]
 
 _MASK64 = (1 << 64) - 1
 #: Default tree-size cap: 4M nodes = 128 MiB at 32 bytes per node (the tree
@@ -242,6 +243,18 @@ class SearchResult:
         return "\n".join(lines)
 
 
+def default_rollout_depth(game_name: str) -> int:
+    """The game's tuned rollout cut-off (``SEARCH_DEFAULTS["rollout_depth"]`` of its
+    module; -1, full random rollouts, when it sets none). Kitsu: 0 (its heuristic at
+    the leaf); Kyushu: 10 (docs/search.md has the measurements)."""
+    from . import games as _games
+    try:
+        module = _games.get(game_name)
+    except ValueError:
+        return -1
+    return int(getattr(module, "SEARCH_DEFAULTS", {}).get("rollout_depth", -1))
+
+
 def _thread_seed(seed: int, k: int) -> int:
     """Seed of the k-th root-parallel tree (tree 0 keeps ``seed`` itself, so
     ``threads=1`` is exactly the single-tree search)."""
@@ -302,7 +315,7 @@ def _final_action(rows, final: str) -> int:
 
 
 def ismcts(state, iterations: Optional[int] = None, seconds: Optional[float] = None,
-           c: float = 0.7, rollout_depth: int = -1, seed: int = 0,
+           c: float = 0.7, rollout_depth: Optional[int] = None, seed: int = 0,
            progress: Optional[Callable[[int, Optional[int], float], Any]] = None,
            player: Optional[int] = None, max_nodes: Optional[int] = None,
            threads: int = 1, final: str = "visits", bias: float = 0.0) -> SearchResult:
@@ -311,7 +324,8 @@ def ismcts(state, iterations: Optional[int] = None, seconds: Optional[float] = N
     Exactly one budget: ``iterations`` (deterministic: same seed, same result)
     or ``seconds`` (wall clock). ``c`` is the UCB exploration constant (returns
     are in [-1, 1]); ``rollout_depth`` cuts random rollouts after that many
-    decisions and uses the heuristic evaluation (-1: play to the end);
+    decisions and uses the heuristic evaluation (-1: play to the end; 0:
+    evaluate the leaf; None: the game's tuned default, :func:`default_rollout_depth`);
     ``max_nodes`` caps the size of each tree (None: :data:`DEFAULT_MAX_NODES`).
     ``progress(done, total or None, elapsed_seconds)`` is called between
     batches.
@@ -336,6 +350,9 @@ def ismcts(state, iterations: Optional[int] = None, seconds: Optional[float] = N
     if seconds is not None:
         seconds = _check_real("seconds", seconds, positive=True)
     c = _check_real("c", c, positive=False)
+    core = _core_of(state)
+    if rollout_depth is None:
+        rollout_depth = default_rollout_depth(core.core_game.name)
     rollout_depth = _check_int("rollout_depth", rollout_depth, -1)
     seed = _check_int("seed", seed, 0)
     if progress is not None and not callable(progress):

@@ -18,6 +18,8 @@ _DATA = json.loads(resources.files("boardlab").joinpath("data/kitsu.json").read_
 CARD_TYPES: list[str] = _DATA["card_types"]
 DEFAULTS = {"players": 4, "track_length": _DATA["track_length"]["default"]}
 PARAMETER_SETS = [{"players": 2}, {"players": 4}, {"players": 6}]  # for generic test suites
+#: Search options tuned for this game (docs/search.md): its heuristic at the leaf beats random rollouts.
+SEARCH_DEFAULTS = {"rollout_depth": 0}
 
 
 def deck(players: int) -> list[int]:

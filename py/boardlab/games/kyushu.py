@@ -28,6 +28,8 @@ PARAMETER_SETS = [
     {"players": 3, "side": "B", "travelers": True},
     {"players": 5, "most_fewest": True},
 ]
+#: Search options tuned for this game (docs/search.md): 10 random decisions, then the heuristic.
+SEARCH_DEFAULTS = {"rollout_depth": 10}
 
 # Kernel terrain codes (kernel/kyushu/kyushu.h KT_*).
 _TERRAIN = {"lake": 1, "forest": 2, "town": 3, "hot_spring": 4, "fallow": 5}
