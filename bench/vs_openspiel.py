@@ -118,14 +118,18 @@ def speed(args):
         print(f"OpenSpiel C++ ISMCTSBot (bridge, through the adapter): {os_rate:,.0f} iterations/s "
               f"(mean of {args.runs} x {args.os_sims} simulations)")
     search.ismcts(bl_state, iterations=500, seed=0)            # warm-up
-    rates = []
-    for run in range(args.runs):
-        r = search.ismcts(bl_state, seconds=args.bl_seconds, seed=run + 1)
-        rates.append(r.iterations / r.seconds)
-    bl_rate = float(np.mean(rates))
-    print(f"boardlab ISMCTS (C, one core):                  {bl_rate:,.0f} iterations/s "
-          f"(mean of {args.runs} x {args.bl_seconds:g} s)")
-    print(f"ratio boardlab / OpenSpiel {args.engine} ISMCTS: {bl_rate / os_rate:,.0f}x"
+    bl_rates = {}
+    for label, depth in (("full random rollouts, as OpenSpiel's", -1),
+                         ("Kitsu default: heuristic at the leaf", None)):
+        rates = []
+        for run in range(args.runs):
+            r = search.ismcts(bl_state, seconds=args.bl_seconds, seed=run + 1, rollout_depth=depth)
+            rates.append(r.iterations / r.seconds)
+        bl_rates[label] = float(np.mean(rates))
+        print(f"boardlab ISMCTS (C, one core, {label}): {bl_rates[label]:,.0f} iterations/s "
+              f"(mean of {args.runs} x {args.bl_seconds:g} s)")
+    bl_rate = bl_rates["full random rollouts, as OpenSpiel's"]
+    print(f"ratio boardlab (full rollouts) / OpenSpiel {args.engine} ISMCTS: {bl_rate / os_rate:,.0f}x"
           + (f"  (/ Python ISMCTS: {bl_rate / py_rate:,.0f}x)" if args.engine == "cpp" else ""))
     return os_rate
 
