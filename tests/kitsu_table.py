@@ -1,5 +1,6 @@
 """Set a Kitsu table exactly as a scenario needs it, through explicit chance actions."""
 import boardlab
+from moves import names, play  # noqa: F401  (re-exported for the scenario tests)
 
 
 def table(players, hands, leader=0, track_length=15, gives=None):
@@ -24,17 +25,6 @@ def table(players, hands, leader=0, track_length=15, gives=None):
             assert s.current_player == seat
             s.apply_string(f"give {gives[seat]}")
     return s
-
-
-def play(s, *moves):
-    """Apply moves in notation, in order; returns the state for chaining."""
-    for move in moves:
-        s.apply_string(move)
-    return s
-
-
-def names(s):
-    return [s.action_to_string(int(a)) for a in s.legal_actions()]
 
 
 def hand(s, seat):

@@ -2,6 +2,7 @@
 named moves, and (for scoring scenarios) maps painted square by square."""
 import boardlab
 from boardlab import _kyushu_scenario
+from moves import names, play  # noqa: F401  (re-exported for the scenario tests)
 
 # Kernel terrain codes (kernel/kyushu/kyushu.h).
 TERRAIN = {"L": 1, "F": 2, "T": 3, "H": 4, "W": 5}
@@ -41,17 +42,6 @@ def table(players=2, hands=None, offer=None, provinces=None, boxes=None, middles
         s.apply_string(f"middle {middles[0]} right")
         s.apply_string(f"middle {middles[1]} left")
     return s
-
-
-def play(s, *moves):
-    """Apply moves in notation, in order; returns the state for chaining."""
-    for move in moves:
-        s.apply_string(move)
-    return s
-
-
-def names(s):
-    return [s.action_to_string(int(a)) for a in s.legal_actions()]
 
 
 def obs(s, seat=None):

@@ -5,6 +5,7 @@
 #include <string.h>
 #include "kitsu.h"
 #include "../common/bitboard.h"
+#include "../common/jsonw.h"
 
 #define CFG(g) ((const KitsuConfig *)(g)->config)
 #define ST(p) ((KitsuState *)(p))
@@ -754,30 +755,18 @@ static int kitsu_action_to_string(const BLGame *g, const void *vst, int32_t a, c
     return snprintf(buf, cap, "action %d", a);
 }
 
-/* A bounded JSON writer: tracks the length, refuses to overflow. */
-typedef struct { char *buf; int cap, len; } JW;
-static void jw(JW *w, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-#include <stdarg.h>
-static void jw(JW *w, const char *fmt, ...) {
-    va_list ap;
-    va_start(ap, fmt);
-    int room = w->cap - w->len;
-    int k = vsnprintf(w->buf + (room > 0 ? w->len : 0), room > 0 ? (size_t)room : 0, fmt, ap);
-    va_end(ap);
-    w->len += k;
-}
-static void jw_cards(JW *w, const KitsuConfig *c, uint32_t set) {
-    jw(w, "[");
+static void jw_cards(BLJw *w, const KitsuConfig *c, uint32_t set) {
+    bl_jw(w, "[");
     int first = 1;
     for (uint32_t m = set; m;) {
         int id = bb_pop_lsb32(&m);
-        jw(w, "%s\"%s\"", first ? "" : ",", TYPE_NAME[(int)c->type_of[id]]);
+        bl_jw(w, "%s\"%s\"", first ? "" : ",", TYPE_NAME[(int)c->type_of[id]]);
         first = 0;
     }
-    jw(w, "]");
+    bl_jw(w, "]");
 }
-static void jw_seat_or_null(JW *w, int seat) {
-    if (seat >= 0) jw(w, "%d", seat); else jw(w, "null");
+static void jw_seat_or_null(BLJw *w, int seat) {
+    if (seat >= 0) bl_jw(w, "%d", seat); else bl_jw(w, "null");
 }
 
 static const char *const PHASE_NAME[] = {"first_leader", "deal", "exchange", "play", "plus3_side",
@@ -786,100 +775,100 @@ static const char *const PHASE_NAME[] = {"first_leader", "deal", "exchange", "pl
 static int kitsu_observe_json(const BLGame *g, const void *vst, int v, char *buf, int cap) {
     const KitsuConfig *c = CFG(g);
     const KitsuState *s = CST(vst);
-    JW w = {buf, cap, 0};
+    BLJw w = {buf, cap, 0};
     int P = c->players, full = v < 0;
     int cp = kitsu_current_player(g, vst);
-    jw(&w, "{\"game\":\"kitsu\",\"players\":%d,\"viewer\":", P);
+    bl_jw(&w, "{\"game\":\"kitsu\",\"players\":%d,\"viewer\":", P);
     jw_seat_or_null(&w, v);
-    jw(&w, ",\"track_length\":%d,\"phase\":\"%s\",\"current_player\":%d,\"round\":%d,\"deal\":%d,\"tricks\":%d",
+    bl_jw(&w, ",\"track_length\":%d,\"phase\":\"%s\",\"current_player\":%d,\"round\":%d,\"deal\":%d,\"tricks\":%d",
        c->track_length, PHASE_NAME[(int)s->phase], cp, s->round, s->deal_no, s->trick_no);
-    jw(&w, ",\"pawns\":[%d,%d],\"rounds_won\":[%d,%d],\"leader\":%d,\"clans\":[", s->pawn[0], s->pawn[1],
+    bl_jw(&w, ",\"pawns\":[%d,%d],\"rounds_won\":[%d,%d],\"leader\":%d,\"clans\":[", s->pawn[0], s->pawn[1],
        s->rounds_won[0], s->rounds_won[1], s->leader);
-    for (int i = 0; i < P; i++) jw(&w, "%s\"%s\"", i ? "," : "", CLAN_NAME[clan_of(i)]);
-    jw(&w, "],\"winner\":");
-    if (s->winner >= 0) jw(&w, "\"%s\"", CLAN_NAME[(int)s->winner]); else jw(&w, "null");
-    jw(&w, ",\"hand_sizes\":[");
-    for (int i = 0; i < P; i++) jw(&w, "%s%d", i ? "," : "", bb_popcount32(s->hand[i]));
-    jw(&w, "],\"hands\":[");
+    for (int i = 0; i < P; i++) bl_jw(&w, "%s\"%s\"", i ? "," : "", CLAN_NAME[clan_of(i)]);
+    bl_jw(&w, "],\"winner\":");
+    if (s->winner >= 0) bl_jw(&w, "\"%s\"", CLAN_NAME[(int)s->winner]); else bl_jw(&w, "null");
+    bl_jw(&w, ",\"hand_sizes\":[");
+    for (int i = 0; i < P; i++) bl_jw(&w, "%s%d", i ? "," : "", bb_popcount32(s->hand[i]));
+    bl_jw(&w, "],\"hands\":[");
     for (int i = 0; i < P; i++) {
-        if (i) jw(&w, ",");
-        if (full || i == v) jw_cards(&w, c, s->hand[i]); else jw(&w, "null");
+        if (i) bl_jw(&w, ",");
+        if (full || i == v) jw_cards(&w, c, s->hand[i]); else bl_jw(&w, "null");
     }
-    jw(&w, "],\"stock_size\":%d,\"stock\":", bb_popcount32(s->stock));
-    if (full) jw_cards(&w, c, s->stock); else jw(&w, "null");
-    jw(&w, ",\"discard\":");
+    bl_jw(&w, "],\"stock_size\":%d,\"stock\":", bb_popcount32(s->stock));
+    if (full) jw_cards(&w, c, s->stock); else bl_jw(&w, "null");
+    bl_jw(&w, ",\"discard\":");
     jw_cards(&w, c, s->discard);
-    jw(&w, ",\"trick\":[");
+    bl_jw(&w, ",\"trick\":[");
     for (int i = 0; i < s->n_played; i++) {
         int hid = s->trick_flags[i] & KF_HIDDEN, seat = s->trick_seat[i];
-        jw(&w, "%s{\"seat\":%d,\"card\":", i ? "," : "", seat);
-        if (!hid || full || seat == v) jw(&w, "\"%s\"", TYPE_NAME[(int)c->type_of[(int)s->trick_card[i]]]);
-        else jw(&w, "null");
-        jw(&w, ",\"hidden\":%s,\"destroyed\":%s}", hid ? "true" : "false",
+        bl_jw(&w, "%s{\"seat\":%d,\"card\":", i ? "," : "", seat);
+        if (!hid || full || seat == v) bl_jw(&w, "\"%s\"", TYPE_NAME[(int)c->type_of[(int)s->trick_card[i]]]);
+        else bl_jw(&w, "null");
+        bl_jw(&w, ",\"hidden\":%s,\"destroyed\":%s}", hid ? "true" : "false",
            (s->trick_flags[i] & KF_DESTROYED) ? "true" : "false");
     }
-    jw(&w, "],\"last_trick\":{\"cards\":[");
+    bl_jw(&w, "],\"last_trick\":{\"cards\":[");
     for (int i = 0; i < s->prev_n; i++)
-        jw(&w, "%s{\"seat\":%d,\"card\":\"%s\",\"destroyed\":%s}", i ? "," : "", s->prev_seat[i],
+        bl_jw(&w, "%s{\"seat\":%d,\"card\":\"%s\",\"destroyed\":%s}", i ? "," : "", s->prev_seat[i],
            TYPE_NAME[(int)c->type_of[(int)s->prev_card[i]]], (s->prev_flags[i] & KF_DESTROYED) ? "true" : "false");
-    jw(&w, "],\"winner\":");
-    if (s->prev_winner >= 0) jw(&w, "\"%s\"", CLAN_NAME[(int)s->prev_winner]); else jw(&w, "null");
-    jw(&w, ",\"moved\":%d},\"tokens\":{", s->prev_moved);
+    bl_jw(&w, "],\"winner\":");
+    if (s->prev_winner >= 0) bl_jw(&w, "\"%s\"", CLAN_NAME[(int)s->prev_winner]); else bl_jw(&w, "null");
+    bl_jw(&w, ",\"moved\":%d},\"tokens\":{", s->prev_moved);
     for (int k = 0; k < K_NTOKENS; k++) {
-        jw(&w, "%s\"%s\":{\"holder\":", k ? "," : "", TOKEN_NAME[k]);
+        bl_jw(&w, "%s\"%s\":{\"holder\":", k ? "," : "", TOKEN_NAME[k]);
         jw_seat_or_null(&w, s->token_holder[k]);
-        jw(&w, ",\"used\":%s,\"in_trick\":%s}", (s->tokens_used >> k & 1) ? "true" : "false",
+        bl_jw(&w, ",\"used\":%s,\"in_trick\":%s}", (s->tokens_used >> k & 1) ? "true" : "false",
            (s->tokens_played >> k & 1) ? "true" : "false");
     }
-    jw(&w, "},\"plus3_side\":");
-    if (s->plus3_side >= 0) jw(&w, "\"%s\"", CLAN_NAME[(int)s->plus3_side]); else jw(&w, "null");
-    jw(&w, ",\"forced\":");
-    if (s->forced_seat >= 0) jw(&w, "{\"seat\":%d,\"colour\":\"%s\"}", s->forced_seat, CLAN_NAME[(int)s->forced_colour]);
-    else jw(&w, "null");
+    bl_jw(&w, "},\"plus3_side\":");
+    if (s->plus3_side >= 0) bl_jw(&w, "\"%s\"", CLAN_NAME[(int)s->plus3_side]); else bl_jw(&w, "null");
+    bl_jw(&w, ",\"forced\":");
+    if (s->forced_seat >= 0) bl_jw(&w, "{\"seat\":%d,\"colour\":\"%s\"}", s->forced_seat, CLAN_NAME[(int)s->forced_colour]);
+    else bl_jw(&w, "null");
     /* Exchange: what was put down is private to its owner until taken. */
-    jw(&w, ",\"exchange\":[");
+    bl_jw(&w, ",\"exchange\":[");
     for (int i = 0; i < P; i++) {
-        if (i) jw(&w, ",");
+        if (i) bl_jw(&w, ",");
         int show = full || i == v, ex = s->exchange_card[i];
-        jw(&w, "{\"put_down\":%s,\"card\":", ex >= 0 ? "true" : "false");
-        if (show && ex >= 0) jw(&w, "\"%s\"", TYPE_NAME[(int)c->type_of[ex]]); else jw(&w, "null");
+        bl_jw(&w, "{\"put_down\":%s,\"card\":", ex >= 0 ? "true" : "false");
+        if (show && ex >= 0) bl_jw(&w, "\"%s\"", TYPE_NAME[(int)c->type_of[ex]]); else bl_jw(&w, "null");
         int showgr = full || i == v;
-        jw(&w, ",\"gave\":");
-        if (showgr && s->gave[i] >= 0) jw(&w, "\"%s\"", TYPE_NAME[(int)s->gave[i]]); else jw(&w, "null");
-        jw(&w, ",\"received\":");
-        if (showgr && s->recv[i] >= 0) jw(&w, "\"%s\"", TYPE_NAME[(int)s->recv[i]]); else jw(&w, "null");
-        jw(&w, "}");
+        bl_jw(&w, ",\"gave\":");
+        if (showgr && s->gave[i] >= 0) bl_jw(&w, "\"%s\"", TYPE_NAME[(int)s->gave[i]]); else bl_jw(&w, "null");
+        bl_jw(&w, ",\"received\":");
+        if (showgr && s->recv[i] >= 0) bl_jw(&w, "\"%s\"", TYPE_NAME[(int)s->recv[i]]); else bl_jw(&w, "null");
+        bl_jw(&w, "}");
     }
-    jw(&w, "],\"known\":");
+    bl_jw(&w, "],\"known\":");
     /* Cards the viewer knows to be in other hands (from exchanges, recoveries). */
-    if (full) jw(&w, "null");
+    if (full) bl_jw(&w, "null");
     else {
-        jw(&w, "[");
+        bl_jw(&w, "[");
         for (int p = 0; p < P; p++) {
-            if (p) jw(&w, ",");
-            jw(&w, "[");
+            if (p) bl_jw(&w, ",");
+            bl_jw(&w, "[");
             int first = 1;
             for (int t = 0; t < K_NTYPES; t++)
                 for (int k = 0; k < (p == v ? 0 : s->known[v][p][t]); k++) {
-                    jw(&w, "%s\"%s\"", first ? "" : ",", TYPE_NAME[t]);
+                    bl_jw(&w, "%s\"%s\"", first ? "" : ",", TYPE_NAME[t]);
                     first = 0;
                 }
-            jw(&w, "]");
+            bl_jw(&w, "]");
         }
-        jw(&w, "]");
+        bl_jw(&w, "]");
     }
-    jw(&w, ",\"colour_caps\":[");
+    bl_jw(&w, ",\"colour_caps\":[");
     for (int p = 0; p < P; p++) {
-        jw(&w, "%s[", p ? "," : "");
+        bl_jw(&w, "%s[", p ? "," : "");
         for (int col = 0; col < 2; col++) {
-            if (col) jw(&w, ",");
-            if (s->colour_cap[p][col] == NO_CAP) jw(&w, "null"); else jw(&w, "%d", s->colour_cap[p][col]);
+            if (col) bl_jw(&w, ",");
+            if (s->colour_cap[p][col] == NO_CAP) bl_jw(&w, "null"); else bl_jw(&w, "%d", s->colour_cap[p][col]);
         }
-        jw(&w, "]");
+        bl_jw(&w, "]");
     }
-    jw(&w, "],\"recover_seat\":");
+    bl_jw(&w, "],\"recover_seat\":");
     jw_seat_or_null(&w, s->recover_seat);
-    jw(&w, "}");
+    bl_jw(&w, "}");
     return w.len < cap ? w.len : -1;
 }
 

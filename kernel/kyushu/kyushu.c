@@ -1,11 +1,11 @@
 /* Kyūshū rules kernel. See kyushu.h for the action space and state layout,
  * docs/kyushu.md for the rules as implemented and the choices made. */
-#include <stdarg.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 #include "kyushu.h"
 #include "../common/bitboard.h"
+#include "../common/jsonw.h"
 
 #define CFG(g) ((const KyuConfig *)(g)->config)
 #define ST(p) ((KyuState *)(p))
@@ -1230,28 +1230,18 @@ static int kyushu_action_to_string(const BLGame *g, const void *vst, int32_t a, 
 
 /* ---------- observation ---------- */
 
-typedef struct { char *buf; int cap, len; } JW;
-static void jw(JW *w, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void jw(JW *w, const char *fmt, ...) {
-    va_list ap;
-    va_start(ap, fmt);
-    int room = w->cap - w->len;
-    int k = vsnprintf(w->buf + (room > 0 ? w->len : 0), room > 0 ? (size_t)room : 0, fmt, ap);
-    va_end(ap);
-    w->len += k;
+
+static void jw_card(BLJw *w, const KyuConfig *c, int card) {
+    if (card < 0) bl_jw(w, "null");
+    else if (card < KY_NCARDS) bl_jw(w, "%d", card + 1);
+    else bl_jw(w, "\"S%d%c\"", card - KY_NCARDS + 1, c->side ? 'B' : 'A');
 }
 
-static void jw_card(JW *w, const KyuConfig *c, int card) {
-    if (card < 0) jw(w, "null");
-    else if (card < KY_NCARDS) jw(w, "%d", card + 1);
-    else jw(w, "\"S%d%c\"", card - KY_NCARDS + 1, c->side ? 'B' : 'A');
-}
-
-static void jw_cards(JW *w, uint64_t set) {
-    jw(w, "[");
+static void jw_cards(BLJw *w, uint64_t set) {
+    bl_jw(w, "[");
     int first = 1;
-    for (uint64_t x = set; x; first = 0) jw(w, "%s%d", first ? "" : ",", bb_pop_lsb64(&x) + 1);
-    jw(w, "]");
+    for (uint64_t x = set; x; first = 0) bl_jw(w, "%s%d", first ? "" : ",", bb_pop_lsb64(&x) + 1);
+    bl_jw(w, "]");
 }
 
 static const char *const PHASE_NAME[] = {"offer", "most_fewest", "deal", "province", "first_box", "select",
@@ -1259,19 +1249,19 @@ static const char *const PHASE_NAME[] = {"offer", "most_fewest", "deal", "provin
                                          "terraform_resource_2", "terraform_colour", "terraform_fallow",
                                          "map_after", "traveler_resource", "traveler_spring", "over"};
 
-static void jw_map(JW *w, const KyuConfig *c, const KyuMap *m) {
-    jw(w, "\"bbox\":");
-    if (m->bottom < 0) jw(w, "null");
-    else jw(w, "{\"top\":%d,\"left\":%d,\"bottom\":%d,\"right\":%d}", m->top, m->left, m->bottom, m->right);
-    jw(w, ",\"cards\":[");
+static void jw_map(BLJw *w, const KyuConfig *c, const KyuMap *m) {
+    bl_jw(w, "\"bbox\":");
+    if (m->bottom < 0) bl_jw(w, "null");
+    else bl_jw(w, "{\"top\":%d,\"left\":%d,\"bottom\":%d,\"right\":%d}", m->top, m->left, m->bottom, m->right);
+    bl_jw(w, ",\"cards\":[");
     for (int i = 0; i < m->n_cards; i++) {
         const KyuPlaced *pl = &m->placed[i];
-        jw(w, "%s{\"card\":", i ? "," : "");
+        bl_jw(w, "%s{\"card\":", i ? "," : "");
         jw_card(w, c, pl->card);
-        jw(w, ",\"orientation\":\"%s\",\"row\":%d,\"col\":%d,\"height\":%d,\"z\":%d,\"width\":%d}",
+        bl_jw(w, ",\"orientation\":\"%s\",\"row\":%d,\"col\":%d,\"height\":%d,\"z\":%d,\"width\":%d}",
            ORIENT_NAME[(int)pl->orient], pl->row, pl->col, OH[(int)pl->orient], pl->z, OW[(int)pl->orient]);
     }
-    jw(w, "],\"cells\":[");
+    bl_jw(w, "],\"cells\":[");
     int first = 1;
     for (int r = m->top; r <= m->bottom; r++)
         for (uint32_t x = m->occ[r]; x;) {
@@ -1280,15 +1270,15 @@ static void jw_map(JW *w, const KyuConfig *c, const KyuMap *m) {
             int t = code & 15, fvc = code >> 4 & 3, res = (int)(code >> 8 & 7) - 1;
             char cn[8];
             cell_name(r * KY_N + col, cn);
-            jw(w, "%s{\"row\":%d,\"col\":%d,\"name\":\"%s\",\"terrain\":\"%s\",\"colour\":", first ? "" : ",",
+            bl_jw(w, "%s{\"row\":%d,\"col\":%d,\"name\":\"%s\",\"terrain\":\"%s\",\"colour\":", first ? "" : ",",
                r, col, cn, TER_NAME[t]);
             first = 0;
-            if (is_prod(t) || is_fact(t)) jw(w, "\"%s\"", COLOUR_NAME[(t - KT_PROD) % KC_N]); else jw(w, "null");
-            jw(w, ",\"factory_value\":");
-            if (is_fact(t)) jw(w, "%d", fvc + 2); else jw(w, "null");
-            jw(w, ",\"resource\":");
-            if (res >= 0) jw(w, "\"%s\"", COLOUR_NAME[res]); else jw(w, "null");
-            jw(w, ",\"tile\":%s,\"traveler\":%s", (code >> 7 & 1) ? "true" : "false", (code >> 11 & 1) ? "true" : "false");
+            if (is_prod(t) || is_fact(t)) bl_jw(w, "\"%s\"", COLOUR_NAME[(t - KT_PROD) % KC_N]); else bl_jw(w, "null");
+            bl_jw(w, ",\"factory_value\":");
+            if (is_fact(t)) bl_jw(w, "%d", fvc + 2); else bl_jw(w, "null");
+            bl_jw(w, ",\"resource\":");
+            if (res >= 0) bl_jw(w, "\"%s\"", COLOUR_NAME[res]); else bl_jw(w, "null");
+            bl_jw(w, ",\"tile\":%s,\"traveler\":%s", (code >> 7 & 1) ? "true" : "false", (code >> 11 & 1) ? "true" : "false");
             /* The card on top here, and which of its printed squares shows. */
             int best = -1, bz = -1000, bsq = -1;
             for (int i = 0; i < m->n_cards; i++) {
@@ -1301,28 +1291,28 @@ static void jw_map(JW *w, const KyuConfig *c, const KyuMap *m) {
                     if (ii == di && jj == dj) { best = i; bz = pl->z; bsq = sq; }
                 }
             }
-            jw(w, ",\"card\":");
+            bl_jw(w, ",\"card\":");
             jw_card(w, c, best >= 0 ? m->placed[best].card : -1);
-            jw(w, ",\"square\":");
-            if (bsq >= 0) jw(w, "%d}", bsq); else jw(w, "null}");
+            bl_jw(w, ",\"square\":");
+            if (bsq >= 0) bl_jw(w, "%d}", bsq); else bl_jw(w, "null}");
         }
-    jw(w, "]");
+    bl_jw(w, "]");
 }
 
-static void jw_score(JW *w, const KyuScore *x) {
-    jw(w, "{\"hot_springs\":%d,\"forests\":%d,\"towns\":%d,\"lakes\":%d,\"factories\":%d,\"travelers\":%d,"
+static void jw_score(BLJw *w, const KyuScore *x) {
+    bl_jw(w, "{\"hot_springs\":%d,\"forests\":%d,\"towns\":%d,\"lakes\":%d,\"factories\":%d,\"travelers\":%d,"
           "\"most_fewest\":%d,\"total\":%d,\"fallows\":%d,\"most_metrics\":[",
        x->springs, x->forests, x->towns, x->lakes, x->factories, x->travelers, x->most_fewest, x->total, x->fallows);
-    for (int k = 0; k < KY_NMF; k++) jw(w, "%s%d", k ? "," : "", x->metric[0][k]);
-    jw(w, "],\"fewest_metrics\":[");
-    for (int k = 0; k < KY_NMF; k++) jw(w, "%s%d", k ? "," : "", x->metric[1][k]);
-    jw(w, "]}");
+    for (int k = 0; k < KY_NMF; k++) bl_jw(w, "%s%d", k ? "," : "", x->metric[0][k]);
+    bl_jw(w, "],\"fewest_metrics\":[");
+    for (int k = 0; k < KY_NMF; k++) bl_jw(w, "%s%d", k ? "," : "", x->metric[1][k]);
+    bl_jw(w, "]}");
 }
 
 static int kyushu_observe_json(const BLGame *g, const void *vst, int v, char *buf, int cap) {
     const KyuConfig *c = CFG(g);
     const KyuState *s = CST(vst);
-    JW w = {buf, cap, 0};
+    BLJw w = {buf, cap, 0};
     int P = c->players, full = v < 0;
     int cp = kyushu_current_player(g, vst);
     /* The maps this viewer sees: others' unrevealed Map turns undone. */
@@ -1340,92 +1330,92 @@ static int kyushu_observe_json(const BLGame *g, const void *vst, int v, char *bu
     int in_turn_phase = s->phase >= KP_MAP && s->phase <= KP_MAP_AFTER;
     const char *phase = PHASE_NAME[(int)s->phase];
     if (!full && in_turn_phase && v != s->to_move) phase = "map";   /* others' steps are private */
-    jw(&w, "{\"game\":\"kyushu\",\"players\":%d,\"viewer\":", P);
-    if (full) jw(&w, "null"); else jw(&w, "%d", v);
-    jw(&w, ",\"options\":{\"side\":\"%c\",\"most_fewest\":%s,\"travelers\":%s}", c->side ? 'B' : 'A',
+    bl_jw(&w, "{\"game\":\"kyushu\",\"players\":%d,\"viewer\":", P);
+    if (full) bl_jw(&w, "null"); else bl_jw(&w, "%d", v);
+    bl_jw(&w, ",\"options\":{\"side\":\"%c\",\"most_fewest\":%s,\"travelers\":%s}", c->side ? 'B' : 'A',
        c->most_fewest ? "true" : "false", c->travelers ? "true" : "false");
-    jw(&w, ",\"phase\":\"%s\",\"current_player\":%d,\"round\":%d,\"first_player\":0", phase, cp, s->round);
+    bl_jw(&w, ",\"phase\":\"%s\",\"current_player\":%d,\"round\":%d,\"first_player\":0", phase, cp, s->round);
     int pool[KC_N];
     for (int k = 0; k < KC_N; k++)
         pool[k] = (!full && s->in_map) ? s->pool_start[k] - s->delta[v][k] : s->pool[k];
-    jw(&w, ",\"pool\":{\"blue\":%d,\"brown\":%d,\"grey\":%d,\"purple\":%d}", pool[0], pool[1], pool[2], pool[3]);
-    jw(&w, ",\"draw_pile_size\":%d,\"draw_pile\":", bb_popcount64(s->pile));
-    if (full) jw_cards(&w, s->pile); else jw(&w, "null");
-    jw(&w, ",\"discarded\":");
+    bl_jw(&w, ",\"pool\":{\"blue\":%d,\"brown\":%d,\"grey\":%d,\"purple\":%d}", pool[0], pool[1], pool[2], pool[3]);
+    bl_jw(&w, ",\"draw_pile_size\":%d,\"draw_pile\":", bb_popcount64(s->pile));
+    if (full) jw_cards(&w, s->pile); else bl_jw(&w, "null");
+    bl_jw(&w, ",\"discarded\":");
     jw_cards(&w, s->discarded);
-    jw(&w, ",\"hand_sizes\":[");
-    for (int p = 0; p < P; p++) jw(&w, "%s%d", p ? "," : "", bb_popcount64(s->hand[p]));
-    jw(&w, "],\"hands\":[");
+    bl_jw(&w, ",\"hand_sizes\":[");
+    for (int p = 0; p < P; p++) bl_jw(&w, "%s%d", p ? "," : "", bb_popcount64(s->hand[p]));
+    bl_jw(&w, "],\"hands\":[");
     for (int p = 0; p < P; p++) {
-        if (p) jw(&w, ",");
-        if (full || p == v) jw_cards(&w, s->hand[p]); else jw(&w, "null");
+        if (p) bl_jw(&w, ",");
+        if (full || p == v) jw_cards(&w, s->hand[p]); else bl_jw(&w, "null");
     }
-    jw(&w, "],\"pick_boxes\":[");
+    bl_jw(&w, "],\"pick_boxes\":[");
     for (int b = 0; b < c->boxes; b++) {
-        jw(&w, "%s{\"box\":%d,\"owner\":", b ? "," : "", b);
-        if (b < P) jw(&w, "%d,\"label\":\"P%d\"", b, b);
-        else jw(&w, "null,\"label\":\"%s\"", b == 2 ? "left of P0" : "right of P0");
-        jw(&w, ",\"card\":");
+        bl_jw(&w, "%s{\"box\":%d,\"owner\":", b ? "," : "", b);
+        if (b < P) bl_jw(&w, "%d,\"label\":\"P%d\"", b, b);
+        else bl_jw(&w, "null,\"label\":\"%s\"", b == 2 ? "left of P0" : "right of P0");
+        bl_jw(&w, ",\"card\":");
         jw_card(&w, c, s->box[b]);
-        jw(&w, "}");
+        bl_jw(&w, "}");
     }
-    jw(&w, "],\"selected\":[");
-    for (int p = 0; p < P; p++) { if (p) jw(&w, ","); jw_card(&w, c, s->selected[p]); }
-    jw(&w, "],\"provinces_offered\":[");
+    bl_jw(&w, "],\"selected\":[");
+    for (int p = 0; p < P; p++) { if (p) bl_jw(&w, ","); jw_card(&w, c, s->selected[p]); }
+    bl_jw(&w, "],\"provinces_offered\":[");
     int first = 1;
     for (int k = 0; k < KY_NPROV; k++)
         if (s->offered >> k & 1) {
-            jw(&w, "%s{\"province\":", first ? "" : ",");
+            bl_jw(&w, "%s{\"province\":", first ? "" : ",");
             jw_card(&w, c, KY_NCARDS + k);
-            jw(&w, ",\"squares\":[");
+            bl_jw(&w, ",\"squares\":[");
             for (int sq = 0; sq < 6; sq++) {
                 int t = c->ter[KY_NCARDS + k][sq];
-                jw(&w, "%s\"%s%s%s\"", sq ? "," : "", TER_NAME[t], (is_prod(t) || is_fact(t)) ? ":" : "",
+                bl_jw(&w, "%s\"%s%s%s\"", sq ? "," : "", TER_NAME[t], (is_prod(t) || is_fact(t)) ? ":" : "",
                    (is_prod(t) || is_fact(t)) ? COLOUR_NAME[(t - KT_PROD) % KC_N] : "");
             }
-            jw(&w, "]}");
+            bl_jw(&w, "]}");
             first = 0;
         }
-    jw(&w, "],\"most_fewest\":[");
+    bl_jw(&w, "],\"most_fewest\":[");
     first = 1;
     for (int i = 0; i < P; i++)
         if (s->mf_card[i] >= 0) {
-            jw(&w, "%s{\"card\":%d,\"side\":\"%s\",\"seats\":[%d,%d]}", first ? "" : ",", s->mf_card[i] + 1,
+            bl_jw(&w, "%s{\"card\":%d,\"side\":\"%s\",\"seats\":[%d,%d]}", first ? "" : ",", s->mf_card[i] + 1,
                s->mf_side[i] ? "fewest" : "most", i, (i + 1) % P);
             first = 0;
         }
-    jw(&w, "],\"travelers\":{\"held\":[");
-    for (int p = 0; p < P; p++) jw(&w, "%s%d", p ? "," : "", s->trav_left[p]);
-    jw(&w, "],\"placed\":[");
+    bl_jw(&w, "],\"travelers\":{\"held\":[");
+    for (int p = 0; p < P; p++) bl_jw(&w, "%s%d", p ? "," : "", s->trav_left[p]);
+    bl_jw(&w, "],\"placed\":[");
     for (int i = 0; i < s->n_trav; i++) {
         const KyuTraveler *t = &s->trav[i];
         int r = t->cell / KY_N, col = t->cell % KY_N;
         const KyuMap *h = maps[(int)t->host];
         char cn[8];
         cell_name(t->cell, cn);
-        jw(&w, "%s{\"owner\":%d,\"host\":%d,\"row\":%d,\"col\":%d,\"name\":\"%s\",\"active\":%s}", i ? "," : "",
+        bl_jw(&w, "%s{\"owner\":%d,\"host\":%d,\"row\":%d,\"col\":%d,\"name\":\"%s\",\"active\":%s}", i ? "," : "",
            t->owner, t->host, r, col, cn, getbit(h->trav, r, col) ? "true" : "false");
     }
-    jw(&w, "]},\"maps\":[");
+    bl_jw(&w, "]},\"maps\":[");
     for (int p = 0; p < P; p++) {
-        jw(&w, "%s{\"seat\":%d,\"province\":", p ? "," : "", p);
+        bl_jw(&w, "%s{\"seat\":%d,\"province\":", p ? "," : "", p);
         jw_card(&w, c, s->province[p] >= 0 ? KY_NCARDS + s->province[p] : -1);
-        jw(&w, ",");
+        bl_jw(&w, ",");
         jw_map(&w, c, maps[p]);
-        jw(&w, "}");
+        bl_jw(&w, "}");
     }
     KyuScore sc[KY_MAXP];
     score_all(c, s, maps, sc);
-    jw(&w, "],\"scores\":[");
-    for (int p = 0; p < P; p++) { if (p) jw(&w, ","); jw_score(&w, &sc[p]); }
-    jw(&w, "],\"unrevealed\":%s", s->in_map ? "true" : "false");
+    bl_jw(&w, "],\"scores\":[");
+    for (int p = 0; p < P; p++) { if (p) bl_jw(&w, ","); jw_score(&w, &sc[p]); }
+    bl_jw(&w, "],\"unrevealed\":%s", s->in_map ? "true" : "false");
     (void)any_hidden;
     /* This seat's own Map turn and pending decision. */
-    jw(&w, ",\"my_turn\":");
+    bl_jw(&w, ",\"my_turn\":");
     if (cp >= 0 && (full || v == cp)) {
         char cn[8] = "";
         if (s->pend_res1 >= 0) cell_name(s->pend_res1, cn);
-        jw(&w, "{\"seat\":%d,\"placed\":%s,\"terraformed\":%s,\"box\":%d,\"option\":%d,\"orientation\":%s%s%s,"
+        bl_jw(&w, "{\"seat\":%d,\"placed\":%s,\"terraformed\":%s,\"box\":%d,\"option\":%d,\"orientation\":%s%s%s,"
               "\"layer\":%s%s%s,\"discarded\":\"%s\"}",
            cp, (s->placed_now >> cp & 1) ? "true" : "false", (s->tf_used >> cp & 1) ? "true" : "false",
            s->pend_box, s->pend_kind, s->pend_orient >= 0 ? "\"" : "",
@@ -1433,9 +1423,9 @@ static int kyushu_observe_json(const BLGame *g, const void *vst, int v, char *bu
            s->pend_layer >= 0 ? "\"" : "", s->pend_layer >= 0 ? LAYER_NAME[(int)s->pend_layer] : "null",
            s->pend_layer >= 0 ? "\"" : "", cn);
     } else {
-        jw(&w, "null");
+        bl_jw(&w, "null");
     }
-    jw(&w, "}");
+    bl_jw(&w, "}");
     return w.len < cap ? w.len : -1;
 }
 

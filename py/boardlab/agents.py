@@ -71,13 +71,8 @@ class Agent:
         return f"make_agent({self.name!r})"
 
 
-class RandomAgent(Agent):
-    """Uniformly random legal action (its own legal actions are known to it)."""
-
-    def __init__(self, seed: int = 0):
-        self.seed = _check_seed(seed)
-        self.name = "random"
-        self._rng = np.random.default_rng(self.seed)
+class _SeededAgent(Agent):
+    """An agent with its own random stream; setting ``seed`` restarts it."""
 
     @property
     def seed(self) -> int:
@@ -88,13 +83,21 @@ class RandomAgent(Agent):
         self._seed = _check_seed(value)
         self._rng = np.random.default_rng(self._seed)
 
+
+class RandomAgent(_SeededAgent):
+    """Uniformly random legal action (its own legal actions are known to it)."""
+
+    def __init__(self, seed: int = 0):
+        self.seed = seed
+        self.name = "random"
+
     def step(self, state) -> int:
         _seat_to_move(state)
         legal = _core_of(state).legal_actions()
         return int(legal[int(self._rng.integers(len(legal)))])
 
 
-class GreedyAgent(Agent):
+class GreedyAgent(_SeededAgent):
     """One-ply heuristic: the action whose resulting position ``evaluate()``
     likes best for the mover, averaged over a few determinizations from the
     mover's seat (ties broken at random)."""
@@ -106,15 +109,6 @@ class GreedyAgent(Agent):
         self.determinizations = int(determinizations)
         self.seed = seed
         self.name = "greedy"
-
-    @property
-    def seed(self) -> int:
-        return self._seed
-
-    @seed.setter
-    def seed(self, value: int) -> None:
-        self._seed = _check_seed(value)
-        self._rng = np.random.default_rng(self._seed)
 
     def action_values(self, state) -> dict[int, float]:
         """Mean heuristic value for the mover of each legal action."""
