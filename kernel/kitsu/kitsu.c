@@ -100,7 +100,7 @@ static int kitsu_configure(BLGame *g, const int32_t *p, int n, char *err, int er
     }
     c->n_cards = id;
     c->all_cards = id == 32 ? 0xFFFFFFFFu : (bb_bit32(id) - 1);
-    if (id < c->players * c->hand_size + (c->players == 2 ? 0 : 0)) {
+    if (id < c->players * c->hand_size) {
         snprintf(err, errlen, "the deck has %d cards, fewer than %d players x %d", id, c->players, c->hand_size);
         return -1;
     }
@@ -287,15 +287,12 @@ static void play_card(const KitsuConfig *c, KitsuState *s, int t, int with_token
     s->trick_forced[i] = (int8_t)forced;
     s->n_played++;
     s->pending_sub = 0;
-    s->pending_token = -1;
-    s->pending_card = (int8_t)id;
     if (with_token) {
         int k = token_of_seat(s, p);
         if (k < 0) return;  /* unreachable for a legal action */
         s->token_holder[k] = -1;
         s->tokens_used |= (uint8_t)(1u << k);
         s->tokens_played |= (uint8_t)(1u << k);
-        s->pending_token = (int8_t)k;
         if (k == KTOK_HIDDEN) s->trick_flags[i] |= KF_HIDDEN;
         if (k == KTOK_PLUS3) s->pending_sub |= KSUB_SIDE;
         if (k == KTOK_RECOVER) s->pending_sub |= KSUB_RECOVER;
@@ -335,7 +332,6 @@ static void kitsu_init(const BLGame *g, void *vst, uint64_t seed) {
     s->plus3_side = -1;
     s->forced_colour = s->forced_seat = -1;
     s->recover_seat = -1;
-    s->pending_card = s->pending_token = -1;
     for (int i = 0; i < K_MAX_PLAYERS; i++) {
         s->exchange_card[i] = s->gave[i] = s->recv[i] = -1;
         s->colour_cap[i][0] = s->colour_cap[i][1] = NO_CAP;

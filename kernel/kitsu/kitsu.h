@@ -112,8 +112,6 @@ typedef struct {
     uint8_t tokens_played;          /* bitmask of tokens played this trick */
     int8_t forced_colour;           /* colour the next card must be (Black Kitsune), -1 none */
     int8_t forced_seat;             /* seat that is forced */
-    int8_t pending_card;            /* card id whose sub-decisions are pending */
-    int8_t pending_token;           /* token played with it, -1 none */
     uint8_t pending_sub;            /* KSUB_* sub-decisions still to take */
     int8_t trick_forced[K_MAX_TRICK]; /* colour the card was forced to, -1 none */
     /* --- power tokens --- */
