@@ -1,0 +1,111 @@
+"""Hidden information never reaches a seat's AI, for every game.
+
+The search may use only what the seat to move knows. So on any state ``s`` and on any
+``s.determinize(p)`` (p the seat to move: the same information set, other hidden values)
+the search must come to the same decision with the same root statistics, and
+determinization itself must depend only on p's view and the seed, never on the true
+hidden values. Positions are taken at random points of random games, so they include
+the middle of simultaneous turns (Kitsu's exchange, Kyushu's Map turns).
+"""
+import json
+
+import numpy as np
+import pytest
+
+import boardlab
+from boardlab import search
+
+from conftest import game_cases, random_positions
+
+CASES = game_cases()
+
+
+@pytest.fixture(params=CASES)
+def game(request):
+    name, params = request.param
+    return boardlab.make(name, seed=1, **params)
+
+
+def decision_positions(game, seed, count):
+    return [s for s in random_positions(game, seed=seed, count=count)
+            if not s.is_terminal() and not s.is_chance()]
+
+
+def full_view(state) -> str:
+    return json.dumps(state.full_observation(), sort_keys=True)
+
+
+def test_determinize_depends_only_on_the_view(game):
+    """Two states in the same information set determinize to the same state, for every
+    seat (also one waiting while another seat makes a hidden move)."""
+    for i, state in enumerate(decision_positions(game, seed=21, count=30)):
+        p = i % game.num_players
+        others = [state.determinize(p, seed) for seed in (101, 202)]
+        for seed in (7, 8):
+            expected = full_view(state.determinize(p, seed))
+            for other in others:
+                assert other.observation(p) == state.observation(p)
+                assert full_view(other.determinize(p, seed)) == expected, \
+                    f"determinize({p}) reads the true hidden state at {state.history}"
+
+
+def test_search_decides_from_the_seat_view_only(game):
+    for state in decision_positions(game, seed=22, count=16):
+        p = state.current_player
+        if len(state.legal_actions()) < 2:
+            continue
+        truth = search.ismcts(state, iterations=150, seed=3)
+        for seed in (1, 2):
+            guess = search.ismcts(state.determinize(p, seed), iterations=150, seed=3)
+            assert guess.best_action == truth.best_action
+            assert guess.stats == truth.stats, \
+                f"search statistics depend on hidden values at {state.history}"
+
+
+
+def finish_turn(state, rng, seat):
+    """Random moves of ``seat`` until someone else is to move (or chance, or the end)."""
+    while not state.is_terminal() and state.current_player == seat:
+        state.apply(int(rng.choice(state.legal_actions())))
+    return state
+
+
+def indistinguishable_branches(game, seed, count):
+    """Pairs of states reached by different moves of one seat that another seat cannot
+    tell apart (a hidden move: Kitsu's exchange, a Kyushu Map turn), taken right after
+    the move (mid-turn) on odd positions and after the mover's whole turn on even ones."""
+    rng = np.random.default_rng(seed)
+    for i, state in enumerate(decision_positions(game, seed=seed, count=count)):
+        q = state.current_player
+        legal = state.legal_actions()
+        if len(legal) < 2:
+            continue
+        a, b = rng.choice(legal, size=2, replace=False)
+        x, y = state.clone(), state.clone()
+        x.apply(int(a))
+        y.apply(int(b))
+        if i % 2 == 0:
+            finish_turn(x, np.random.default_rng(seed), q)
+            finish_turn(y, np.random.default_rng(seed + 1), q)
+        for p in range(game.num_players):
+            if p != q and x.observation(p) == y.observation(p):
+                yield p, x, y
+
+
+def test_a_hidden_move_changes_nothing_the_others_can_use(game):
+    """What a seat cannot see must not change its determinizations, its legal moves or
+    its search (e.g. a shared pool changed by another seat's hidden turn)."""
+    seen = 0
+    for p, x, y in indistinguishable_branches(game, seed=24, count=80):
+        seen += 1
+        for seed in (3, 4):
+            assert full_view(x.determinize(p, seed)) == full_view(y.determinize(p, seed)), \
+                f"determinize({p}) sees another seat's hidden move at {x.history} / {y.history}"
+        if x.current_player == p == y.current_player:
+            assert np.array_equal(x.legal_actions(), y.legal_actions())
+            if len(x.legal_actions()) > 1:
+                sx = search.ismcts(x, iterations=100, seed=5)
+                sy = search.ismcts(y, iterations=100, seed=5)
+                assert sx.stats == sy.stats
+    if game.name in ("kitsu", "kyushu") and game.num_players > 2:
+        assert seen > 0, "no hidden move found to test"
