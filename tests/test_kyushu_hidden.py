@@ -255,3 +255,36 @@ def test_a_take_from_the_left_box_keeps_a_higher_card_in_the_takers_hand():
         assert all(int(n.split()[-1]) > 21 for n in names(d))
         hands.add(tuple(d.full_observation()["hands"][1]))
     assert len(hands) > 30
+
+
+# ---------------------------------------------------------------- a determinized history
+
+def test_a_determinized_history_holds_only_what_its_seat_saw():
+    s = with_fallow(drained_table())
+    p0_turn(s, BLUE_SHOWN)
+    other = with_fallow(drained_table())
+    play(other, "orient 1 horizontal under", "place 1 horizontal at m16 under",
+         "terraform", "discard blue at o16", "discard brown at p17", "choose blue (lake tile)",
+         "lake tile at o21")
+    assert len(other.history) > len(s.history) and other.observation(1) == s.observation(1)
+    seen = s.determinize(1, 5).history
+    # Another seat's Map turn is one hidden entry however long it was.
+    assert seen == other.determinize(1, 5).history == s.observed_history(1)
+    assert seen[-1] == boardlab.HIDDEN and seen[:-1] == s.observed_history(1)[:-1]
+    # Cards dealt to the other hands are hidden, P1's own deals and public moves are not.
+    texts, replay = [], s.game.new_initial_state(s._seed)
+    for a in s.history[:len(seen) - 1]:
+        texts.append(replay.action_to_string(a))
+        replay.apply(a)
+    for text, a, b in zip(texts, s.history, seen):
+        private = text.startswith("deal ") and not text.endswith(" to P1")
+        assert b == (boardlab.HIDDEN if private else a), text
+    assert sum(t.startswith("deal ") and t.endswith(" to P1") for t in texts) == 6
+    # P1 in the middle of its own turn sees all of it; P0's turn in progress is left out.
+    play(s, "orient 8 horizontal over")
+    assert s.determinize(1, 5).history == seen + [s.history[-1]]
+    mid = with_fallow(drained_table())
+    play(mid, "orient 1 horizontal over")
+    assert mid.determinize(1, 5).history == mid.observed_history(1)
+    assert len(mid.determinize(1, 5).history) == len(mid.history) - 1
+    assert mid.determinize(0, 5).history[-1] == mid.history[-1]
