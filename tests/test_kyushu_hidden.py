@@ -76,6 +76,7 @@ def test_contested_resources_are_settled_at_the_reveal_first_seat_first():
     play(s, "orient 8 horizontal over", "place 8 horizontal at q15 over", "end turn")
     assert cell(s, 1, "r15")["resource"] == "blue"                   # pending until the reveal
     assert obs(s)["pool"]["blue"] == 0                               # the pool as it will settle
+    assert obs(s)["overdrawn"] == {"blue": 1, "brown": 0, "grey": 0, "purple": 0}
     finish_map_phase(s)
     assert cell(s, 0, "s17")["resource"] == "blue" and cell(s, 1, "r15")["resource"] is None
     o = obs(s)

@@ -593,6 +593,14 @@ static int settled_pool(const KyuConfig *c, const KyuState *s, int k) {
     return n > 0 ? n : 0;
 }
 
+/* Resources of colour k on the maps that the reveal will take back (the
+ * seats together took more than the pool held). */
+static int overdrawn(const KyuConfig *c, const KyuState *s, int k) {
+    int n = -s->pool_start[k];
+    for (int p = 0; p < c->players; p++) n += s->delta[p][k];
+    return n > 0 ? n : 0;
+}
+
 /* The reveal: seats that together took more resources of a colour than the
  * pool held (each saw the pool as the phase began) are served in seat order
  * from the round's first seat for settlement, seat (round - 1) mod players;
@@ -1412,6 +1420,12 @@ static int kyushu_observe_json(const BLGame *g, const void *vst, int v, char *bu
     for (int k = 0; k < KC_N; k++)
         pool[k] = !s->in_map ? s->pool[k] : full ? settled_pool(c, s, k) : pool_avail(s, v, k);
     bl_jw(&w, ",\"pool\":{\"blue\":%d,\"brown\":%d,\"grey\":%d,\"purple\":%d}", pool[0], pool[1], pool[2], pool[3]);
+    /* In a hidden Map phase the onlooker sees resources claimed twice (a seat's
+     * own view never overdraws): maps + pool - overdrawn = 56. */
+    int over[KC_N];
+    for (int k = 0; k < KC_N; k++) over[k] = full && s->in_map ? overdrawn(c, s, k) : 0;
+    bl_jw(&w, ",\"overdrawn\":{\"blue\":%d,\"brown\":%d,\"grey\":%d,\"purple\":%d}", over[0], over[1], over[2],
+          over[3]);
     bl_jw(&w, ",\"draw_pile_size\":%d,\"draw_pile\":", bb_popcount64(s->pile));
     if (full) jw_cards(&w, s->pile); else bl_jw(&w, "null");
     bl_jw(&w, ",\"discarded\":");
