@@ -132,6 +132,17 @@ def test_taking_a_card_is_public():
     assert other.observation(1)["taking"] is None
 
 
+def test_a_terraforming_under_way_is_in_its_seat_observation():
+    s = with_fallow(drained_table())
+    play(s, "terraform", "discard blue at o16")
+    mine = s.observation(0)["my_turn"]
+    assert mine["discarded"] == "o16" and mine["discarded_colours"] == ["blue"] and mine["tile"] is None
+    play(s, "discard brown at p17", "choose brown (town tile)")
+    mine = s.observation(0)["my_turn"]
+    assert mine["discarded_colours"] == ["blue", "brown"] and mine["tile"] == "town"
+    assert s.observation(1)["my_turn"] is None
+
+
 def test_a_traveler_being_sent_is_public():
     s = table(3, travelers=True)
     rng = np.random.default_rng(5)

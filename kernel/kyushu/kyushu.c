@@ -1528,12 +1528,18 @@ static int kyushu_observe_json(const BLGame *g, const void *vst, int v, char *bu
         char cn[8] = "";
         if (s->pend_res1 >= 0) cell_name(s->pend_res1, cn);
         bl_jw(&w, "{\"seat\":%d,\"placed\":%s,\"terraformed\":%s,\"box\":%d,\"option\":%d,\"orientation\":%s%s%s,"
-              "\"layer\":%s%s%s,\"discarded\":\"%s\"}",
+              "\"layer\":%s%s%s,\"discarded\":\"%s\"",
            cp, (s->placed_now >> cp & 1) ? "true" : "false", (s->tf_used >> cp & 1) ? "true" : "false",
            s->pend_box, s->pend_kind, s->pend_orient >= 0 ? "\"" : "",
            s->pend_orient >= 0 ? ORIENT_NAME[(int)s->pend_orient] : "null", s->pend_orient >= 0 ? "\"" : "",
            s->pend_layer >= 0 ? "\"" : "", s->pend_layer >= 0 ? LAYER_NAME[(int)s->pend_layer] : "null",
            s->pend_layer >= 0 ? "\"" : "", cn);
+        /* Terraforming under way: the colours discarded so far and the tile chosen. */
+        bl_jw(&w, ",\"discarded_colours\":[");
+        for (int i = 0, n = 0; i < 2; i++)
+            if (s->pend_col[i] >= 0) bl_jw(&w, "%s\"%s\"", n++ ? "," : "", COLOUR_NAME[(int)s->pend_col[i]]);
+        bl_jw(&w, "],\"tile\":");
+        if (s->pend_tile >= 0) bl_jw(&w, "\"%s\"}", TER_NAME[(int)s->pend_tile]); else bl_jw(&w, "null}");
     } else {
         bl_jw(&w, "null");
     }
