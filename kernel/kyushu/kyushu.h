@@ -167,7 +167,8 @@ typedef struct {
 extern const BLGameVTable bl_kyushu_vtable;
 
 /* --- entry points for scenario tests only (boardlab._kyushu_scenario) --- */
-/* Empty seat p's map (resources return to the pool). */
+/* Both edit the map as if before the current Map phase, if one runs.
+ * Empty seat p's map (resources return to the pool). */
 void kyu_debug_clear_map(const BLGame *g, void *st, int p);
 /* Put terrain t (KT_*) with factory value fv on (row, col) of p's map, with a
  * resource of colour res (-1 none), a tile flag, and a traveler of `owner`
