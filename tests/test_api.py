@@ -261,7 +261,13 @@ def test_determinize(game4):
     before = state.clone()
     det = state.determinize(2, seed=3)
     assert det.is_determinized and not state.is_determinized
-    assert det.history == state.history
+    # Its history is what seat 2 saw: without a game's own rule, its own moves only.
+    assert det.history == state.observed_history(2) != state.history
+    replay = game4.new_initial_state(18)
+    for a, seen in zip(state.history, det.history):
+        assert seen == (a if replay.current_player == 2 else boardlab.HIDDEN)
+        replay.apply(a)
+    assert det.determinize(2, seed=4).history == [boardlab.HIDDEN] * len(state.history)
     assert det.observation(2) == state.observation(2)
     assert state == before
     assert det.clone().is_determinized

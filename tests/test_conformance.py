@@ -146,7 +146,7 @@ def test_determinize_consistency(game):
             det = state.determinize(p, seed)
             assert det.observation(p) == mine
             assert det.current_player == state.current_player
-            assert det.history == state.history
+            assert det.history == state.observed_history(p)      # what p saw, nothing more
             if state.current_player == p:
                 assert np.array_equal(det.legal_actions(), state.legal_actions())
             check_invariants(det)

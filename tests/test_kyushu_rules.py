@@ -283,7 +283,10 @@ def test_resources_are_conserved():
         while not s.is_terminal():
             o = obs(s)
             on_maps = sum(1 for m in o["maps"] for c in m["cells"] if c["resource"])
-            assert on_maps + sum(o["pool"].values()) == 56
+            assert on_maps + sum(o["pool"].values()) - sum(o["overdrawn"].values()) == 56
+            seen = obs(s, s.current_player if s.current_player >= 0 else 0)
+            assert sum(1 for m in seen["maps"] for c in m["cells"] if c["resource"]) \
+                + sum(seen["pool"].values()) == 56 and not any(seen["overdrawn"].values())
             random_step(s, rng)
 
 

@@ -184,11 +184,27 @@ static void revert_map(const KyuState *s, int p, KyuMap *m) {
     const KyuMeta *x = &s->meta[p];
     m->top = x->top; m->bottom = x->bottom; m->left = x->left; m->right = x->right;
     m->n_cards = x->n_cards; m->zmin = x->zmin; m->zmax = x->zmax;
+    memset(&m->placed[m->n_cards], 0, (KY_MAPCARDS - m->n_cards) * sizeof m->placed[0]);
 }
 
 /* True when seat p's map has changes that `viewer` must not see yet. */
 static inline int hidden_from(const KyuState *s, int p, int viewer) {
     return viewer >= 0 && viewer != p && s->in_map && s->undo_n[p] > 0;
+}
+
+/* The pool during a Map phase. Turns are simultaneous in the rulebook and
+ * modelled as hidden turns in seat order, so a turn must not see what earlier
+ * turns took: each seat takes from (and returns to) the pool as it was when the
+ * phase began, changed by its own turn only (delta). The real pool is settled
+ * at the reveal (settle_pool). Outside a Map phase the pool is used directly. */
+static inline int pool_avail(const KyuState *s, int p, int k) {
+    return s->in_map ? s->pool_start[k] - s->delta[p][k] : s->pool[k];
+}
+static inline void pool_take(KyuState *s, int p, int k) {
+    if (s->in_map) s->delta[p][k]++; else s->pool[k]--;
+}
+static inline void pool_return(KyuState *s, int p, int k) {
+    if (s->in_map) s->delta[p][k]--; else s->pool[k]++;
 }
 
 /* ---------- placement ---------- */
@@ -249,19 +265,18 @@ static void place_card(const KyuConfig *c, KyuState *s, int p, int card, int o, 
         if (layer == 1 && getbit(m->occ, r, col)) continue;   /* stays hidden under the map */
         if (log) push_undo(s, p, r, col);
         int old = cell_res(m, r, col);
-        if (old >= 0) { s->pool[old]++; s->delta[p][old]--; }   /* covered: back to the pool */
+        if (old >= 0) pool_return(s, p, old);   /* covered: back to the pool */
         int t = c->ter[card][sq], fv = c->fv[card][sq];
         set_code(m, r, col, (uint32_t)t | (uint32_t)(fv == 3 ? 1 : fv == 4 ? 2 : 0) << 4 | 1u << 6);
         bbox_add(m, r, col);
         if (is_prod(t)) newprod[np++] = r * KY_N + col;
     }
-    /* New production squares take resources while the pool lasts. */
+    /* New production squares take resources while the pool (as p sees it) lasts. */
     for (int k = 0; k < np; k++) {
         int r = newprod[k] / KY_N, col = newprod[k] % KY_N;
         int colour = (int)(get_code(m, r, col) & 15) - KT_PROD;
-        if (s->pool[colour] > 0) {
-            s->pool[colour]--;
-            s->delta[p][colour]++;
+        if (pool_avail(s, p, colour) > 0) {
+            pool_take(s, p, colour);
             setbit(m->res[colour], r, col);
         }
     }
@@ -570,7 +585,56 @@ static int orient_options(const KyuConfig *c, const KyuState *s, int p) {
     return mask;
 }
 
+/* The settled pool of colour k: the phase's start plus what every seat
+ * returned, minus what the claims took (see settle_pool). */
+static int settled_pool(const KyuConfig *c, const KyuState *s, int k) {
+    int n = s->pool_start[k];
+    for (int p = 0; p < c->players; p++) n -= s->delta[p][k];
+    return n > 0 ? n : 0;
+}
+
+/* Resources of colour k on the maps that the reveal will take back (the
+ * seats together took more than the pool held). */
+static int overdrawn(const KyuConfig *c, const KyuState *s, int k) {
+    int n = -s->pool_start[k];
+    for (int p = 0; p < c->players; p++) n += s->delta[p][k];
+    return n > 0 ? n : 0;
+}
+
+/* The reveal: seats that together took more resources of a colour than the
+ * pool held (each saw the pool as the phase began) are served in seat order
+ * from the round's first seat for settlement, seat (round - 1) mod players;
+ * a seat not served loses the resources it got this turn, from its last
+ * squares in reading order (row, then column) first. */
+static void settle_pool(const KyuConfig *c, KyuState *s) {
+    int P = c->players, first = (s->round - 1 + P) % P;
+    for (int k = 0; k < KC_N; k++) {
+        int avail = s->pool_start[k];
+        for (int p = 0; p < P; p++)
+            if (s->delta[p][k] < 0) avail -= s->delta[p][k];
+        for (int i = 0; i < P; i++) {
+            int p = (first + i) % P, want = s->delta[p][k];
+            if (want <= 0) continue;
+            int keep = want < avail ? want : avail;
+            avail -= keep;
+            /* The resources p got this turn lie on squares of its undo log. */
+            KyuMap *m = &s->map[p];
+            for (int lose = want - keep; lose > 0; lose--) {
+                int best = -1;
+                for (int e = 0; e < s->undo_n[p]; e++) {
+                    int cell = (int)(s->undo[p][e] & 1023);
+                    if (cell > best && getbit(m->res[k], cell / KY_N, cell % KY_N)) best = cell;
+                }
+                if (best < 0) break;   /* cannot happen: p holds what it took */
+                clrbit(m->res[k], best / KY_N, best % KY_N);
+            }
+        }
+        s->pool[k] = (int8_t)avail;
+    }
+}
+
 static void reveal(const KyuConfig *c, KyuState *s) {
+    settle_pool(c, s);
     for (int p = 0; p < c->players; p++) { s->selected[p] = -1; s->undo_n[p] = 0; }
     memset(s->delta, 0, sizeof s->delta);
     s->placed_now = s->tf_used = 0;
@@ -924,8 +988,7 @@ static void kyushu_apply(const BLGame *g, void *vst, int32_t a) {
         int k = cell_res(m, r, col);
         push_undo(s, p, r, col);
         clrbit(m->res[k], r, col);
-        s->pool[k]++;
-        s->delta[p][k]--;
+        pool_return(s, p, k);
         if (s->phase == KP_TF_RES1) {
             s->pend_res1 = (int16_t)cell;
             s->pend_col[0] = (int8_t)k;
@@ -1035,8 +1098,20 @@ static int32_t kyushu_sample_chance(const BLGame *g, void *vst) {
 
 /* ---------- determinization ---------- */
 
+/* Undo seat p's Map turn so far, leaving no trace of it in the state. */
+static void forget_map_turn(KyuState *s, int p) {
+    revert_map(s, p, &s->map[p]);
+    memset(s->undo[p], 0, sizeof s->undo[p]);
+    s->undo_n[p] = 0;
+    memset(s->delta[p], 0, sizeof s->delta[p]);
+    s->placed_now &= (uint8_t)~(1u << p);
+    s->tf_used &= (uint8_t)~(1u << p);
+}
+
 /* A random legal placement of seat p's selected card (used to resample the
- * hidden Map turns of others). */
+ * hidden Map turns of others). A seat that finished its turn had a legal
+ * placement on its map as it was before the turn (terraforming never adds
+ * one), so there is one unless it was skipped, which is public. */
 static void random_placement(const KyuConfig *c, KyuState *s, int p, BLRng *r) {
     int mask = orient_options(c, s, p);
     if (!mask) return;
@@ -1098,18 +1173,24 @@ static void kyushu_determinize(const BLGame *g, void *vst, int o, BLRng *r) {
     }
     s->pile = 0;
     while (at < n) s->pile |= 1ull << ids[at++];
-    /* 2. Finished hidden Map turns of the others: the card is known, where
-     * and how it went is not. */
+    /* 2. Map turns o has not seen (every seat before the mover has finished
+     * its turn, the mover is in the middle of its own): the card is known,
+     * where and how it went is not. Finished turns are replaced by a random
+     * legal placement of the same card without terraforming; the mover's
+     * turn starts again. Which seats these are is public (seat order), so the
+     * sample depends on o's view and r only. */
     if (s->in_map && s->phase >= KP_MAP && s->phase <= KP_MAP_AFTER) {
-        for (int p = 0; p < P; p++) {
-            if (p == o || p == s->to_move || s->undo_n[p] == 0) continue;
-            int had = s->placed_now >> p & 1;
-            revert_map(s, p, &s->map[p]);
-            for (int k = 0; k < KC_N; k++) { s->pool[k] += s->delta[p][k]; s->delta[p][k] = 0; }
-            s->undo_n[p] = 0;
-            s->placed_now &= (uint8_t)~(1u << p);
-            s->tf_used &= (uint8_t)~(1u << p);
-            if (had) random_placement(c, s, p, r);
+        int mover = s->to_move;
+        for (int p = 0; p <= mover; p++) {
+            if (p == o) continue;
+            forget_map_turn(s, p);
+            if (p < mover) random_placement(c, s, p, r);
+        }
+        if (mover != o) {
+            s->phase = KP_MAP;
+            s->pend_orient = s->pend_layer = -1;
+            s->pend_res1 = -1;
+            s->pend_col[0] = s->pend_col[1] = s->pend_tile = -1;
         }
     }
     bl_rng_seed(&s->rng, bl_rng_next(r));
@@ -1337,8 +1418,14 @@ static int kyushu_observe_json(const BLGame *g, const void *vst, int v, char *bu
     bl_jw(&w, ",\"phase\":\"%s\",\"current_player\":%d,\"round\":%d,\"first_player\":0", phase, cp, s->round);
     int pool[KC_N];
     for (int k = 0; k < KC_N; k++)
-        pool[k] = (!full && s->in_map) ? s->pool_start[k] - s->delta[v][k] : s->pool[k];
+        pool[k] = !s->in_map ? s->pool[k] : full ? settled_pool(c, s, k) : pool_avail(s, v, k);
     bl_jw(&w, ",\"pool\":{\"blue\":%d,\"brown\":%d,\"grey\":%d,\"purple\":%d}", pool[0], pool[1], pool[2], pool[3]);
+    /* In a hidden Map phase the onlooker sees resources claimed twice (a seat's
+     * own view never overdraws): maps + pool - overdrawn = 56. */
+    int over[KC_N];
+    for (int k = 0; k < KC_N; k++) over[k] = full && s->in_map ? overdrawn(c, s, k) : 0;
+    bl_jw(&w, ",\"overdrawn\":{\"blue\":%d,\"brown\":%d,\"grey\":%d,\"purple\":%d}", over[0], over[1], over[2],
+          over[3]);
     bl_jw(&w, ",\"draw_pile_size\":%d,\"draw_pile\":", bb_popcount64(s->pile));
     if (full) jw_cards(&w, s->pile); else bl_jw(&w, "null");
     bl_jw(&w, ",\"discarded\":");
@@ -1361,7 +1448,17 @@ static int kyushu_observe_json(const BLGame *g, const void *vst, int v, char *bu
     }
     bl_jw(&w, "],\"selected\":[");
     for (int p = 0; p < P; p++) { if (p) bl_jw(&w, ","); jw_card(&w, c, s->selected[p]); }
-    bl_jw(&w, "],\"provinces_offered\":[");
+    /* A take in progress is public: the card has left its box. */
+    bl_jw(&w, "],\"taking\":");
+    if ((s->phase == KP_PAY || s->phase == KP_REPLACE) && s->pend_box >= 0) {
+        static const char *const OPTION[4] = {"own", "left", "right", "paid"};
+        bl_jw(&w, "{\"seat\":%d,\"box\":%d,\"card\":", s->to_move, s->pend_box);
+        jw_card(&w, c, s->box[(int)s->pend_box]);
+        bl_jw(&w, ",\"option\":\"%s\"}", OPTION[(int)s->pend_kind]);
+    } else {
+        bl_jw(&w, "null");
+    }
+    bl_jw(&w, ",\"provinces_offered\":[");
     int first = 1;
     for (int k = 0; k < KY_NPROV; k++)
         if (s->offered >> k & 1) {
@@ -1396,7 +1493,22 @@ static int kyushu_observe_json(const BLGame *g, const void *vst, int v, char *bu
         bl_jw(&w, "%s{\"owner\":%d,\"host\":%d,\"row\":%d,\"col\":%d,\"name\":\"%s\",\"active\":%s}", i ? "," : "",
            t->owner, t->host, r, col, cn, getbit(h->trav, r, col) ? "true" : "false");
     }
-    bl_jw(&w, "]},\"maps\":[");
+    /* The traveler being sent (a public step): to whom, and with which resource. */
+    bl_jw(&w, "],\"sending\":");
+    if (s->phase == KP_TRAV_RES || s->phase == KP_TRAV_SPRING) {
+        bl_jw(&w, "{\"seat\":%d,\"host\":%d,\"from\":", s->to_move, trav_host(c, s->to_move, s->trav_side));
+        if (s->phase == KP_TRAV_SPRING) {
+            char cn[8];
+            cell_name(s->trav_res, cn);
+            int k = cell_res(&s->map[(int)s->to_move], s->trav_res / KY_N, s->trav_res % KY_N);
+            bl_jw(&w, "\"%s\",\"colour\":\"%s\"}", cn, COLOUR_NAME[k]);
+        } else {
+            bl_jw(&w, "null,\"colour\":null}");
+        }
+    } else {
+        bl_jw(&w, "null");
+    }
+    bl_jw(&w, "},\"maps\":[");
     for (int p = 0; p < P; p++) {
         bl_jw(&w, "%s{\"seat\":%d,\"province\":", p ? "," : "", p);
         jw_card(&w, c, s->province[p] >= 0 ? KY_NCARDS + s->province[p] : -1);
@@ -1416,12 +1528,18 @@ static int kyushu_observe_json(const BLGame *g, const void *vst, int v, char *bu
         char cn[8] = "";
         if (s->pend_res1 >= 0) cell_name(s->pend_res1, cn);
         bl_jw(&w, "{\"seat\":%d,\"placed\":%s,\"terraformed\":%s,\"box\":%d,\"option\":%d,\"orientation\":%s%s%s,"
-              "\"layer\":%s%s%s,\"discarded\":\"%s\"}",
+              "\"layer\":%s%s%s,\"discarded\":\"%s\"",
            cp, (s->placed_now >> cp & 1) ? "true" : "false", (s->tf_used >> cp & 1) ? "true" : "false",
            s->pend_box, s->pend_kind, s->pend_orient >= 0 ? "\"" : "",
            s->pend_orient >= 0 ? ORIENT_NAME[(int)s->pend_orient] : "null", s->pend_orient >= 0 ? "\"" : "",
            s->pend_layer >= 0 ? "\"" : "", s->pend_layer >= 0 ? LAYER_NAME[(int)s->pend_layer] : "null",
            s->pend_layer >= 0 ? "\"" : "", cn);
+        /* Terraforming under way: the colours discarded so far and the tile chosen. */
+        bl_jw(&w, ",\"discarded_colours\":[");
+        for (int i = 0, n = 0; i < 2; i++)
+            if (s->pend_col[i] >= 0) bl_jw(&w, "%s\"%s\"", n++ ? "," : "", COLOUR_NAME[(int)s->pend_col[i]]);
+        bl_jw(&w, "],\"tile\":");
+        if (s->pend_tile >= 0) bl_jw(&w, "\"%s\"}", TER_NAME[(int)s->pend_tile]); else bl_jw(&w, "null}");
     } else {
         bl_jw(&w, "null");
     }
@@ -1438,6 +1556,10 @@ void kyu_debug_clear_map(const BLGame *g, void *vst, int p) {
     for (int k = 0; k < KC_N; k++)
         for (int r = 0; r < KY_N; r++) s->pool[k] += (int8_t)bb_popcount32(m->res[k][r]);
     map_reset(m);
+    if (s->in_map) {   /* as if cleared before the phase */
+        memcpy(s->pool_start, s->pool, sizeof s->pool);
+        if (s->undo_n[p] == 0) save_meta(s, p);
+    }
 }
 
 int kyu_debug_set_cell(const BLGame *g, void *vst, int p, int row, int col, int t, int fv, int res, int tile,
@@ -1459,6 +1581,10 @@ int kyu_debug_set_cell(const BLGame *g, void *vst, int p, int row, int col, int 
           | (uint32_t)(res + 1) << 8 | (uint32_t)(owner >= 0 ? 1 : 0) << 11;
     set_code(m, row, col, code);
     bbox_recompute(m);
+    if (s->in_map) {   /* as if painted before the phase */
+        memcpy(s->pool_start, s->pool, sizeof s->pool);
+        if (s->undo_n[p] == 0) save_meta(s, p);
+    }
     if (owner >= 0 && s->n_trav < 2 * KY_MAXP) {
         KyuTraveler *tr = &s->trav[s->n_trav++];
         tr->owner = (int8_t)owner; tr->host = (int8_t)p; tr->cell = (int16_t)(row * KY_N + col);

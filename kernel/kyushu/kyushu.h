@@ -138,7 +138,7 @@ typedef struct {
     uint64_t discarded;             /* 2p middle-box cards discarded after round 6 */
     int8_t box[KY_MAXP + 2];        /* card in each pick box, -1 empty */
     int8_t selected[KY_MAXP];       /* card taken this round, -1 none / placed and revealed */
-    int8_t pool[KC_N];              /* resources in the common pool */
+    int8_t pool[KC_N];              /* resources in the common pool (in a Map phase: as it began) */
     /* pending decision */
     int8_t pend_box, pend_kind;     /* box taken; 0 own, 1 left (higher), 2 right (lower), 3 paid */
     int8_t pend_orient, pend_layer; /* KP_POS */
@@ -156,7 +156,8 @@ typedef struct {
     /* Hidden Map turns: what each seat changed this phase, so the others can
      * be shown (and determinization can resample) the map before the turn. */
     int8_t pool_start[KC_N];        /* pool when the phase began */
-    int8_t delta[KY_MAXP][KC_N];    /* resources seat p took from the pool this phase */
+    int8_t delta[KY_MAXP][KC_N];    /* resources seat p took from the pool this phase, minus those
+                                       it returned (settled at the reveal) */
     uint8_t undo_n[KY_MAXP];
     uint32_t undo[KY_MAXP][KY_UNDO];   /* cell | old contents << 10 (see kyushu.c) */
     KyuMeta meta[KY_MAXP];          /* map meta before the turn */
@@ -166,7 +167,8 @@ typedef struct {
 extern const BLGameVTable bl_kyushu_vtable;
 
 /* --- entry points for scenario tests only (boardlab._kyushu_scenario) --- */
-/* Empty seat p's map (resources return to the pool). */
+/* Both edit the map as if before the current Map phase, if one runs.
+ * Empty seat p's map (resources return to the pool). */
 void kyu_debug_clear_map(const BLGame *g, void *st, int p);
 /* Put terrain t (KT_*) with factory value fv on (row, col) of p's map, with a
  * resource of colour res (-1 none), a tile flag, and a traveler of `owner`

@@ -8,7 +8,7 @@
 >>> state.current_player == boardlab.CHANCE
 True
 """
-from .errors import CHANCE, TERMINAL, IllegalActionError, RecordError
+from .errors import CHANCE, HIDDEN, TERMINAL, IllegalActionError, RecordError
 from .game import Game, PlayoutStats, State, games_available, make
 from .records import replay
 
@@ -16,6 +16,7 @@ __version__ = "0.1.0"
 
 __all__ = [
     "CHANCE",
+    "HIDDEN",
     "TERMINAL",
     "Game",
     "IllegalActionError",

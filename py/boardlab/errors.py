@@ -4,6 +4,8 @@
 CHANCE = -1
 #: ``State.current_player`` once the game is over.
 TERMINAL = -2
+#: An action its observer never saw, in the ``history`` of a determinized state.
+HIDDEN = -3
 
 
 class IllegalActionError(ValueError):

@@ -23,7 +23,7 @@ import numpy as np
 
 from . import _core
 from . import games as _games
-from .errors import CHANCE, TERMINAL, IllegalActionError
+from .errors import CHANCE, HIDDEN, TERMINAL, IllegalActionError
 
 _MAX_SEED = 2**64
 _INT_TEXT = re.compile(r"[+-]?\d+")
@@ -378,12 +378,33 @@ class State:
 
     def determinize(self, player: int, seed: int) -> "State":
         """A new full state sampled from ``player``'s information set: what
-        they know is kept, everything else resampled with ``seed``. It keeps
-        the history but cannot be saved as a record."""
+        they know is kept, everything else resampled with ``seed``. Its
+        ``history`` is the history as ``player`` saw it (see
+        :meth:`observed_history`); it cannot be saved as a record."""
         p = self._seat(player)
         seed = _check_seed(seed)
         return State(self._game, self._core.determinize(p, seed), self._seed,
-                     self._history, True, self._position)
+                     self.observed_history(p), True, self._position)
+
+    def observed_history(self, player: int) -> list[int]:
+        """The history as ``player`` saw it: every action they never saw is
+        :data:`boardlab.HIDDEN`. A game module may say precisely what each seat
+        saw (``observed_history(start, actions, seat)``, which may also merge
+        or drop hidden actions, e.g. a whole hidden turn is one entry);
+        otherwise only the seat's own actions are shown. A determinized state's
+        past is a sample, not a game: its whole history is hidden."""
+        p = self._seat(player)
+        if self._determinized:
+            return [HIDDEN] * len(self._history)
+        start = self._game._start(self._seed, self._position)
+        seen = getattr(self._game._module, "observed_history", None)
+        if seen is not None:
+            return seen(start, list(self._history), p)
+        out = []
+        for a in self._history:
+            out.append(a if start.current_player() == p else HIDDEN)
+            start.apply(a)
+        return out
 
     def clone(self) -> "State":
         """An independent copy."""

@@ -16,6 +16,8 @@ from __future__ import annotations
 import json
 from importlib import resources
 
+from ..errors import CHANCE, HIDDEN
+
 NAME = "kyushu"
 
 _DATA = json.loads(resources.files("boardlab").joinpath("data/kyushu.json").read_text())
@@ -110,6 +112,46 @@ def kernel_params(params: dict) -> list[int]:
 def most_fewest_text(card: int, side: str) -> str:
     """The printed criterion of Most/Fewest card `card` (1-8), side "most"/"fewest"."""
     return _DATA["most_fewest_cards"]["cards"][card - 1][side]
+
+
+# ---------------------------------------------------------------- what a seat saw
+
+#: Move notation of the steps of a Map turn (kernel action_to_string).
+_MAP_TURN = ("orient ", "place ", "terraform", "discard ", "choose ", "end turn")
+
+
+def _map_turn_step(text: str) -> bool:
+    return text.startswith(_MAP_TURN) or " tile at " in text
+
+
+def observed_history(start, actions: list[int], seat: int) -> list[int]:
+    """The history as `seat` saw it (State.observed_history): a card dealt to
+    another hand is HIDDEN; another seat's Map turn is one HIDDEN entry however
+    many steps it took (its outcome, once revealed, is on the map; the number of
+    steps would tell whether it terraformed); the Map turn another seat is in
+    the middle of is left out (a determinization starts it again). Everything
+    else is public. `start` is a kernel state at the start of `actions`."""
+    out, turn_of = [], None          # turn_of: seat whose hidden Map turn is being read
+    for a in actions:
+        actor = start.current_player()
+        text = start.action_to_string(a)
+        start.apply(a)
+        if actor == CHANCE:
+            private = text.startswith("deal ") and not text.endswith(f" to P{seat}")
+            out.append(HIDDEN if private else a)
+        elif actor != seat and _map_turn_step(text):
+            if turn_of != actor:
+                out.append(HIDDEN)
+            turn_of = actor
+            continue
+        else:
+            out.append(a)
+        turn_of = None
+    if turn_of is not None and start.current_player() == turn_of:
+        legal = start.legal_actions()
+        if len(legal) and _map_turn_step(start.action_to_string(int(legal[0]))):
+            out.pop()                # that turn is still going on
+    return out
 
 
 # ---------------------------------------------------------------- drawing
