@@ -527,3 +527,43 @@ def test_a_world_keeps_only_public_knowledge_for_the_other_seats():
         assert world.observation(0)["known"][2] == []
         assert world.observation(0)["exchange"][0]["gave"] is None
         assert world.observation(1) == s.observation(1)
+
+
+# ---------------------------------------------------------------- positions from a real table
+
+def test_a_position_keeps_what_a_black_kitsune_revealed():
+    """Game.position: P0 led a Black Kitsune (blue) and P1 played O3, so P1 has no blue
+    card; in the position and in every world P2 imagines, P1 holds none."""
+    g = boardlab.make("kitsu", players=4)
+    hand = ["B1", "B2", "O1", "White", "Katana", "B6"]
+    for seed in range(6):
+        s = g.position(2, seed=seed, hand=hand, leader=0, trick=["Black", "O3"])
+        view = s.observation(2)
+        assert view["colour_caps"][1] == [0, None]
+        check_world(view, s.full_observation(), 2)
+        for k in range(20):
+            world = s.determinize(2, k).full_observation()
+            check_world(view, world, 2)
+            assert not any(colour(c) == 0 for c in world["hands"][1])
+
+
+def test_a_position_with_a_forced_hidden_card():
+    g = boardlab.make("kitsu", players=4)
+    hand = ["B1", "B2", "O1", "White", "Katana", "B6"]
+    kinds = Counter()
+    for seed in range(40):
+        s = g.position(2, seed=seed, hand=hand, leader=0, trick=["Black", "hidden"])
+        view = s.observation(2)
+        assert forced_colour(view, 1) == 0
+        check_world(view, s.full_observation(), 2)
+        world = s.determinize(2, seed).full_observation()
+        check_world(view, world, 2)
+        kinds[colour(world["trick"][1]["card"]) == 0] += 1
+    assert kinds[True] and kinds[False]
+
+
+def test_a_position_where_the_seat_did_not_follow_but_could_is_refused():
+    g = boardlab.make("kitsu", players=4)
+    with pytest.raises(ValueError, match="did not play blue after the Black Kitsune"):
+        g.position(1, hand=["B1", "O2", "O1", "White", "Katana"], leader=0,
+                   trick=["Black", "O3"])

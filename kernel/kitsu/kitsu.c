@@ -1267,6 +1267,27 @@ static int kitsu_setup(const BLGame *g, void *vst, uint64_t seed, const int32_t 
     if (P > 2 && s->stock)
         SETUP_FAIL("cards: %d cards are unaccounted for (with %d players every card is in a hand, the trick or the discard pile)",
                    bb_popcount32(s->stock), P);
+    /* A card played right after a face-up Black Kitsune was forced to that
+     * player's clan colour; one that did not follow shows a void (as in play).
+     * Then the unseen cards are dealt again to agree with it. */
+    int forced_any = 0;
+    for (int i = 1; i < ntr; i++) {
+        if (c->type_of[(int)s->trick_card[i - 1]] != KT_BLACK || (s->trick_flags[i - 1] & KF_HIDDEN)) continue;
+        int fc = clan_of(s->trick_seat[i - 1]), seat = s->trick_seat[i], t = c->type_of[(int)s->trick_card[i]];
+        int followed = is_numeral(t) && colour_of_type(t) == fc;
+        s->trick_forced[i] = (int8_t)fc;
+        forced_any = 1;
+        if (!(s->trick_flags[i] & KF_HIDDEN) && !followed) s->colour_cap[seat][fc] = 0;
+        if (seat == v && !followed && (s->hand[v] & c->colour_mask[fc]))
+            SETUP_FAIL("trick card %d: P%d did not play %s after the Black Kitsune but holds a %s card",
+                       i + 1, v, CLAN_NAME[fc], CLAN_NAME[fc]);
+    }
+    if (forced_any) {
+        BLRng redeal;
+        bl_rng_seed(&redeal, seed ^ 0xB1AC4B1AC4ull);
+        if (sample_world(c, s, v, &redeal) != 0)
+            SETUP_FAIL("trick: no deal of the cards P%d cannot see agrees with the Black Kitsune", v);
+    }
     /* Whose turn: the trick goes round from the leader. */
     s->leader = (int8_t)leader;
     s->to_move = (int8_t)((leader + ntr) % P);
