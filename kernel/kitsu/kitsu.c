@@ -62,10 +62,42 @@ static inline int token_available(const KitsuState *s, int k) {
 }
 static inline int clan_size(const KitsuConfig *c) { return c->players / 2; }
 
+/* Take k copies of type t out of *pool into *dst; 0 if there are too few. */
+static int take_copies(const KitsuConfig *c, uint32_t *pool, uint32_t *dst, int t, int k) {
+    for (int j = 0; j < k; j++) {
+        uint32_t m = *pool & c->type_mask[t];
+        if (!m) return 0;
+        int id = bb_lsb32(m);
+        *pool &= ~bb_bit32(id);
+        *dst |= bb_bit32(id);
+    }
+    return 1;
+}
+
 /* Another seat learns that `seat` no longer holds one card of type t. */
 static void forget_card(KitsuState *s, int players, int seat, int t) {
     for (int o = 0; o < players; o++)
         if (s->known[o][seat][t]) s->known[o][seat][t]--;
+}
+/* A card `seat` played is seen (face up, or a hidden card revealed at the end
+ * of the trick): it left the hand, and a seat forced to a colour by a Black
+ * Kitsune that did not follow has none of that colour. */
+static void reveal_played(const KitsuConfig *c, KitsuState *s, int seat, int t, int forced) {
+    forget_card(s, c->players, seat, t);
+    if (is_numeral(t)) {
+        int col = colour_of_type(t);
+        if (s->colour_cap[seat][col] != NO_CAP && s->colour_cap[seat][col] > 0) s->colour_cap[seat][col]--;
+    }
+    if (forced >= 0 && !(is_numeral(t) && colour_of_type(t) == forced)) s->colour_cap[seat][forced] = 0;
+}
+/* The hands are gone (redeal, round end): what seats learned about them goes too. */
+static void forget_deal(KitsuState *s) {
+    memset(s->known, 0, sizeof s->known);
+    for (int i = 0; i < K_MAX_PLAYERS; i++) {
+        s->gave[i] = s->recv[i] = -1;
+        s->colour_cap[i][0] = s->colour_cap[i][1] = NO_CAP;
+    }
+    s->recover_seat = -1;
 }
 /* seat received a card the others cannot see: their colour bounds loosen. */
 static void receive_unseen(const KitsuConfig *c, KitsuState *s, int seat) {
@@ -104,6 +136,9 @@ static int kitsu_configure(BLGame *g, const int32_t *p, int n, char *err, int er
         snprintf(err, errlen, "the deck has %d cards, fewer than %d players x %d", id, c->players, c->hand_size);
         return -1;
     }
+    c->fact[0] = 1.0;
+    for (int i = 1; i <= K_MAX_CARDS; i++) c->fact[i] = c->fact[i - 1] * i;
+    for (int i = 0; i <= K_MAX_CARDS; i++) c->inv_fact[i] = 1.0 / c->fact[i];
     g->num_players = c->players;
     g->num_actions = KA_NUM;
     g->max_legal = 32;
@@ -118,13 +153,10 @@ static void start_deal(const KitsuConfig *c, KitsuState *s) {
     for (int i = 0; i < c->players; i++) {
         s->hand[i] = 0;
         s->exchange_card[i] = -1;
-        s->gave[i] = s->recv[i] = -1;
-        s->colour_cap[i][0] = s->colour_cap[i][1] = NO_CAP;
     }
-    memset(s->known, 0, sizeof s->known);
+    forget_deal(s);
     s->stock = c->all_cards;
-    s->discard = s->last_trick = 0;
-    s->recover_seat = -1;
+    s->discard = s->last_trick = 0;   /* the last trick is shuffled in: Recover waits for a trick */
     s->deal_no++;
     s->deal_to = s->leader;
     s->deal_left = (int8_t)(c->players * c->hand_size);
@@ -137,9 +169,6 @@ static void start_round(const KitsuConfig *c, KitsuState *s) {
     s->tokens_used = 0;            /* used tokens return; held ones stay held */
     s->round++;
     s->deal_no = 0;
-    s->prev_n = 0;
-    s->prev_winner = -1;
-    s->prev_moved = 0;
     start_deal(c, s);
 }
 
@@ -158,6 +187,7 @@ static void after_trick(const KitsuConfig *c, KitsuState *s) {
     if (winner >= 0 && s->pawn[winner] >= c->track_length) {
         s->rounds_won[winner]++;
         for (int i = 0; i < c->players; i++) { s->discard |= s->hand[i]; s->hand[i] = 0; } /* hands discarded */
+        forget_deal(s);
         if (s->rounds_won[winner] >= 2) {
             s->winner = (int8_t)winner;
             s->phase = KP_OVER;
@@ -191,13 +221,7 @@ static void end_trick(const KitsuConfig *c, KitsuState *s) {
         int id = s->trick_card[i], t = c->type_of[id], seat = s->trick_seat[i];
         cards |= bb_bit32(id);
         if (t == KT_WHITE) inv ^= 1;
-        if (s->trick_flags[i] & KF_HIDDEN) {
-            /* Revealed now: the others learn what left the hand. */
-            for (int o = 0; o < c->players; o++)
-                if (o != seat && s->known[o][seat][t]) s->known[o][seat][t]--;
-            int fc = s->trick_forced[i];
-            if (fc >= 0 && !(is_numeral(t) && colour_of_type(t) == fc)) s->colour_cap[seat][fc] = 0;
-        }
+        if (s->trick_flags[i] & KF_HIDDEN) reveal_played(c, s, seat, t, s->trick_forced[i]);
     }
     int sum[2] = {0, 0};
     for (int i = 0; i < s->n_played; i++) {
@@ -297,15 +321,7 @@ static void play_card(const KitsuConfig *c, KitsuState *s, int t, int with_token
         if (k == KTOK_PLUS3) s->pending_sub |= KSUB_SIDE;
         if (k == KTOK_RECOVER) s->pending_sub |= KSUB_RECOVER;
     }
-    if (!(s->trick_flags[i] & KF_HIDDEN)) {
-        forget_card(s, c->players, p, t);
-        /* A forced seat that did not follow has none of that colour. */
-        if (forced >= 0 && !(is_numeral(t) && colour_of_type(t) == forced)) s->colour_cap[p][forced] = 0;
-        else if (is_numeral(t)) {
-            int col = colour_of_type(t);
-            if (s->colour_cap[p][col] != NO_CAP && s->colour_cap[p][col] > 0) s->colour_cap[p][col]--;
-        }
-    }
+    if (!(s->trick_flags[i] & KF_HIDDEN)) reveal_played(c, s, p, t, forced);
     if (s->forced_seat == p) s->forced_colour = s->forced_seat = -1;
     if (t == KT_BLACK) {
         /* Lapses if the trick ends before the next seat plays. */
@@ -408,6 +424,12 @@ static void kitsu_apply(const BLGame *g, void *vst, int32_t a) {
         return;
     case KP_DEAL: {
         int t = a - KA_DEAL, id = take_type(c, s->stock, t), to = s->deal_to;
+        if (!s->deal_refill && s->stock == c->all_cards) {
+            /* The cards are dealt again: the last trick is no longer on the table. */
+            s->prev_n = 0;
+            s->prev_winner = -1;
+            s->prev_moved = 0;
+        }
         s->stock &= ~bb_bit32(id);
         s->hand[to] |= bb_bit32(id);
         receive_unseen(c, s, to);
@@ -532,7 +554,118 @@ static int32_t kitsu_sample_chance(const BLGame *g, void *vst) {
     return KA_DEAL + c->type_of[bb_lsb32(st)];
 }
 
-/* ---------- determinization ---------- */
+/* ---------- determinization ----------
+ *
+ * determinize(o) deals every card o cannot see — the other hands, the cards
+ * others put down in an exchange still in progress, another seat's hidden
+ * card in the trick, the stock — uniformly among the deals that agree with
+ * everything o knows:
+ *   - hand sizes (public);
+ *   - known[o][p]: cards o knows p holds (hand or hidden trick card); these
+ *     are physical cards o saw go there, so they are placed first;
+ *   - colour_cap[p][c]: at most that many colour-c numerals in p's hand and
+ *     hidden trick card (Black Kitsune voids);
+ *   - the hidden trick card (at most one: there is one Hidden-card token) is
+ *     neither Katana nor Black Kitsune, and if its owner was forced to a
+ *     colour by a Black Kitsune it has that colour unless the owner had none
+ *     (then the rest of its hand has none).
+ * Only the class of a free card matters to these constraints (blue numeral,
+ * orange numeral, special), so the deal is counted exactly: a small dynamic
+ * programme over the class counts of the capped seats (uncapped seats, the
+ * exchange cards and the stock form one unconstrained rest), then the cards of
+ * each class are shuffled. The sampler never dead-ends: every information set
+ * reached by play contains the true deal, so the count is never zero (the
+ * tests check that the true deal keeps every constraint above).
+ *
+ * The result depends only on what o knows and on rng: the unknown cards are
+ * taken in ascending id order (= ascending type order), every choice is made
+ * from counts o knows, and the state's own RNG is reseeded from rng. */
+
+enum { KCL_BLUE = KC_BLUE, KCL_ORANGE = KC_ORANGE, KCL_SPECIAL = 2, K_NCLASS = 3 };
+#define K_UNCAPPED 99
+#define K_DIM (K_MAX_CARDS + 1)
+
+static inline int class_of_type(int t) { return is_numeral(t) ? colour_of_type(t) : KCL_SPECIAL; }
+
+/* The free (not pre-placed) part of a deal, as the counting sees it. */
+typedef struct {
+    int need[K_MAX_PLAYERS];      /* free cards each seat takes (0 for the observer) */
+    int cap[K_MAX_PLAYERS][2];    /* most free numerals of each colour (K_UNCAPPED: any) */
+    int n[K_NCLASS];              /* free cards of each class */
+    int nbin;                     /* exchange cards put down + stock: unconstrained */
+} DealShape;
+
+static int capped_seats(const DealShape *d, int P, int *lv) {
+    int n = 0;
+    for (int p = 0; p < P; p++)
+        if (d->cap[p][0] < K_UNCAPPED || d->cap[p][1] < K_UNCAPPED) lv[n++] = p;
+    return n;
+}
+
+/* Ways to split the free cards of the rest group (uncapped seats and the bin):
+ * M! / (prod need! * nbin!), i.e. M! * rest_inv. */
+static double rest_inv(const DealShape *d, int P, const double *inv) {
+    double w = inv[d->nbin];
+    for (int p = 0; p < P; p++)
+        if (!(d->cap[p][0] < K_UNCAPPED || d->cap[p][1] < K_UNCAPPED)) w *= inv[d->need[p]];
+    return w;
+}
+
+/* Capped seat p, holding (b, o) blue/orange left of which `spec` specials
+ * remain: weight of taking (bb, oo, need - bb - oo). 0 if not allowed. */
+static inline double seat_term(const DealShape *d, int p, int bb, int oo, int spec_left, const double *inv) {
+    int ss = d->need[p] - bb - oo;
+    if (ss < 0 || ss > spec_left || bb > d->cap[p][0] || oo > d->cap[p][1]) return 0.0;
+    return inv[bb] * inv[oo] * inv[ss];
+}
+
+/* F[j][b][o]: weight of dealing b blue, o orange and the matching specials
+ * to capped seats lv[j..] and the rest group. Returns the number of physical
+ * deals of the free cards (0: no deal satisfies the constraints). */
+static double count_deals(const DealShape *d, int P, const int *lv, int nlv, double *F,
+                          const double *fact, const double *inv) {
+    int NB = d->n[0], NO = d->n[1], W = NO + 1, plane = (NB + 1) * W;
+    int M = d->nbin, T[K_MAX_PLAYERS + 1];
+    for (int p = 0; p < P; p++)
+        if (!(d->cap[p][0] < K_UNCAPPED || d->cap[p][1] < K_UNCAPPED)) M += d->need[p];
+    T[nlv] = M;
+    for (int j = nlv - 1; j >= 0; j--) T[j] = T[j + 1] + d->need[lv[j]];
+    if (M < 0 || T[0] != NB + NO + d->n[2]) return 0.0;
+    double *Fl = F + (size_t)nlv * plane;
+    for (int b = 0; b <= NB; b++)
+        for (int o = 0; o <= NO; o++) {
+            int s = M - b - o;
+            Fl[b * W + o] = s >= 0 ? inv[b] * inv[o] * inv[s] : 0.0;
+        }
+    for (int j = nlv - 1; j >= 0; j--) {
+        int p = lv[j];
+        double *Fj = F + (size_t)j * plane, *Fn = Fj + plane;
+        for (int b = 0; b <= NB; b++)
+            for (int o = 0; o <= NO; o++) {
+                int spec = T[j] - b - o;
+                double sum = 0.0;
+                if (spec >= 0)
+                    for (int bb = 0; bb <= b && bb <= d->need[p]; bb++)
+                        for (int oo = 0; oo <= o && bb + oo <= d->need[p]; oo++) {
+                            double t = seat_term(d, p, bb, oo, spec, inv);
+                            if (t > 0.0) sum += t * Fn[(b - bb) * W + (o - oo)];
+                        }
+                Fj[b * W + o] = sum;
+            }
+    }
+    return fact[NB] * fact[NO] * fact[d->n[2]] * F[NB * W + NO] * fact[M] * rest_inv(d, P, inv);
+}
+
+static double deal_count(const DealShape *d, int P, const double *fact, const double *inv) {
+    int lv[K_MAX_PLAYERS], nlv = capped_seats(d, P, lv);
+    if (nlv == 0) {
+        int N = d->n[0] + d->n[1] + d->n[2], M = d->nbin;
+        for (int p = 0; p < P; p++) M += d->need[p];
+        return M == N ? fact[N] * rest_inv(d, P, inv) : 0.0;
+    }
+    double F[(K_MAX_PLAYERS + 1) * K_DIM * K_DIM];
+    return count_deals(d, P, lv, nlv, F, fact, inv);
+}
 
 static void shuffle_ids(int8_t *ids, int n, BLRng *r) {
     for (int i = n - 1; i > 0; i--) {
@@ -540,126 +673,255 @@ static void shuffle_ids(int8_t *ids, int n, BLRng *r) {
         int8_t t = ids[i]; ids[i] = ids[j]; ids[j] = t;
     }
 }
-
-/* One attempt at dealing the unknown cards; 1 on success. */
-static int try_determinize(const KitsuConfig *c, const KitsuState *src, KitsuState *s, int o, BLRng *r) {
-    int P = c->players;
-    uint32_t hidden_by[K_MAX_PLAYERS] = {0};  /* trick positions hidden to o, per seat */
-    uint32_t pool = src->stock;
-    int slots[K_MAX_PLAYERS] = {0};
-    for (int p = 0; p < P; p++) {
-        if (p == o) continue;
-        pool |= src->hand[p];
-        slots[p] = bb_popcount32(src->hand[p]);
-        if (src->exchange_card[p] >= 0) pool |= bb_bit32(src->exchange_card[p]);
-    }
-    for (int i = 0; i < src->n_played; i++)
-        if ((src->trick_flags[i] & KF_HIDDEN) && src->trick_seat[i] != o) {
-            int p = src->trick_seat[i];
-            pool |= bb_bit32(src->trick_card[i]);
-            hidden_by[p] |= 1u << i;
-            slots[p]++;
-        }
-    /* Cards o knows to be in another hand go there first. */
-    uint32_t group[K_MAX_PLAYERS] = {0};
-    for (int p = 0; p < P; p++) {
-        if (p == o) continue;
-        for (int t = 0; t < K_NTYPES; t++)
-            for (int k = 0; k < src->known[o][p][t]; k++) {
-                uint32_t m = pool & c->type_mask[t];
-                if (!m) return 0;
-                int id = bb_lsb32(m);
-                pool &= ~bb_bit32(id);
-                group[p] |= bb_bit32(id);
-            }
-    }
-    int8_t ids[K_MAX_CARDS];
+static int ids_of(uint32_t set, int8_t *out) {
     int n = 0;
-    for (uint32_t m = pool; m;) ids[n++] = (int8_t)bb_pop_lsb32(&m);
-    shuffle_ids(ids, n, r);
-    /* Seats with colour bounds draw first, skipping cards that break them. */
-    int order[K_MAX_PLAYERS], no = 0;
-    for (int p = 0; p < P; p++)
-        if (p != o && (src->colour_cap[p][0] != NO_CAP || src->colour_cap[p][1] != NO_CAP)) order[no++] = p;
-    for (int p = 0; p < P; p++)
-        if (p != o && src->colour_cap[p][0] == NO_CAP && src->colour_cap[p][1] == NO_CAP) order[no++] = p;
-    uint8_t used[K_MAX_CARDS] = {0};
-    for (int q = 0; q < no; q++) {
-        int p = order[q];
-        int col_n[2] = {bb_popcount32(group[p] & c->colour_mask[0]), bb_popcount32(group[p] & c->colour_mask[1])};
-        int need = slots[p] - bb_popcount32(group[p]);
-        for (int i = 0; i < n && need > 0; i++) {
-            if (used[i]) continue;
-            int id = ids[i], t = c->type_of[id];
-            if (is_numeral(t)) {
-                int col = colour_of_type(t);
-                if (src->colour_cap[p][col] != NO_CAP && col_n[col] + 1 > src->colour_cap[p][col]) continue;
-                col_n[col]++;
-            }
-            used[i] = 1;
-            group[p] |= bb_bit32(id);
-            need--;
-        }
-        if (need > 0) return 0;
-        for (int col = 0; col < 2; col++)
-            if (src->colour_cap[p][col] != NO_CAP && col_n[col] > src->colour_cap[p][col]) return 0;
+    while (set) out[n++] = (int8_t)bb_pop_lsb32(&set);
+    return n;
+}
+/* Index picked with probability w[i] / total. */
+static int pick_weighted(const double *w, int n, double total, BLRng *r) {
+    double u = bl_rng_double(r) * total;
+    int last = -1;
+    for (int i = 0; i < n; i++) {
+        if (w[i] <= 0.0) continue;
+        last = i;
+        if (u < w[i]) return i;
+        u -= w[i];
     }
-    /* Pick each hidden trick card from its owner's group. */
-    for (int p = 0; p < P; p++) {
-        if (p == o) continue;
-        for (uint32_t hb = hidden_by[p]; hb;) {
-            int i = bb_pop_lsb32(&hb);
-            uint32_t cand = group[p] & ~(c->type_mask[KT_KATANA] | c->type_mask[KT_BLACK]);
-            int fc = src->trick_forced[i];
-            if (fc >= 0 && (group[p] & c->colour_mask[fc])) cand &= c->colour_mask[fc];
-            if (!cand) return 0;
-            int k = (int)bl_rng_below(r, (uint32_t)bb_popcount32(cand));
-            while (k-- > 0) cand &= cand - 1;
-            int id = bb_lsb32(cand);
-            s->trick_card[i] = (int8_t)id;
-            group[p] &= ~bb_bit32(id);
+    return last;  /* rounding at the top end */
+}
+
+/* Deal the free cards `pool` per shape d: capped seats get class counts drawn
+ * from the exact count, the rest group is a uniform shuffle. Free cards of
+ * seat p are OR-ed into hand[p]; the bin's cards are returned in *bin_ids. */
+static void deal_free(const KitsuConfig *c, const DealShape *d, int P, int o, uint32_t pool,
+                      uint32_t *hand, int8_t *bin_ids, BLRng *r, const double *fact, const double *inv) {
+    int lv[K_MAX_PLAYERS], nlv = capped_seats(d, P, lv);
+    int8_t rest[K_MAX_CARDS];
+    int nrest = 0;
+    if (nlv > 0) {
+        double F[(K_MAX_PLAYERS + 1) * K_DIM * K_DIM];
+        count_deals(d, P, lv, nlv, F, fact, inv);
+        int8_t cls[K_NCLASS][K_MAX_CARDS];
+        int ncl[K_NCLASS], at[K_NCLASS] = {0, 0, 0};
+        ncl[0] = ids_of(pool & c->colour_mask[0], cls[0]);
+        ncl[1] = ids_of(pool & c->colour_mask[1], cls[1]);
+        ncl[2] = ids_of(pool & ~(c->colour_mask[0] | c->colour_mask[1]), cls[2]);
+        for (int k = 0; k < K_NCLASS; k++) shuffle_ids(cls[k], ncl[k], r);
+        int W = d->n[1] + 1, plane = (d->n[0] + 1) * W, b = d->n[0], o2 = d->n[1];
+        int spec = d->n[2];
+        for (int j = 0; j < nlv; j++) {
+            int p = lv[j];
+            double w[K_DIM * K_DIM];
+            int nw = 0, choice_b[K_DIM * K_DIM], choice_o[K_DIM * K_DIM];
+            double total = 0.0;
+            const double *Fn = F + (size_t)(j + 1) * plane;
+            for (int bb = 0; bb <= b && bb <= d->need[p]; bb++)
+                for (int oo = 0; oo <= o2 && bb + oo <= d->need[p]; oo++) {
+                    double t = seat_term(d, p, bb, oo, spec, inv);
+                    w[nw] = t > 0.0 ? t * Fn[(b - bb) * W + (o2 - oo)] : 0.0;
+                    choice_b[nw] = bb; choice_o[nw] = oo;
+                    total += w[nw++];
+                }
+            int k = pick_weighted(w, nw, total, r);
+            int take[K_NCLASS] = {choice_b[k], choice_o[k], d->need[p] - choice_b[k] - choice_o[k]};
+            for (int cl = 0; cl < K_NCLASS; cl++)
+                for (int i = 0; i < take[cl]; i++) hand[p] |= bb_bit32(cls[cl][at[cl]++]);
+            b -= take[0]; o2 -= take[1]; spec -= take[2];
         }
-        s->hand[p] = group[p];
+        for (int cl = 0; cl < K_NCLASS; cl++)
+            while (at[cl] < ncl[cl]) rest[nrest++] = cls[cl][at[cl]++];
+    } else {
+        nrest = ids_of(pool, rest);
     }
-    /* Cards put down for the exchange, then the stock, take the rest. */
+    shuffle_ids(rest, nrest, r);
     int i = 0;
     for (int p = 0; p < P; p++) {
-        if (p == o || src->exchange_card[p] < 0) continue;
-        while (used[i]) i++;
-        used[i] = 1;
-        s->exchange_card[p] = ids[i];
+        if (p == o || d->cap[p][0] < K_UNCAPPED || d->cap[p][1] < K_UNCAPPED) continue;
+        for (int k = 0; k < d->need[p]; k++) hand[p] |= bb_bit32(rest[i++]);
+    }
+    for (int k = 0; k < d->nbin; k++) bin_ids[k] = rest[i++];
+}
+
+/* One candidate for another seat's hidden trick card. */
+typedef struct {
+    int from_known;   /* 1: one of the cards o knows the owner holds, of type t */
+    int t;            /* that type, or the class (KCL_*) of a free card: special = White */
+    double w;         /* physical choices x deals of the rest */
+    DealShape d;
+} HiddenChoice;
+
+/* Resample in place; -1 if no deal fits (never for a state reached by play). */
+static int sample_world(const KitsuConfig *c, KitsuState *s, int o, BLRng *r) {
+    int P = c->players;
+    /* Everything o cannot see, in id order. */
+    uint32_t pool = s->stock;
+    int x = -1, ix = -1;
+    for (int p = 0; p < P; p++) {
+        if (p == o) continue;
+        pool |= s->hand[p];
+        if (s->exchange_card[p] >= 0) pool |= bb_bit32(s->exchange_card[p]);
+    }
+    for (int i = 0; i < s->n_played; i++)
+        if ((s->trick_flags[i] & KF_HIDDEN) && s->trick_seat[i] != o) {
+            if (x >= 0) return -1;                /* one Hidden-card token */
+            x = s->trick_seat[i]; ix = i;
+            pool |= bb_bit32(s->trick_card[i]);
+        }
+    /* Cards o knows another seat holds go there first (lowest ids: canonical). */
+    uint32_t group[K_MAX_PLAYERS] = {0};
+    DealShape d;
+    memset(&d, 0, sizeof d);
+    for (int p = 0; p < P; p++) {
+        d.cap[p][0] = d.cap[p][1] = K_UNCAPPED;
+        if (p == o) continue;
+        for (int t = 0; t < K_NTYPES; t++)
+            if (!take_copies(c, &pool, &group[p], t, s->known[o][p][t])) return -1;
+        d.need[p] = bb_popcount32(s->hand[p]) + (p == x) - bb_popcount32(group[p]);
+        if (d.need[p] < 0) return -1;
+        for (int col = 0; col < 2; col++)
+            if (s->colour_cap[p][col] != NO_CAP) {
+                d.cap[p][col] = s->colour_cap[p][col] - bb_popcount32(group[p] & c->colour_mask[col]);
+                if (d.cap[p][col] < 0) return -1;
+            }
+    }
+    for (int p = 0; p < P; p++) if (p != o && s->exchange_card[p] >= 0) d.nbin++;
+    d.nbin += bb_popcount32(s->stock);
+    d.n[0] = bb_popcount32(pool & c->colour_mask[0]);
+    d.n[1] = bb_popcount32(pool & c->colour_mask[1]);
+    d.n[2] = bb_popcount32(pool) - d.n[0] - d.n[1];
+
+    const double *fact = c->fact, *inv = c->inv_fact;
+    int lv[K_MAX_PLAYERS];
+    int8_t hidden_id = -1;
+    if (x >= 0) {
+        /* The hidden card: enumerate what it can be, weighted by its deals. (Its
+         * owner plays no later card of this trick before the trick ends and
+         * reveals it, except a Katana: the hand is all there is to check.) */
+        int fc = s->trick_forced[ix];
+        int known_fc = fc >= 0 ? bb_popcount32(group[x] & c->colour_mask[fc]) : 0;
+        HiddenChoice ch[K_NCLASS + K_NTYPES];
+        int nch = 0;
+        double total = 0.0;
+        for (int k = 0; k < K_NCLASS + K_NTYPES; k++) {
+            HiddenChoice h;
+            h.from_known = k >= K_NCLASS;
+            h.t = h.from_known ? k - K_NCLASS : k;
+            h.d = d;
+            int copies, cls, t = h.from_known ? h.t : (k == KCL_SPECIAL ? KT_WHITE : -1);
+            if (h.from_known) {
+                if (t == KT_KATANA || t == KT_BLACK) continue;
+                copies = type_count(c, group[x], t);
+                cls = class_of_type(t);
+            } else {
+                cls = k;
+                copies = k == KCL_SPECIAL ? type_count(c, pool, KT_WHITE) : h.d.n[k];
+                h.d.need[x]--;
+                h.d.n[k]--;
+                if (k != KCL_SPECIAL && h.d.cap[x][k] < K_UNCAPPED && --h.d.cap[x][k] < 0) continue;
+            }
+            if (copies <= 0 || h.d.need[x] < 0) continue;
+            if (fc >= 0 && cls != fc) {
+                /* Not the forced colour: the owner had none of it. */
+                if (known_fc > 0) continue;
+                h.d.cap[x][fc] = 0;
+            }
+            h.w = copies * deal_count(&h.d, P, fact, inv);
+            if (h.w <= 0.0) continue;
+            total += h.w;
+            ch[nch++] = h;
+        }
+        if (nch == 0 || !(total > 0.0)) return -1;
+        double w[K_NCLASS + K_NTYPES];
+        for (int i = 0; i < nch; i++) w[i] = ch[i].w;
+        const HiddenChoice *h = &ch[pick_weighted(w, nch, total, r)];
+        uint32_t from;
+        if (h->from_known) from = group[x] & c->type_mask[h->t];
+        else if (h->t == KCL_SPECIAL) from = pool & c->type_mask[KT_WHITE];
+        else from = pool & c->colour_mask[h->t];
+        int k = (int)bl_rng_below(r, (uint32_t)bb_popcount32(from));
+        while (k-- > 0) from &= from - 1;
+        hidden_id = (int8_t)bb_lsb32(from);
+        if (h->from_known) group[x] &= ~bb_bit32(hidden_id);
+        else pool &= ~bb_bit32(hidden_id);
+        d = h->d;
+    } else if (capped_seats(&d, P, lv) > 0 && !(deal_count(&d, P, fact, inv) > 0.0)) {
+        return -1;
+    }
+
+    int8_t bin[K_MAX_CARDS];
+    deal_free(c, &d, P, o, pool, group, bin, r, fact, inv);
+    for (int p = 0; p < P; p++)
+        if (p != o) s->hand[p] = group[p];
+    if (x >= 0) s->trick_card[ix] = hidden_id;
+    int i = 0;
+    for (int p = 0; p < P; p++)
+        if (p != o && s->exchange_card[p] >= 0) s->exchange_card[p] = bin[i++];
+    s->stock = 0;
+    while (i < d.nbin) s->stock |= bb_bit32(bin[i++]);
+    return 0;
+}
+
+/* Last resort for a state whose constraints contradict each other (no state
+ * reached by play or set up from facts: they hold for the true deal): deal the
+ * unknown cards uniformly, keeping only the sizes. Still a sample, never the
+ * true deal handed back. */
+static void sample_sizes_only(const KitsuConfig *c, KitsuState *s, int o, BLRng *r) {
+    int P = c->players;
+    uint32_t pool = s->stock;
+    for (int p = 0; p < P; p++)
+        if (p != o) {
+            pool |= s->hand[p];
+            if (s->exchange_card[p] >= 0) pool |= bb_bit32(s->exchange_card[p]);
+        }
+    for (int i = 0; i < s->n_played; i++)
+        if ((s->trick_flags[i] & KF_HIDDEN) && s->trick_seat[i] != o) pool |= bb_bit32(s->trick_card[i]);
+    int8_t ids[K_MAX_CARDS];
+    int n = ids_of(pool, ids), j = 0;
+    shuffle_ids(ids, n, r);
+    for (int i = 0; i < s->n_played; i++)
+        if ((s->trick_flags[i] & KF_HIDDEN) && s->trick_seat[i] != o) s->trick_card[i] = ids[j++];
+    for (int p = 0; p < P; p++) {
+        if (p == o) continue;
+        int k = bb_popcount32(s->hand[p]);
+        s->hand[p] = 0;
+        while (k-- > 0) s->hand[p] |= bb_bit32(ids[j++]);
+        if (s->exchange_card[p] >= 0) s->exchange_card[p] = ids[j++];
     }
     s->stock = 0;
-    for (int j = 0; j < n; j++)
-        if (!used[j]) s->stock |= bb_bit32(ids[j]);
-    return 1;
+    while (j < n) s->stock |= bb_bit32(ids[j++]);
 }
 
 static void kitsu_determinize(const BLGame *g, void *vst, int o, BLRng *r) {
     const KitsuConfig *c = CFG(g);
     KitsuState *s = ST(vst);
+    int P = c->players;
     KitsuState src;
     memcpy(&src, s, sizeof src);
-    for (int attempt = 0; attempt < 200; attempt++) {
-        if (try_determinize(c, &src, s, o, r)) break;
-        memcpy(s, &src, sizeof src);  /* a dead end: start over */
+    if (sample_world(c, s, o, r) != 0) {
+        memcpy(s, &src, sizeof src);
+        sample_sizes_only(c, s, o, r);
     }
-    /* What the other seats "know" must hold in this world too. */
-    for (int p = 0; p < c->players; p++) {
+    /* The other seats' knowledge in this world: what is public (what o knows,
+     * less the card o gave, which only o knows), plus what they know of o's
+     * hand, which o knows. Exchanges o did not see are not part of it. */
+    uint8_t pub[K_MAX_PLAYERS][K_NTYPES];
+    for (int q = 0; q < P && q < K_MAX_PLAYERS; q++)
+        for (int t = 0; t < K_NTYPES; t++) {
+            int k = src.known[o][q][t];
+            if (P > 2 && q == exchange_target(c, o) && src.gave[o] == t && k > 0) k--;
+            pub[q][t] = (uint8_t)k;
+        }
+    for (int p = 0; p < P; p++) {
         if (p == o) continue;
-        for (int q = 0; q < c->players; q++)
-            for (int t = 0; t < K_NTYPES; t++) {
-                int have = type_count(c, s->hand[q], t);
-                if (s->known[p][q][t] > have) s->known[p][q][t] = (uint8_t)have;
-            }
+        for (int q = 0; q < P && q < K_MAX_PLAYERS; q++)
+            if (q != o && q != p) memcpy(s->known[p][q], pub[q], sizeof pub[q]);
         if (s->gave[p] >= 0 && exchange_target(c, p) != o) {
-            int q = exchange_target(c, p);
-            s->gave[p] = s->recv[q] = -1;  /* unknown to o: not part of this world */
+            s->gave[p] = s->recv[exchange_target(c, p)] = -1;
         }
     }
     bl_rng_seed(&s->rng, bl_rng_next(r));
 }
-
 /* ---------- evaluation ---------- */
 
 /* Probability that Blue wins the game from round score (a, b), with Blue
@@ -805,8 +1067,9 @@ static int kitsu_observe_json(const BLGame *g, const void *vst, int v, char *buf
     }
     bl_jw(&w, "],\"last_trick\":{\"cards\":[");
     for (int i = 0; i < s->prev_n; i++)
-        bl_jw(&w, "%s{\"seat\":%d,\"card\":\"%s\",\"destroyed\":%s}", i ? "," : "", s->prev_seat[i],
-           TYPE_NAME[(int)c->type_of[(int)s->prev_card[i]]], (s->prev_flags[i] & KF_DESTROYED) ? "true" : "false");
+        bl_jw(&w, "%s{\"seat\":%d,\"card\":\"%s\",\"hidden\":%s,\"destroyed\":%s}", i ? "," : "", s->prev_seat[i],
+           TYPE_NAME[(int)c->type_of[(int)s->prev_card[i]]], (s->prev_flags[i] & KF_HIDDEN) ? "true" : "false",
+           (s->prev_flags[i] & KF_DESTROYED) ? "true" : "false");
     bl_jw(&w, "],\"winner\":");
     if (s->prev_winner >= 0) bl_jw(&w, "\"%s\"", CLAN_NAME[(int)s->prev_winner]); else bl_jw(&w, "null");
     bl_jw(&w, ",\"moved\":%d},\"tokens\":{", s->prev_moved);
@@ -864,6 +1127,17 @@ static int kitsu_observe_json(const BLGame *g, const void *vst, int v, char *buf
     }
     bl_jw(&w, "],\"recover_seat\":");
     jw_seat_or_null(&w, s->recover_seat);
+    /* A token being gained: the clan, and the token once picked (in the open). */
+    bl_jw(&w, ",\"gain\":");
+    if (s->phase == KP_TOKEN_PICK || s->phase == KP_TOKEN_SEAT) {
+        bl_jw(&w, "{\"clan\":\"%s\",\"token\":", CLAN_NAME[(int)s->gain_clan]);
+        if (s->phase == KP_TOKEN_SEAT) bl_jw(&w, "\"%s\"}", TOKEN_NAME[(int)s->gain_token]); else bl_jw(&w, "null}");
+    } else bl_jw(&w, "null");
+    /* Dealing: who gets the next card, how many are left to deal in this step. */
+    bl_jw(&w, ",\"dealing\":");
+    if (s->phase == KP_DEAL)
+        bl_jw(&w, "{\"to\":%d,\"left\":%d,\"refill\":%s}", s->deal_to, s->deal_left, s->deal_refill ? "true" : "false");
+    else bl_jw(&w, "null");
     bl_jw(&w, "}");
     return w.len < cap ? w.len : -1;
 }
@@ -871,18 +1145,6 @@ static int kitsu_observe_json(const BLGame *g, const void *vst, int v, char *buf
 /* ---------- position set-up (see kitsu.h for the vector) ---------- */
 
 #define SETUP_FAIL(...) do { snprintf(err, errlen, __VA_ARGS__); return -1; } while (0)
-
-/* Take k copies of type t out of *pool into *dst; 0 if there are too few. */
-static int take_copies(const KitsuConfig *c, uint32_t *pool, uint32_t *dst, int t, int k) {
-    for (int j = 0; j < k; j++) {
-        uint32_t m = *pool & c->type_mask[t];
-        if (!m) return 0;
-        int id = bb_lsb32(m);
-        *pool &= ~bb_bit32(id);
-        *dst |= bb_bit32(id);
-    }
-    return 1;
-}
 
 static int kitsu_setup(const BLGame *g, void *vst, uint64_t seed, const int32_t *d, int n, char *err, int errlen) {
     const KitsuConfig *c = CFG(g);
@@ -1005,6 +1267,27 @@ static int kitsu_setup(const BLGame *g, void *vst, uint64_t seed, const int32_t 
     if (P > 2 && s->stock)
         SETUP_FAIL("cards: %d cards are unaccounted for (with %d players every card is in a hand, the trick or the discard pile)",
                    bb_popcount32(s->stock), P);
+    /* A card played right after a face-up Black Kitsune was forced to that
+     * player's clan colour; one that did not follow shows a void (as in play).
+     * Then the unseen cards are dealt again to agree with it. */
+    int forced_any = 0;
+    for (int i = 1; i < ntr; i++) {
+        if (c->type_of[(int)s->trick_card[i - 1]] != KT_BLACK || (s->trick_flags[i - 1] & KF_HIDDEN)) continue;
+        int fc = clan_of(s->trick_seat[i - 1]), seat = s->trick_seat[i], t = c->type_of[(int)s->trick_card[i]];
+        int followed = is_numeral(t) && colour_of_type(t) == fc;
+        s->trick_forced[i] = (int8_t)fc;
+        forced_any = 1;
+        if (!(s->trick_flags[i] & KF_HIDDEN) && !followed) s->colour_cap[seat][fc] = 0;
+        if (seat == v && !followed && (s->hand[v] & c->colour_mask[fc]))
+            SETUP_FAIL("trick card %d: P%d did not play %s after the Black Kitsune but holds a %s card",
+                       i + 1, v, CLAN_NAME[fc], CLAN_NAME[fc]);
+    }
+    if (forced_any) {
+        BLRng redeal;
+        bl_rng_seed(&redeal, seed ^ 0xB1AC4B1AC4ull);
+        if (sample_world(c, s, v, &redeal) != 0)
+            SETUP_FAIL("trick: no deal of the cards P%d cannot see agrees with the Black Kitsune", v);
+    }
     /* Whose turn: the trick goes round from the leader. */
     s->leader = (int8_t)leader;
     s->to_move = (int8_t)((leader + ntr) % P);

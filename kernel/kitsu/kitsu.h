@@ -74,6 +74,8 @@ typedef struct {
     uint32_t colour_mask[2];        /* numeral ids printed Blue / Orange */
     int hand_size;                  /* cards dealt to each seat */
     int trick_size;                 /* cards per trick */
+    double fact[K_MAX_CARDS + 1];   /* n! and 1/n!, for counting deals (determinize) */
+    double inv_fact[K_MAX_CARDS + 1];
 } KitsuConfig;
 
 /* Flags of a card in the current trick. */
@@ -121,10 +123,11 @@ typedef struct {
     int8_t gain_token;              /* token chosen, before the receiver is chosen */
     int8_t recover_seat;            /* seat holding a recovered extra card this deal, -1 */
     /* --- knowledge, for observation and determinization --- */
-    /* known[o][p][t]: cards of type t that o knows are in p's hand now. */
+    /* known[o][p][t]: cards of type t that o knows are in p's hand (or are p's
+     * hidden card in the trick) now. Cleared when the hands go (redeal, round end). */
     uint8_t known[K_MAX_PLAYERS][K_MAX_PLAYERS][K_NTYPES];
-    /* colour_cap[p][c]: upper bound, known to all, on p's cards of colour c
-     * (from Black Kitsune voids); 255 = no constraint. */
+    /* colour_cap[p][c]: upper bound, known to all, on p's numerals of colour c
+     * in hand and hidden in the trick (from Black Kitsune voids); 255 = none. */
     uint8_t colour_cap[K_MAX_PLAYERS][2];
     /* gave[p]: type p gave in this deal's exchange (-1 none); recv[p] likewise. */
     int8_t gave[K_MAX_PLAYERS], recv[K_MAX_PLAYERS];
