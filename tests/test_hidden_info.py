@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 import boardlab
-from boardlab import search
+from boardlab import agents, search
 
 from conftest import game_cases, random_positions
 
@@ -107,5 +107,9 @@ def test_a_hidden_move_changes_nothing_the_others_can_use(game):
                 sx = search.ismcts(x, iterations=100, seed=5)
                 sy = search.ismcts(y, iterations=100, seed=5)
                 assert sx.stats == sy.stats
+                # An agent's per-move seed must not count the others' hidden steps.
+                agent = agents.ISMCTSAgent(iterations=50, seed=1)
+                assert agent.step(x) == agent.step(y)
+                assert agent.analyse(x).stats == agent.analyse(y).stats
     if game.name in ("kitsu", "kyushu") and game.num_players > 2:
         assert seen > 0, "no hidden move found to test"

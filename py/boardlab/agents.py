@@ -43,12 +43,13 @@ def _seat_to_move(state) -> int:
 
 
 def _ply(state) -> int:
-    """Number of moves played so far (public), used to vary seeds per move."""
-    hist = getattr(state, "history", None)
-    try:
-        return len(hist() if callable(hist) else hist)
-    except TypeError:
+    """Number of moves the seat to move has seen so far, used to vary seeds per move.
+    Counted on the seat's own view of the history: the raw length would tell it how
+    many hidden steps other seats took (e.g. terraforming inside a hidden Map turn)."""
+    seen = getattr(state, "observed_history", None)
+    if seen is None:
         return 0
+    return len(seen(_seat_to_move(state)))
 
 
 def _check_seed(seed) -> int:
