@@ -101,6 +101,8 @@ def test_a_hidden_move_changes_nothing_the_others_can_use(game):
         for seed in (3, 4):
             assert full_view(x.determinize(p, seed)) == full_view(y.determinize(p, seed)), \
                 f"determinize({p}) sees another seat's hidden move at {x.history} / {y.history}"
+        assert x.observed_history(p) == y.observed_history(p), \
+            f"the history seat {p} sees shows another seat's hidden move"
         if x.current_player == p == y.current_player:
             assert np.array_equal(x.legal_actions(), y.legal_actions())
             if len(x.legal_actions()) > 1:
@@ -113,3 +115,42 @@ def test_a_hidden_move_changes_nothing_the_others_can_use(game):
                 assert agent.analyse(x).stats == agent.analyse(y).stats
     if game.name in ("kitsu", "kyushu") and game.num_players > 2:
         assert seen > 0, "no hidden move found to test"
+
+
+
+def test_kitsu_observed_history_hides_only_what_is_hidden():
+    """Deals to other hands and exchanges between others are hidden for good; another
+    seat's face-down card until its trick ends; every play, token and choice is public."""
+    game = boardlab.make("kitsu", players=4, seed=1)
+    rng = np.random.default_rng(5)
+    face_down_checked = 0
+    for seed in range(8):
+        state = game.new_initial_state(seed)
+        moves = []                               # (actor, action, text)
+        while not state.is_terminal():
+            if state.is_chance():
+                outcomes = state.chance_outcomes()
+                action = outcomes[int(rng.integers(len(outcomes)))][0]
+            else:
+                action = int(rng.choice(state.legal_actions()))
+            moves.append((state.current_player, action, state.action_to_string(action)))
+            state.apply(action)
+            actor, _, text = moves[-1]
+            on_table = any(card.get("hidden") for card in state.full_observation()["trick"])
+            if text.endswith(" with hidden") and on_table:   # face down until the trick ends
+                face_down_checked += 1
+                for p in range(4):
+                    expected = moves[-1][1] if p == actor else boardlab.HIDDEN
+                    assert state.observed_history(p)[-1] == expected
+        for p in range(4):
+            expected = []
+            for actor, action, text in moves:
+                if text.startswith(("deal ", "draw ")):
+                    visible = text.endswith(f" to P{p}")
+                elif text.startswith("give "):       # the exchange is over at the end
+                    visible = p in (actor, (actor + 2) % 4)
+                else:                            # at the end every trick is over
+                    visible = True
+                expected.append(action if visible else boardlab.HIDDEN)
+            assert state.observed_history(p) == expected
+    assert face_down_checked > 0

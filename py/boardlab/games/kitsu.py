@@ -12,6 +12,8 @@ from __future__ import annotations
 import json
 from importlib import resources
 
+from ..errors import CHANCE, HIDDEN, TERMINAL
+
 NAME = "kitsu"
 
 _DATA = json.loads(resources.files("boardlab").joinpath("data/kitsu.json").read_text())
@@ -50,6 +52,48 @@ def kernel_params(params: dict) -> list[int]:
     if not 1 <= track <= 100:
         raise ValueError(f"kitsu parameter 'track_length' must be between 1 and 100, got {track}")
     return [players, track] + deck(players)
+
+
+KA_GIVE, KA_DEAL = 30, 79          # action bases of kernel/kitsu/kitsu.h
+
+
+def _progress(core) -> tuple:
+    obs = json.loads(core.observe_json(-1))
+    return obs["phase"], obs["round"], obs["tricks"]
+
+
+def observed_history(start, actions: list[int], seat: int) -> list[int]:
+    """The history as `seat` saw it (State.observed_history): a card dealt or drawn
+    into another hand is HIDDEN; so is an exchange `seat` neither gave nor received,
+    and the card given to `seat` until the exchange is over (the cards are revealed
+    together); and another seat's face-down card (Hidden-card token) until its trick
+    ends. Everything else is public. `start` is a kernel state at the start of
+    `actions`."""
+    players = start.core_game.num_players
+    out = []
+    given_to_me, face_down = None, None    # indices of moves seat will see later
+    for a in actions:
+        actor = start.current_player()
+        text = start.action_to_string(a)
+        start.apply(a)
+        if actor == CHANCE:
+            private = KA_DEAL <= a and not text.endswith(f" to P{seat}")
+            out.append(HIDDEN if private else a)
+        elif KA_GIVE <= a < KA_GIVE + 15 and actor != seat:
+            if (actor + 2) % players == seat:
+                given_to_me = len(out)
+            out.append(HIDDEN)
+        elif actor != seat and text.endswith(" with hidden"):
+            face_down = (len(out), _progress(start)[1:])
+            out.append(HIDDEN)
+        else:
+            out.append(a)
+        if given_to_me is not None and _progress(start)[0] != "exchange":
+            out[given_to_me], given_to_me = actions[given_to_me], None
+        if face_down is not None and (_progress(start)[1:] != face_down[1]
+                                      or start.current_player() == TERMINAL):
+            out[face_down[0]], face_down = actions[face_down[0]], None
+    return out
 
 
 def _bar(pos: int, length: int) -> str:
