@@ -34,6 +34,12 @@ echo "==> building boardlab with ASan + UBSan in $DIR/venv"
 "$PY" -m venv --system-site-packages "$DIR/venv"
 VPY="$DIR/venv/bin/python"
 "$VPY" -m pip install -q "scikit-build-core>=0.10" "cython>=3" "cython-cmake>=0.2" numpy pytest
+# CMake and Ninja too, unless suitable ones are installed (what pip's isolated build adds).
+tools="$("$VPY" -c 'from scikit_build_core.build import get_requires_for_build_wheel as g; print(" ".join(g()))')"
+if [ -n "$tools" ]; then
+    # shellcheck disable=SC2086
+    "$VPY" -m pip install -q $tools
+fi
 # A wheel build (not editable) in a temporary build directory: the normal build/ cache
 # of an editable install is left alone.
 "$VPY" -m pip install -q --no-build-isolation --no-deps --force-reinstall \

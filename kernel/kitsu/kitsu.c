@@ -583,7 +583,8 @@ static int32_t kitsu_sample_chance(const BLGame *g, void *vst) {
 
 enum { KCL_BLUE = KC_BLUE, KCL_ORANGE = KC_ORANGE, KCL_SPECIAL = 2, K_NCLASS = 3 };
 #define K_UNCAPPED 99
-#define K_DIM (K_MAX_CARDS + 1)
+/* (blue + 1) x (orange + 1) free-card counts, blue + orange <= 32: at most 17 x 17. */
+#define K_PLANE ((K_MAX_CARDS / 2 + 1) * (K_MAX_CARDS / 2 + 1))
 
 static inline int class_of_type(int t) { return is_numeral(t) ? colour_of_type(t) : KCL_SPECIAL; }
 
@@ -663,7 +664,7 @@ static double deal_count(const DealShape *d, int P, const double *fact, const do
         for (int p = 0; p < P; p++) M += d->need[p];
         return M == N ? fact[N] * rest_inv(d, P, inv) : 0.0;
     }
-    double F[(K_MAX_PLAYERS + 1) * K_DIM * K_DIM];
+    double F[(K_MAX_PLAYERS + 1) * K_PLANE];
     return count_deals(d, P, lv, nlv, F, fact, inv);
 }
 
@@ -693,14 +694,15 @@ static int pick_weighted(const double *w, int n, double total, BLRng *r) {
 
 /* Deal the free cards `pool` per shape d: capped seats get class counts drawn
  * from the exact count, the rest group is a uniform shuffle. Free cards of
- * seat p are OR-ed into hand[p]; the bin's cards are returned in *bin_ids. */
-static void deal_free(const KitsuConfig *c, const DealShape *d, int P, int o, uint32_t pool,
+ * seat p are OR-ed into hand[p]; the bin's cards are returned in *bin_ids.
+ * -1 if no deal fits (the caller has checked there is one). */
+static int deal_free(const KitsuConfig *c, const DealShape *d, int P, int o, uint32_t pool,
                       uint32_t *hand, int8_t *bin_ids, BLRng *r, const double *fact, const double *inv) {
     int lv[K_MAX_PLAYERS], nlv = capped_seats(d, P, lv);
     int8_t rest[K_MAX_CARDS];
     int nrest = 0;
     if (nlv > 0) {
-        double F[(K_MAX_PLAYERS + 1) * K_DIM * K_DIM];
+        double F[(K_MAX_PLAYERS + 1) * K_PLANE];
         count_deals(d, P, lv, nlv, F, fact, inv);
         int8_t cls[K_NCLASS][K_MAX_CARDS];
         int ncl[K_NCLASS], at[K_NCLASS] = {0, 0, 0};
@@ -712,8 +714,8 @@ static void deal_free(const KitsuConfig *c, const DealShape *d, int P, int o, ui
         int spec = d->n[2];
         for (int j = 0; j < nlv; j++) {
             int p = lv[j];
-            double w[K_DIM * K_DIM];
-            int nw = 0, choice_b[K_DIM * K_DIM], choice_o[K_DIM * K_DIM];
+            double w[K_PLANE];
+            int nw = 0, choice_b[K_PLANE], choice_o[K_PLANE];
             double total = 0.0;
             const double *Fn = F + (size_t)(j + 1) * plane;
             for (int bb = 0; bb <= b && bb <= d->need[p]; bb++)
@@ -724,6 +726,7 @@ static void deal_free(const KitsuConfig *c, const DealShape *d, int P, int o, ui
                     total += w[nw++];
                 }
             int k = pick_weighted(w, nw, total, r);
+            if (k < 0) return -1;
             int take[K_NCLASS] = {choice_b[k], choice_o[k], d->need[p] - choice_b[k] - choice_o[k]};
             for (int cl = 0; cl < K_NCLASS; cl++)
                 for (int i = 0; i < take[cl]; i++) hand[p] |= bb_bit32(cls[cl][at[cl]++]);
@@ -741,6 +744,7 @@ static void deal_free(const KitsuConfig *c, const DealShape *d, int P, int o, ui
         for (int k = 0; k < d->need[p]; k++) hand[p] |= bb_bit32(rest[i++]);
     }
     for (int k = 0; k < d->nbin; k++) bin_ids[k] = rest[i++];
+    return 0;
 }
 
 /* One candidate for another seat's hidden trick card. */
@@ -850,7 +854,7 @@ static int sample_world(const KitsuConfig *c, KitsuState *s, int o, BLRng *r) {
     }
 
     int8_t bin[K_MAX_CARDS];
-    deal_free(c, &d, P, o, pool, group, bin, r, fact, inv);
+    if (deal_free(c, &d, P, o, pool, group, bin, r, fact, inv) != 0) return -1;
     for (int p = 0; p < P; p++)
         if (p != o) s->hand[p] = group[p];
     if (x >= 0) s->trick_card[ix] = hidden_id;
