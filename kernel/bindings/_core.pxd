@@ -73,7 +73,7 @@ cdef extern from "common/game_api.h" nogil:
         int32_t (*sample_chance)(const BLGame *g, void *st) noexcept nogil
         # Resample in place what `observer` cannot know, consistently with
         # what they know, using rng; also reseeds the state's own stream.
-        void (*determinize)(const BLGame *g, void *st, int observer, BLRng *rng) noexcept nogil
+        int (*determinize)(const BLGame *g, void *st, int observer, BLRng *rng) noexcept nogil
         # Heuristic value per seat in [-1, 1] (terminal: the returns).
         void (*evaluate)(const BLGame *g, const void *st, double *out) noexcept nogil
         # Notation of a legal action into buf (cap bytes); length written.

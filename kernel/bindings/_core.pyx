@@ -319,7 +319,9 @@ cdef class CoreState:
         cdef CoreState s = _wrap_copy(self.game, self.st)
         cdef BLRng rng
         bl_rng_seed(&rng, seed)
-        self.game.g.vt.determinize(self.game.g, s.st, observer, &rng)
+        if self.game.g.vt.determinize(self.game.g, s.st, observer, &rng) != 0:
+            raise RuntimeError(f"determinize: no deal agrees with what seat {observer} knows "
+                               "(the state's knowledge is inconsistent)")
         return s
 
     def action_to_string(self, int32_t action):

@@ -95,6 +95,9 @@ cdef class ISMCTSTree:
             raise ValueError("n: must be >= 0")
         with nogil:
             done = bl_ismcts_run(self.t, n)
+        if done < 0:
+            raise RuntimeError("search: the root state could not be determinized "
+                               "(no world agrees with what the player knows)")
         return done
 
     @property

@@ -47,8 +47,11 @@ typedef struct BLGameVTable {
     int32_t (*sample_chance)(const BLGame *g, void *st);
     /* Resample, in place, everything `observer` cannot know, consistently
      * with what they do know, using rng (not the state's own stream). The
-     * state's own RNG is reseeded from rng too, so future chance differs. */
-    void (*determinize)(const BLGame *g, void *st, int observer, BLRng *rng);
+     * state's own RNG is reseeded from rng too, so future chance differs.
+     * Returns 0, or -1 when no world agrees with what observer knows (a
+     * corrupt state): the state is then left as it was and must not be used
+     * as a sample — never hand the true hidden state to a search instead. */
+    int (*determinize)(const BLGame *g, void *st, int observer, BLRng *rng);
     /* Heuristic value per seat in [-1, 1] (terminal: the returns). */
     void (*evaluate)(const BLGame *g, const void *st, double *out);
     /* Move notation of a legal action in this state; returns length. */

@@ -866,37 +866,9 @@ static int sample_world(const KitsuConfig *c, KitsuState *s, int o, BLRng *r) {
     return 0;
 }
 
-/* Last resort for a state whose constraints contradict each other (no state
- * reached by play or set up from facts: they hold for the true deal): deal the
- * unknown cards uniformly, keeping only the sizes. Still a sample, never the
- * true deal handed back. */
-static void sample_sizes_only(const KitsuConfig *c, KitsuState *s, int o, BLRng *r) {
-    int P = c->players;
-    uint32_t pool = s->stock;
-    for (int p = 0; p < P; p++)
-        if (p != o) {
-            pool |= s->hand[p];
-            if (s->exchange_card[p] >= 0) pool |= bb_bit32(s->exchange_card[p]);
-        }
-    for (int i = 0; i < s->n_played; i++)
-        if ((s->trick_flags[i] & KF_HIDDEN) && s->trick_seat[i] != o) pool |= bb_bit32(s->trick_card[i]);
-    int8_t ids[K_MAX_CARDS];
-    int n = ids_of(pool, ids), j = 0;
-    shuffle_ids(ids, n, r);
-    for (int i = 0; i < s->n_played; i++)
-        if ((s->trick_flags[i] & KF_HIDDEN) && s->trick_seat[i] != o) s->trick_card[i] = ids[j++];
-    for (int p = 0; p < P; p++) {
-        if (p == o) continue;
-        int k = bb_popcount32(s->hand[p]);
-        s->hand[p] = 0;
-        while (k-- > 0) s->hand[p] |= bb_bit32(ids[j++]);
-        if (s->exchange_card[p] >= 0) s->exchange_card[p] = ids[j++];
-    }
-    s->stock = 0;
-    while (j < n) s->stock |= bb_bit32(ids[j++]);
-}
-
-static void kitsu_determinize(const BLGame *g, void *vst, int o, BLRng *r) {
+/* No state reached by play or set up from facts fails here (the true deal
+ * satisfies every constraint); a corrupt one is reported, not papered over. */
+static int kitsu_determinize(const BLGame *g, void *vst, int o, BLRng *r) {
     const KitsuConfig *c = CFG(g);
     KitsuState *s = ST(vst);
     int P = c->players;
@@ -904,7 +876,7 @@ static void kitsu_determinize(const BLGame *g, void *vst, int o, BLRng *r) {
     memcpy(&src, s, sizeof src);
     if (sample_world(c, s, o, r) != 0) {
         memcpy(s, &src, sizeof src);
-        sample_sizes_only(c, s, o, r);
+        return -1;
     }
     /* The other seats' knowledge in this world: what is public (what o knows,
      * less the card o gave, which only o knows), plus what they know of o's
@@ -925,6 +897,7 @@ static void kitsu_determinize(const BLGame *g, void *vst, int o, BLRng *r) {
         }
     }
     bl_rng_seed(&s->rng, bl_rng_next(r));
+    return 0;
 }
 /* ---------- evaluation ---------- */
 

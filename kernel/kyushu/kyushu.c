@@ -1133,7 +1133,8 @@ static void random_placement(const KyuConfig *c, KyuState *s, int p, BLRng *r) {
     }
 }
 
-static void kyushu_determinize(const BLGame *g, void *vst, int o, BLRng *r) {
+/* Never fails: every hand constraint is met by the unseen cards (docs/kyushu.md). */
+static int kyushu_determinize(const BLGame *g, void *vst, int o, BLRng *r) {
     const KyuConfig *c = CFG(g);
     KyuState *s = ST(vst);
     int P = c->players;
@@ -1194,6 +1195,7 @@ static void kyushu_determinize(const BLGame *g, void *vst, int o, BLRng *r) {
         }
     }
     bl_rng_seed(&s->rng, bl_rng_next(r));
+    return 0;
 }
 
 /* ---------- evaluation ---------- */

@@ -103,6 +103,16 @@ BLISTree *bl_ismcts_create(const BLGame *g, const void *root, int root_player,
     bl_rng_seed(&t->search_rng, bl_splitmix64(&x));
     bl_rng_seed(&t->det_rng, bl_splitmix64(&x));
     if (new_node(t, -1, -1, -1) != 0) { bl_ismcts_free(t); set_err(err, errlen, "out of memory"); return NULL; }
+    /* A root no world agrees with is refused here rather than searched. (A
+     * throw-away stream: the search's own streams stay as seeded.) */
+    BLRng probe;
+    bl_rng_seed(&probe, p.seed);
+    memcpy(t->scratch, root, g->state_size);
+    if (g->vt->determinize(g, t->scratch, root_player, &probe) != 0) {
+        bl_ismcts_free(t);
+        set_err(err, errlen, "state: no world agrees with what the player knows (inconsistent knowledge)");
+        return NULL;
+    }
     return t;
 }
 
@@ -140,7 +150,9 @@ static void rollout(BLISTree *t, double *ret) {
     }
 }
 
-static void iterate(BLISTree *t) {
+/* One iteration; -1 when the root cannot be determinized (then nothing is
+ * searched: the true hidden state is never a substitute). */
+static int iterate(BLISTree *t) {
     const BLGame *g = t->g;
     const BLGameVTable *vt = g->vt;
     void *st = t->scratch;
@@ -149,7 +161,7 @@ static void iterate(BLISTree *t) {
 
     memcpy(st, t->root, g->state_size);
     /* First of all: forget what the observer cannot know. */
-    vt->determinize(g, st, t->root_player, &t->det_rng);
+    if (vt->determinize(g, st, t->root_player, &t->det_rng) != 0) return -1;
 
     int32_t node = 0;
     int64_t depth = 0;
@@ -219,10 +231,12 @@ static void iterate(BLISTree *t) {
     }
     t->nodes[0].visits++;
     t->iterations++;
+    return 0;
 }
 
 int64_t bl_ismcts_run(BLISTree *t, int64_t n) {
-    for (int64_t i = 0; i < n; i++) iterate(t);
+    for (int64_t i = 0; i < n; i++)
+        if (iterate(t) != 0) return -1;
     return n > 0 ? n : 0;
 }
 

@@ -96,7 +96,8 @@ BLSearchParams bl_ismcts_default_params(void);
  * or out of memory, with a message in err (if err != NULL). */
 BLISTree *bl_ismcts_create(const BLGame *g, const void *root, int root_player,
                            const BLSearchParams *params, char *err, int errlen);
-/* Run n more iterations (callable repeatedly). Returns iterations done. */
+/* Run n more iterations (callable repeatedly). Returns iterations done, or -1
+ * if the root could not be determinized (nothing more is searched). */
 int64_t bl_ismcts_run(BLISTree *t, int64_t n);
 void bl_ismcts_free(BLISTree *t);
 
