@@ -1,0 +1,457 @@
+"""Scenario tests: one or more per rule of shared/rules/keyside.txt (and per
+choice documented in docs/keyside.md)."""
+import hashlib
+import json
+from importlib import resources
+
+import numpy as np
+import pytest
+
+import boardlab
+from keyside_table import names, obs, play, score, setv, table
+
+DATA = json.loads(resources.files("boardlab").joinpath("data/keyside.json").read_text())
+
+
+def random_game(game, seed):
+    s = game.new_initial_state(seed)
+    rng = np.random.default_rng(seed)
+    while not s.is_terminal():
+        if s.is_chance():
+            acts, probs = zip(*s.chance_outcomes())
+            s.apply(int(rng.choice(acts, p=np.array(probs) / sum(probs))))
+        else:
+            s.apply(int(rng.choice(s.legal_actions())))
+    return s
+
+
+# ---------------------------------------------------------------- components, setup
+
+def test_data_file_components_and_stand_ins():
+    island = DATA["island"]
+    assert island["stand_in"] is True and len(island["locations"]) == 29
+    assert len(island["headland_spaces"]) == 12
+    assert DATA["harbour_tiles"]["stand_in"] and len(DATA["harbour_tiles"]["tiles"]) == 12
+    assert DATA["farm_tiles"]["stand_in"] and len(DATA["farm_tiles"]["tiles"]) == 5
+    assert DATA["dice_strips"]["stand_in"] and len(DATA["dice_strips"]["strips"]) == 4
+    for strip in DATA["dice_strips"]["strips"]:
+        assert sorted(strip["light"]) == sorted(strip["deep"]) == [1, 2, 3, 4, 5, 6]
+    assert len(DATA["buildings"]) == 24 and len(DATA["markets"]) == 8
+    assert len(DATA["scoring_tiles"]["black"]) == len(DATA["scoring_tiles"]["red"]) == 12
+
+
+def test_island_distances_match_the_rulebook_examples():
+    s = table(2)
+    # "from the town, through a market, to a harbour" is 2 moves: every harbour is reachable.
+    play(s, "lead yellow 1: boat H1 -> H2", "pass", "yellow 1 left")
+    assert "move keyple town>M1>H2" in names(s)
+
+
+@pytest.mark.parametrize("players, dice, keyples, boats", [(2, 2, 4, [1, 7]), (3, 3, 5, [1, 5, 9]),
+                                                           (4, 4, 7, [1, 5, 9])])
+def test_setup_per_player_count(players, dice, keyples, boats):
+    s = table(players)
+    o = obs(s)
+    assert [b["at"] for b in o["boats"]] == boats
+    assert all(len(b["sailors"]) == 6 for b in o["boats"])
+    assert all(h["dice_spaces"] == dice and h["keyple_spaces"] == keyples for h in o["harbours"])
+    fields = [r for r in o["resource_locations"] if r["kind"] != "farm"]
+    assert sorted(r["kind"] for r in fields) == ["forest", "quarry", "wheat fields"]
+    assert all(r["tokens"] == 3 * players for r in fields)
+    assert sum(r["kind"] == "farm" for r in o["resource_locations"]) == 5
+    for seat in o["seats"]:
+        assert seat["mat"] == 12 and seat["town"] == 6 and all(v == 0 for v in seat["tracks"].values())
+    assert o["gem_bag"]["order"] and len(o["gem_bag"]["order"]) == 36
+
+
+def test_fields_are_never_adjacent_and_setup_is_explicit_chance():
+    game = boardlab.make("keyside", players=3)
+    s = game.new_initial_state(0)
+    assert s.is_chance()
+    for _ in range(24):   # harbour tiles, scoring tiles
+        s.apply(s.chance_outcomes()[0][0])
+    outcomes = s.chance_outcomes()
+    assert len(outcomes) == 96     # 16 non-adjacent triples on a ring of 8, in 6 orders
+    for a, _ in outcomes:
+        text = s.action_to_string(a)
+        locs = sorted(int(w[1:].rstrip(",")) for w in text.split() if w.startswith("R"))
+        for x in locs:
+            for y in locs:
+                assert x == y or abs(x - y) not in (1, 7)
+
+
+def test_first_game_setup():
+    s = table(4, first_game=True, dice=False)
+    o = obs(s)
+    letters = sorted(b["letter"] for seat in o["seats"] for b in seat["buildings"].values())
+    assert letters == ["C", "F", "N", "X"]
+    for seat in o["seats"]:
+        (b,) = seat["buildings"].values()
+        num = {"C": 11, "F": 1, "N": 5, "X": 9}[b["letter"]]
+        assert seat["keyples"] == {f"H{num}": 1} and seat["town"] == 6 and seat["mat"] == 11
+
+
+def test_mixed_scoring_sides_are_chance():
+    game = boardlab.make("keyside", players=2, scoring="mixed")
+    s = game.new_initial_state(0)
+    for _ in range(24):
+        s.apply(s.chance_outcomes()[0][0])
+    assert [s.action_to_string(a) for a, _ in s.chance_outcomes()] == \
+        ["scoring tile at H1 black side", "scoring tile at H1 red side"]
+
+
+# ---------------------------------------------------------------- secret dice
+
+def test_secret_dice_hidden_until_reveal_and_determinized_from_knowledge_only():
+    s = table(3, dice=False)
+    assert obs(s)["phase"] == "dice" and s.current_player == 0
+    play(s, "yellow = 6", "green = 5", "red = 4", "blue = 3", "purple = 2", "orange = 1")
+    play(s, "yellow = 2")
+    assert obs(s, 1)["seats"][0]["dice"]["yellow"] is None
+    assert obs(s, 1)["seats"][0]["dice_set"] == 6
+    assert obs(s, 0)["seats"][0]["dice"]["yellow"] == 6
+    # determinize(2) depends only on what seat 2 knows: another true assignment, same result.
+    other = table(3, dice=False)
+    play(other, "yellow = 1", "green = 2", "red = 3", "blue = 4", "purple = 5", "orange = 6", "yellow = 5")
+    assert other.observation(2) == s.observation(2)
+    for seed in range(5):
+        assert s.determinize(2, seed).full_observation() == other.determinize(2, seed).full_observation()
+    assert len({json.dumps(s.determinize(2, k).full_observation()["seats"][0]["dice"]) for k in range(10)}) > 1
+    play(s, "green = 1", "red = 3", "blue = 4", "purple = 5", "orange = 6")
+    play(s, "yellow = 1", "green = 2", "red = 3", "blue = 4", "purple = 5", "orange = 6")
+    assert obs(s, 1)["seats"][0]["dice"]["yellow"] == 6   # revealed together
+    assert obs(s)["phase"] == "play"
+
+
+def test_dice_strips_light_then_deep_then_free():
+    s = table(2, dice_strips=True, dice=False)
+    o = obs(s)
+    strips = {p: DATA["dice_strips"]["strips"][o["seats"][p]["strip"] - 1] for p in range(2)}
+    assert o["phase"] == "play"   # year 1: set from the light side, no secret choice
+    for p in range(2):
+        assert list(o["seats"][p]["dice"].values()) == strips[p]["light"]
+
+
+# ---------------------------------------------------------------- landing
+
+def test_orange_two_boat_move_example():
+    """LG leads orange 2: the boat moves 1-2 harbours either way; purple follows with orange 2."""
+    s = table(2, dice={0: [1, 3, 4, 5, 6, 2], 1: [1, 3, 4, 5, 6, 2]})
+    leads = [n for n in names(s) if n.startswith("lead orange")]
+    assert leads == ["lead orange 2: boat H1 -> H2", "lead orange 2: boat H1 -> H3",
+                     "lead orange 2: boat H1 -> H11", "lead orange 2: boat H1 -> H12",
+                     "lead orange 2: boat H7 -> H5", "lead orange 2: boat H7 -> H6",
+                     "lead orange 2: boat H7 -> H8", "lead orange 2: boat H7 -> H9"]
+    play(s, "lead orange 2: boat H1 -> H12")
+    assert s.current_player == 1 and names(s) == ["follow orange 2", "pass"]
+    play(s, "follow orange 2")
+    h12 = obs(s)["harbours"][11]
+    assert h12["sailor"] == "orange" and h12["dice"] == [[0, 2], [1, 2]]
+    assert obs(s)["boats"][0]["at"] == 12 and "orange" not in obs(s)["boats"][0]["sailors"]
+    # step 9: the lead's orange marker advances; level 1 offers left/right
+    assert names(s) == ["orange 1 left", "orange 1 right", "pass"]
+
+
+def test_follower_needs_equal_or_lower_die():
+    s = table(2, dice={0: [1, 3, 4, 5, 6, 2], 1: [1, 2, 4, 5, 6, 3]})
+    play(s, "lead orange 2: boat H1 -> H12")
+    assert s.current_player == 0 and names(s)[0] == "orange 1 left"   # P1's orange 3 cannot follow
+
+
+def test_boat_passes_but_cannot_stop_at_an_occupied_harbour():
+    s = table(4, dice={p: [1, 2, 3, 4, 5, 6] for p in range(4)})
+    dests = {n.split("-> ")[1] for n in names(s) if n.startswith("lead orange 6: boat H5")}
+    assert "H9" not in dests and {"H10", "H11", "H8", "H2"} <= dests and "H1" not in dests
+
+
+def test_mat_option_always_allowed_and_advances():
+    s = table(2)
+    assert "yellow 1 to mat" in names(s)
+    play(s, "yellow 1 to mat", "yellow 1 left")
+    assert obs(s)["seats"][0]["tracks"]["yellow"] == 1
+    assert obs(s)["seats"][0]["goods"]["wheat"] == 2
+    # wheat came from the wheat fields
+    wf = [r for r in obs(s)["resource_locations"] if r["kind"] == "wheat fields"][0]
+    assert wf["tokens"] == 4
+    assert s.current_player == 1   # lead passes on
+
+
+def test_headlands_activate_when_a_boat_docks():
+    s = table(2)
+    setv(s, 1, "headland", 0, 2)          # P1's rally point between H1 and H2
+    setv(s, 1, "headland", 1, 0 + 8)      # P1's wharf between H2 and H3, facing H3
+    play(s, "lead yellow 1: boat H1 -> H2", "pass")
+    seat = obs(s)["seats"][1]
+    assert seat["mat"] == 11 and seat["town"] == 7     # rally point: a keyple recruited
+    assert seat["goods"]["fish"] == 1                  # wharf faces H3: 1 fish at H2
+
+
+def test_keyples_move_into_the_harbour_lead_then_followers():
+    s = table(2, dice={0: [1, 2, 3, 4, 5, 6], 1: [1, 2, 3, 4, 5, 6]})
+    play(s, "lead yellow 1: boat H1 -> H2", "follow yellow 1", "yellow 1 left")
+    assert s.current_player == 0
+    play(s, "move keyple town>M1>H2")
+    assert s.current_player == 1 and "move keyple town>M1>H2" in names(s)
+    play(s, "move keyple town>M1>H2")
+    assert obs(s)["harbours"][1]["keyples"] == [1, 1]
+
+
+# ---------------------------------------------------------------- resolving, benefits
+
+def _to_resolving(s, players=2):
+    """Everyone plays all dice to the mat, skipping level choices."""
+    while obs(s)["task"]["kind"] in ("land", "level", "build", "headland", "move", "skill_tile", "market",
+                                     "farm", "import_animal", "exchange"):
+        n = names(s)
+        mats = [x for x in n if x.endswith("to mat")]
+        s.apply_string(mats[0] if mats else "pass")
+    return s
+
+
+def test_resolve_harbour_c_tiers_and_forest_doubling():
+    s = table(2)
+    play(s, "lead purple 5: boat H1 -> H3", "pass", "move keyple town>M2>H3")
+    setv(s, 0, "keyples", "H3", 1)
+    setv(s, 1, "keyples", "H3", 1)
+    forest = [i for i, r in enumerate(obs(s)["resource_locations"]) if r["kind"] == "forest"][0]
+    setv(s, 1, "field_tokens", 0, 0)
+    setv(s, 1, "owner", forest, 1)
+    _to_resolving(s)
+    assert obs(s)["task"]["kind"] == "resolve" and "resolve H3 (C)" in names(s)
+    before = [seat["goods"]["wood"] for seat in obs(s)["seats"]]
+    play(s, "resolve H3 (C)")          # dice total 5: tier 3-5 = 1 wood; the forest owner doubles
+    after = [seat["goods"]["wood"] for seat in obs(s)["seats"]]
+    assert after[0] - before[0] == 1 and after[1] - before[1] == 2
+
+
+def test_end_of_year_start_player_from_harbour_i():
+    game = boardlab.make("keyside", players=2)
+    for seed in range(40):
+        s = game.new_initial_state(seed)
+        rng = np.random.default_rng(seed)
+        resolver = None
+        while not s.is_terminal() and obs(s)["year"] <= 1:
+            if s.is_chance():
+                s.apply(s.chance_outcomes()[int(rng.integers(len(s.chance_outcomes())))][0])
+                continue
+            a = int(rng.choice(s.legal_actions()))
+            text = s.action_to_string(a)
+            if text.startswith("resolve") and "(I)" in text:
+                resolver = s.current_player
+            s.apply(a)
+        if resolver is not None:
+            assert obs(s)["year"] == 2 and obs(s)["start_player"] == resolver
+            assert all(len(b["sailors"]) == 6 for b in obs(s)["boats"])     # boats refilled
+            return
+    pytest.fail("no game resolved harbour I in year 1")
+
+
+def test_markets_trade_and_flip_at_end_of_turn():
+    s = table(2)
+    setv(s, 0, "keyples", "M1", 1)            # M1 holds the blue market (top: fish -> 2 pigs)
+    setv(s, 0, "good", "fish", 2)
+    setv(s, 0, "level", "blue", 1)
+    play(s, "blue 4 to mat", "blue 2 right")   # activate a market where you have a keyple
+    play(s, "activate market M1 (blue)")
+    assert "market blue: fish->2 pigs" in names(s)
+    play(s, "market blue: fish->2 pigs")
+    seat = obs(s)["seats"][0]
+    assert seat["goods"]["fish"] == 1 and seat["goods"]["pig"] == 2
+    assert obs(s)["markets"][0]["side"] == "reverse"    # flipped at the end of the turn
+
+
+def test_skill_tile_needs_a_market_of_its_colour():
+    s = table(2)
+    setv(s, 0, "keyples", "M5", 1)            # grey 1 market: no skill tiles
+    setv(s, 0, "keyples", "M1", 1)            # blue market
+    setv(s, 0, "level", "blue", 2)
+    play(s, "blue 4 to mat", "blue 3 right")
+    assert names(s) == ["skill tile blue 5", "pass"]
+    play(s, "skill tile blue 5")
+    assert obs(s)["seats"][0]["skill_tiles"] == [["blue", 5]]
+    assert obs(s)["skill_stacks"]["blue"] == [3, 1]
+
+
+def test_spend_skill_tile_anytime_advances_its_track():
+    s = table(2)
+    setv(s, 0, "skill", 3 * 2 + 0, 1)       # a red 5 skill tile
+    play(s, "spend skill tile red 5")
+    assert obs(s)["seats"][0]["tracks"]["red"] == 1 and names(s)[:2] == ["red 1 left", "red 1 right"]
+    play(s, "red 1 left")
+    assert obs(s)["seats"][0]["mat"] == 10 and obs(s)["task"]["kind"] == "land"
+
+
+def test_level_four_builds_the_colour_cottage_then_repeats():
+    s = table(2)
+    setv(s, 0, "level", "purple", 3)
+    play(s, "purple 5 to mat")
+    assert names(s) == ["build cottage Q (purple)", "build cottage R (purple)", "build cottage S (purple)",
+                        "build cottage T (purple)"]
+    play(s, "build cottage Q (purple)")
+    assert obs(s)["seats"][0]["buildings"]["purple"] == {"letter": "Q", "house": False}
+    setv(s, 0, "skill", 3 * 4 + 0, 1)
+    play(s, "pass") if obs(s)["task"]["kind"] == "market" else None
+    assert s.current_player == 1
+
+
+def test_headland_cost_with_orange_discount_minimum_one():
+    s = table(2)
+    setv(s, 0, "level", "orange", 2)
+    setv(s, 0, "good", "wood", 1)
+    play(s, "orange 6 to mat")                # level 3: base 3, -2, min 1
+    assert "headland D (statue) H1|H2, pay wood" in names(s)
+    play(s, "headland D (statue) H1|H2, pay wood")
+    assert obs(s)["headlands"][0] == {"owner": 0, "tile": "D", "faces": 1}
+    assert obs(s)["seats"][0]["goods"]["wood"] == 0
+    assert score(s, 0)["statue"] == 8
+
+
+# ---------------------------------------------------------------- scoring
+
+def test_example_two_keyples_two_pairs_of_pigs_is_12():
+    s = table(2)
+    setv(s, 0, "keyples", "H2", 2)            # H2 holds black scoring tile 2
+    setv(s, 0, "good", "pig", 5)
+    assert score(s, 0)["harbours"][1] == 12
+
+
+@pytest.mark.parametrize("sheep, points", [(2, 0), (3, 4), (5, 4), (6, 8), (9, 12), (12, 12)])
+def test_requirements_met_in_full_three_sheep_five_sheep(sheep, points):
+    s = table(2)
+    setv(s, 0, "keyples", "H1", 1)            # black 1: 3 sheep = 4 (max 12)
+    setv(s, 0, "good", "sheep", sheep)
+    assert score(s, 0)["harbours"][0] == points
+
+
+@pytest.mark.parametrize("number, setup, per_keyple", [
+    (3, {"cow": 5}, 8), (4, {"wheat": 13}, 12), (5, {"fish": 5}, 6), (6, {"ruby": 7}, 7),
+    (7, {"stone": 3, "wood": 4}, 3), (8, {}, 0), (11, {}, 0), (12, {}, 0)])
+def test_black_scoring_tiles(number, setup, per_keyple):
+    s = table(2)
+    setv(s, 0, "keyples", f"H{number}", 1)
+    for good, n in setup.items():
+        setv(s, 0, "good", good, n)
+    assert score(s, 0)["harbours"][number - 1] == per_keyple
+
+
+def test_black_tile_8_mat_keyples_and_9_headlands_and_12_skill_colours():
+    s = table(2)
+    setv(s, 0, "keyples", "H8", 1)
+    for mat, pts in [(0, 6), (1, 4), (2, 4), (3, 2), (5, 0)]:
+        setv(s, 0, "mat", 0, mat)
+        assert score(s, 0)["harbours"][7] == pts
+    setv(s, 0, "keyples", "H9", 2)
+    for k, tile in enumerate([0, 1, 2, 3, 4, 5]):
+        setv(s, 0, "headland", k, tile)
+    assert score(s, 0)["harbours"][8] == 2 * 8
+    setv(s, 0, "keyples", "H12", 1)
+    for col in range(6):
+        setv(s, 0, "skill", 3 * col + 2, 1)
+    assert score(s, 0)["harbours"][11] == 8
+
+
+def test_red_scoring_tiles():
+    s = table(2, scoring="red")
+    for h in (1, 4, 5, 7, 8, 9, 10, 12):
+        setv(s, 0, "keyples", f"H{h}", 1)
+    setv(s, 0, "good", "sheep", 4)
+    setv(s, 0, "good", "fish", 3)
+    setv(s, 0, "good", "stone", 2)
+    setv(s, 0, "good", "wood", 5)
+    setv(s, 0, "good", "wheat", 9)
+    setv(s, 0, "good", "emerald", 1)
+    h = score(s, 0)["harbours"]
+    assert h[0] == 0                       # sheep in farms only
+    assert h[3] == 2 * 4                   # sheep, stone, wood, wheat
+    assert h[4] == 2 * 3                   # 3 sheep+fish pairs
+    assert h[6] == 3 * 2                   # 2 stone+wheat+wood sets
+    assert h[7] == 10                      # <= 10 keyples on harbours
+    assert h[8] == 0 and h[9] == 0 and h[11] == 0
+
+
+def test_harbour_i_red_space_and_support_headland_count_as_keyples():
+    s = table(2)                            # H9 holds tile I and black scoring tile 9 (headlands)
+    for k in range(6):
+        setv(s, 0, "headland", k, k)        # 6 headlands built: 8 per keyple
+    setv(s, 0, "red_space", 0, 1)
+    assert score(s, 0)["harbours"][8] == 8
+    setv(s, 0, "headland", 8, 4 + 8)        # support between H9 and H10 facing H10 ...
+    setv(s, 0, "headland", 7, 4 + 8)        # ... and between H8 and H9 facing H9
+    assert score(s, 0)["support"] == 8      # facing H9 (tile 9: 8 points); H10 has tile 10 (0)
+
+
+def test_buildings_gems_beach_skill_and_fields():
+    s = table(2)
+    setv(s, 0, "building", "green", 7)      # H: cow+pig+sheep set = 3 (cottage)
+    setv(s, 0, "building", "purple", 19)    # T: empty plots x 3 (house)
+    setv(s, 0, "house", "purple", 1)
+    for g, n in [("cow", 2), ("pig", 1), ("sheep", 3)]:
+        setv(s, 0, "good", g, n)
+    sc = score(s, 0)
+    assert sc["buildings"][1] == 3 and sc["buildings"][4] == 4 * 3
+    for g, n in [("emerald", 4), ("ruby", 2), ("sapphire", 1)]:
+        setv(s, 0, "good", g, n)
+    for lv, pts in [(0, 0), (1, 4), (2, 6), (3, 7), (4, 7)]:
+        setv(s, 0, "level", "purple", lv)
+        assert score(s, 0)["gems"] == pts
+    setv(s, 0, "headland", 0, 5)            # beach between H1 and H2
+    setv(s, 0, "keyples", "H1", 2)
+    setv(s, 0, "keyples", "H2", 1)
+    assert score(s, 0)["beach"] == 6
+    setv(s, 0, "skill", 0, 1)
+    setv(s, 0, "skill", 5, 2)
+    assert score(s, 0)["skill_tiles"] == 5 + 2
+    setv(s, 0, "owner", 0, 1)               # R1 is the forest in the default table
+    assert score(s, 0)["fields"] == 3
+
+
+def test_start_player_marker_counted_as_one_item():
+    game = boardlab.make("keyside", players=2)
+    s = game.new_initial_state(3)
+    rng = np.random.default_rng(3)
+    while not s.is_terminal():
+        if s.is_chance():
+            s.apply(s.chance_outcomes()[0][0])
+        elif obs(s)["task"] and obs(s)["task"]["kind"] == "start_marker":
+            assert len(s.legal_actions()) == 10
+            start = obs(s)["start_player"]
+            pigs = obs(s)["seats"][start]["goods"]["pig"]
+            s.apply_string("start player marker as pig")
+            assert obs(s)["start_marker_item"] == "pig"
+            assert pigs >= 0
+        else:
+            s.apply(int(rng.choice(s.legal_actions())))
+    assert obs(s)["phase"] == "over"
+
+
+def test_ties_share_the_victory():
+    s = random_game(boardlab.make("keyside", players=2), 0)
+    totals = [seat["score"]["total"] for seat in obs(s)["seats"]]
+    r = s.returns()
+    if totals[0] == totals[1]:
+        assert r[0] == r[1] == 0
+    else:
+        assert (r[0] > r[1]) == (totals[0] > totals[1])
+
+
+# ---------------------------------------------------------------- golden, bad input
+
+def test_golden_playthrough():
+    """A seeded random 3-player game: its move list and final scores are fixed
+    (a change means the rules changed: update only for an intended change)."""
+    s = random_game(boardlab.make("keyside", players=3), 2024)
+    digest = hashlib.sha256(json.dumps([int(a) for a in s.history]).encode()).hexdigest()[:16]
+    totals = [seat["score"]["total"] for seat in obs(s)["seats"]]
+    assert (len(s.history), digest, totals) == GOLDEN
+
+
+GOLDEN = (350, 'fe1c19ef2e8ca951', [14, 19, 36])
+
+
+def test_bad_parameters_are_rejected():
+    with pytest.raises(ValueError, match="players"):
+        boardlab.make("keyside", players=1)
+    with pytest.raises(ValueError, match="scoring"):
+        boardlab.make("keyside", scoring="blue")
+    with pytest.raises(ValueError, match="unknown parameter 'solo'"):
+        boardlab.make("keyside", solo=True)
