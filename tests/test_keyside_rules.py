@@ -455,3 +455,20 @@ def test_bad_parameters_are_rejected():
         boardlab.make("keyside", scoring="blue")
     with pytest.raises(ValueError, match="unknown parameter 'solo'"):
         boardlab.make("keyside", solo=True)
+
+
+# ---------------------------------------------------------------- command line
+
+def test_cli_play_whole_game_hides_the_others_secret_dice():
+    import os
+    import re
+    import subprocess
+    import sys
+    env = dict(os.environ, PYTHONUNBUFFERED="1")
+    r = subprocess.run([sys.executable, "-m", "boardlab", "play", "keyside", "--players", "2", "--ai", "random",
+                        "--seed", "3"], input="1\n" * 3000, capture_output=True, text=True, env=env)
+    assert r.returncode == 0, r.stderr
+    assert "Game over." in r.stdout
+    others = [line for line in r.stdout.splitlines() if line.startswith("> P1 ")]
+    assert any("sets a die in secret" in line for line in others)
+    assert not any(re.search(r"(yellow|green|red|blue|purple|orange) = \d", line) for line in others)

@@ -77,6 +77,9 @@ class GameUI:
     def log_text(self, state, action: int, actor: int, viewer):
         if actor < 0:
             return None             # chance may be private: not listed
+        if viewer is not None:      # a seat's log: moves hidden from it (secret dice...) stay hidden
+            from ...cli import move_text
+            return move_text(self.name, state, action, actor, viewer)
         return f"P{actor} {state.action_to_string(action)}"
 
     def events(self, before: dict, after: dict) -> list[str]:
