@@ -472,3 +472,18 @@ def test_cli_play_whole_game_hides_the_others_secret_dice():
     others = [line for line in r.stdout.splitlines() if line.startswith("> P1 ")]
     assert any("sets a die in secret" in line for line in others)
     assert not any(re.search(r"(yellow|green|red|blue|purple|orange) = \d", line) for line in others)
+
+
+def test_a_market_is_activated_once_per_turn_by_a_player():
+    s = table(2)
+    setv(s, 0, "keyples", "M1", 1)            # blue market
+    setv(s, 0, "good", "fish", 3)
+    setv(s, 0, "level", "blue", 1)
+    setv(s, 0, "level", "purple", 3)
+    setv(s, 0, "skill", 3 * 4 + 0, 1)         # purple 5 skill tile
+    play(s, "spend skill tile purple 5", "build cottage Q (purple)", "activate market M1 (blue)",
+         "market blue: fish->2 pigs")
+    assert obs(s)["task"]["kind"] == "land" and s.current_player == 0
+    play(s, "blue 4 to mat", "blue 2 right")  # activate a market: M1 was used this turn
+    assert obs(s)["task"]["kind"] != "market" and s.current_player == 1
+    assert obs(s)["seats"][0]["goods"]["pig"] == 2

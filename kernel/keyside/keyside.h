@@ -161,7 +161,8 @@ typedef struct {
     uint8_t boat_sailors[3];
     int8_t hl_owner[KS_NH], hl_tile[KS_NH], hl_orient[KS_NH];
     int8_t mk_tile[KS_NM], mk_side[KS_NM];
-    uint8_t mk_used;             /* markets activated this turn (flip at its end) */
+    uint8_t mk_used;             /* markets traded at this turn (flip at its end) */
+    uint8_t mk_act[KS_MAXP];     /* markets each player activated this turn (once per turn) */
     int8_t rl_kind[KS_NR], rl_owner[KS_NR];
     int8_t farm_side[KS_NFARM], farm_animal[KS_NFARM][4];
     int8_t field_tokens[3];      /* forest, quarry, wheat fields */

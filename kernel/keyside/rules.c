@@ -288,7 +288,7 @@ static int task_legal(const KsConfig *c, const KsState *s, const KsTask *t, int3
         out[n++] = KA_PASS;
         break;
     case KT_MARKET:
-        for (int m = 0; m < KS_NM; m++) if (pl->kp[KS_M(m)] > 0) out[n++] = KA_MARKET + m;
+        for (int m = 0; m < KS_NM; m++) if (pl->kp[KS_M(m)] > 0 && !(s->mk_act[p] >> m & 1)) out[n++] = KA_MARKET + m;
         out[n++] = KA_PASS;
         break;
     case KT_TRADE:
@@ -531,6 +531,7 @@ static void flow(const KsConfig *c, KsState *s) {
     for (int m = 0; m < KS_NM; m++)
         if ((s->mk_used >> m & 1) && s->mk_tile[m] <= KM_PURPLE) s->mk_side[m] ^= 1;
     s->mk_used = 0;
+    memset(s->mk_act, 0, sizeof s->mk_act);
     int last = (s->start + c->players - 1) % c->players;
     if (s->trigger && s->turn == last) { end_year(c, s); return; }
     s->turn = (int8_t)nxt(c, s->turn);
@@ -684,7 +685,10 @@ void ks_apply(const KsConfig *c, KsState *s, int32_t a) {
         if (t.a > 1) push(s, KT_FARM, p, t.a - 1, 0, 0);
         break;
     }
-    case KT_MARKET: push(s, KT_TRADE, p, a - KA_MARKET, 0, 0); break;
+    case KT_MARKET:
+        s->mk_act[p] |= (uint8_t)(1u << (a - KA_MARKET));
+        push(s, KT_TRADE, p, a - KA_MARKET, 0, 0);
+        break;
     case KT_TRADE: do_trade(s, p, t.a, a - KA_TRADE); break;
     case KT_SKILL: {
         int col = a - KA_SKILL;
