@@ -84,24 +84,38 @@ static void vt_determinize(const BLGame *g, void *vst, int o, BLRng *r) {
     bl_rng_seed(&s->rng, bl_rng_next(r));
 }
 
-/* Projected final score: the score sheet as it stands, plus what the dice
- * still to play and the harbours still to resolve are typically worth. */
+/* Projected final score: the score sheet as it stands (every scoring rule,
+ * resources and keyples placed) plus what the position can still turn into:
+ * dice still to play, harbours still to resolve for this player, keyples
+ * ready to work (town) versus idle (mat), track levels (abilities and future
+ * actions) and goods not yet scoring. Weights were set by hand and checked in
+ * ISMCTS/Greedy matches (docs/search.md). */
+static double projected(const KsConfig *c, const KsState *s, int p) {
+    KsScore x;
+    ks_score(c, s, p, -1, &x);
+    const KsPlayer *pl = &s->pl[p];
+    int dice = __builtin_popcount(pl->dice_left), pending = 0, in_harbours = 0;
+    for (int h = 0; h < KS_NH; h++) {
+        in_harbours += pl->kp[KS_H(h)];
+        if (s->sailor[h] >= 0 && !s->resolved[h] && pl->kp[KS_H(h)] > 0) pending++;
+    }
+    int levels = 0, goods = 0;
+    for (int col = 0; col < KC_N; col++) levels += pl->level[col];
+    for (int g = 0; g < KG_N; g++) goods += pl->goods[g];
+    double years_left = s->year >= 3 ? 0.0 : 3 - s->year;
+    double future = years_left + (s->year <= 3 ? 1.0 : 0.0);   /* the rest of this year counts too */
+    return x.total + 2.0 * dice + 3.0 * pending
+         + future * (0.6 * pl->kp[KS_TOWN] + 0.4 * in_harbours + 0.5 * levels)
+         + 0.15 * goods - 0.2 * future * pl->mat;
+}
+
 static void vt_evaluate(const BLGame *g, const void *vst, double *out) {
     const KsConfig *c = KS_CFG(g);
     const KsState *s = CST(vst);
     int P = c->players;
     if (s->phase == KP_OVER) { vt_returns(g, vst, out); return; }
     double est[KS_MAXP];
-    for (int p = 0; p < P; p++) {
-        KsScore x;
-        ks_score(c, s, p, -1, &x);
-        const KsPlayer *pl = &s->pl[p];
-        int dice = __builtin_popcount(pl->dice_left), pending = 0;
-        for (int h = 0; h < KS_NH; h++)
-            if (s->sailor[h] >= 0 && !s->resolved[h] && pl->kp[KS_H(h)] > 0) pending++;
-        int years_left = s->year >= 3 ? 0 : 3 - s->year;
-        est[p] = x.total + 1.5 * dice + 2.0 * pending + years_left * (6.0 + 0.5 * (12 - pl->mat));
-    }
+    for (int p = 0; p < P; p++) est[p] = projected(c, s, p);
     for (int p = 0; p < P; p++) {
         double others = 0;
         for (int q = 0; q < P; q++) if (q != p) others += est[q];
