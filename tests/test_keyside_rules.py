@@ -487,3 +487,212 @@ def test_a_market_is_activated_once_per_turn_by_a_player():
     play(s, "blue 4 to mat", "blue 2 right")  # activate a market: M1 was used this turn
     assert obs(s)["task"]["kind"] != "market" and s.current_player == 1
     assert obs(s)["seats"][0]["goods"]["pig"] == 2
+
+
+# ---------------------------------------------------------------- every harbour benefit and tier
+
+def resolve_at_h2(letter, value, prep=None):
+    """P0 leads a yellow `value` to H2 holding harbour tile `letter`, moves a keyple in,
+    everyone plays the other dice to the mat, then P0 resolves H2 (dice total = value)."""
+    tiles = letter + "".join(t for t in "ABCDEFGHIJKL" if t != letter)
+    tiles = tiles[1] + tiles[0] + tiles[2:]           # `letter` at H2
+    others = [v for v in range(1, 7) if v != value]
+    s = table(2, tiles=tiles, dice={0: [value] + others, 1: [6, 1, 2, 3, 4, 5]})
+    play(s, "lead yellow %d: boat H1 -> H2" % value)
+    while obs(s)["task"]["kind"] in ("follow", "level"):
+        play(s, "pass")
+    play(s, "move keyple town>M1>H2")
+    _to_resolving(s)
+    if prep:
+        prep(s)
+    before = obs(s)
+    play(s, f"resolve H2 ({letter})")
+    return s, before
+
+
+def gained(s, before, good, seat=0):
+    return obs(s)["seats"][seat]["goods"][good] - before["seats"][seat]["goods"][good]
+
+
+@pytest.mark.parametrize("value, animal", [(1, "cow"), (4, "sheep"), (6, "pig")])
+def test_harbour_a_animals_by_tier(value, animal):
+    s, before = resolve_at_h2("A", value)
+    assert gained(s, before, animal) == 2
+
+
+@pytest.mark.parametrize("letter, good", [("C", "wood"), ("E", "stone"), ("G", "wheat")])
+@pytest.mark.parametrize("value, amount", [(2, 2), (5, 1), (6, 3)])
+def test_harbours_c_e_g_resources_by_tier(letter, good, value, amount):
+    s, before = resolve_at_h2(letter, value)
+    assert gained(s, before, good) == amount
+
+
+@pytest.mark.parametrize("letter, good", [("D", "wood"), ("F", "stone")])
+@pytest.mark.parametrize("value, cost", [(1, 2), (3, 4), (6, 3)])
+def test_harbours_d_f_build_a_headland_by_tier(letter, good, value, cost):
+    s, _ = resolve_at_h2(letter, value, prep=lambda s: setv(s, 0, "good", good, cost))
+    heads = [n for n in names(s) if n.startswith("headland")]
+    assert heads and all(n.endswith(f"pay {good}") for n in heads)
+    play(s, heads[0])
+    assert obs(s)["seats"][0]["goods"][good] == 0
+    s, _ = resolve_at_h2(letter, value, prep=lambda s: setv(s, 0, "good", good, cost - 1))
+    assert not any(n.startswith("headland") for n in names(s))     # cannot pay: skipped
+
+
+@pytest.mark.parametrize("value, cost", [(2, 1), (3, 2), (6, 1)])
+def test_harbour_h_builds_for_wheat_by_tier(value, cost):
+    s, _ = resolve_at_h2("H", value, prep=lambda s: setv(s, 0, "good", "wheat", cost))
+    assert "build cottage A (yellow)" in names(s) and "pass" in names(s)
+    play(s, "build cottage A (yellow)")
+    assert obs(s)["seats"][0]["goods"]["wheat"] == 0
+    assert obs(s)["seats"][0]["buildings"]["yellow"] == {"letter": "A", "house": False}
+
+
+@pytest.mark.parametrize("value, count", [(2, 2), (4, 1), (6, 2)])
+def test_harbour_l_recruits_by_tier(value, count):
+    s, before = resolve_at_h2("L", value)
+    assert before["seats"][0]["mat"] - obs(s)["seats"][0]["mat"] == count
+
+
+@pytest.mark.parametrize("value, count", [(2, 2), (4, 1), (6, 3)])
+def test_harbour_b_places_animals_then_footprint_move(value, count):
+    s, before = resolve_at_h2("B", value, prep=lambda s: setv(s, 0, "good", "cow", 5))
+    placed = 0
+    while any(n.startswith("cow -> farm") for n in names(s)):
+        play(s, [n for n in names(s) if n.startswith("cow -> farm")][0])
+        placed += 1
+    assert placed == count
+    # icons of farm 1 side a: wheat, stone, wood, fish -> resources gained
+    assert gained(s, before, "wheat") + gained(s, before, "stone") + gained(s, before, "wood") \
+        + gained(s, before, "fish") >= 1
+    moves = [n for n in names(s) if n.startswith("move keyple")]
+    assert moves and all(n.split(">")[-1].startswith("R") for n in moves)   # farms/fields only
+
+
+def test_harbour_i_red_space_swap_and_start_player():
+    s, _ = resolve_at_h2("I", 3, prep=lambda s: (setv(s, 1, "keyples", "H2", 1), setv(s, 1, "red_space", 0, 1)))
+    o = obs(s)
+    assert o["red_space"] == 0 and o["harbours"][1]["keyples"] == [0, 2]     # swapped
+    assert s.current_player == 1 and names(s) == ["I: move", "I: market", "I: skill tile", "pass"]
+
+
+@pytest.mark.parametrize("letter, second", [("J", "market first"), ("K", "skill tile first")])
+def test_harbours_j_k_move_and_market_or_skill_in_either_order(letter, second):
+    s, _ = resolve_at_h2(letter, 3)
+    assert names(s) == ["move first", second, "pass"]
+    play(s, second)
+    assert obs(s)["task"]["kind"] == "move"      # nothing to activate: straight to the move
+
+
+# ---------------------------------------------------------------- markets, each side
+
+@pytest.mark.parametrize("market, side, give, trade, gets", [
+    ("blue", "top", {"fish": 1}, "market blue: fish->2 pigs", {"pig": 2, "fish": -1}),
+    ("blue", "reverse", {"pig": 1}, "market blue: pig->2 fish", {"fish": 2, "pig": -1}),
+    ("green", "top", {"wheat": 1}, "market green: wheat->2 sheep", {"sheep": 2, "wheat": -1}),
+    ("green", "reverse", {"sheep": 1}, "market green: sheep->2 wheat", {"wheat": 2, "sheep": -1}),
+    ("orange", "top", {"wood": 1}, "market orange: wood->3 stone", {"stone": 3, "wood": -1}),
+    ("orange", "reverse", {"stone": 1}, "market orange: stone->3 wood", {"wood": 3, "stone": -1}),
+    ("purple", "reverse", {"ruby": 1}, "market purple: ruby->3 stone", {"stone": 3, "ruby": -1}),
+    ("red", "top", {}, "market red: recruit a keyple", {}),
+])
+def test_market_trades(market, side, give, trade, gets):
+    m = ["blue", "green", "orange", "purple", "grey 1", "grey 2", "red", "yellow"].index(market) + 1
+    s = table(2)
+    setv(s, 0, "keyples", f"M{m}", 1)
+    setv(s, 0, "level", "blue", 1)
+    for good, n in give.items():
+        setv(s, 0, "good", good, n)
+    if side == "reverse":
+        setv(s, 0, "good", "fish", 1)
+        play(s, f"pay fish: flip market M{m} ({market})")
+        assert obs(s)["markets"][m - 1]["side"] == "reverse"
+    before = obs(s)
+    play(s, "blue 4 to mat", "blue 2 right", f"activate market M{m} ({market})", trade)
+    for good, n in gets.items():
+        assert gained(s, before, good) == n
+    if market == "red":
+        assert before["seats"][0]["mat"] - obs(s)["seats"][0]["mat"] == 1
+        assert obs(s)["markets"][m - 1]["side"] == "top"      # single-sided: never flips
+
+
+def test_purple_market_top_draws_two_gems_and_grey_markets():
+    s = table(2)
+    setv(s, 0, "keyples", "M4", 1)
+    setv(s, 0, "good", "stone", 1)
+    setv(s, 0, "level", "blue", 1)
+    play(s, "blue 4 to mat", "blue 2 right", "activate market M4 (purple)", "market purple: stone->2 gems")
+    assert sum(obs(s)["seats"][0]["goods"][g] for g in ("emerald", "ruby", "sapphire")) == 2
+    assert obs(s, 1)["gem_bag"]["count"] == 34 and "order" not in obs(s, 1)["gem_bag"]
+    s = table(2)
+    setv(s, 0, "keyples", "M5", 1)
+    setv(s, 0, "good", "wheat", 1)
+    setv(s, 0, "level", "blue", 1)
+    play(s, "blue 4 to mat", "blue 2 right", "activate market M5 (grey 1)", "market grey 1: wheat->advance")
+    assert names(s) == [f"advance {c}" for c in ["yellow", "green", "red", "blue", "purple", "orange"]]
+    s = table(2)
+    setv(s, 0, "keyples", "M6", 1)
+    setv(s, 0, "good", "wood", 1)
+    setv(s, 0, "level", "blue", 1)
+    play(s, "blue 4 to mat", "blue 2 right", "activate market M6 (grey 2)", "market grey 2: wood->move 2 keyples")
+    assert obs(s)["task"]["kind"] == "move"
+
+
+# ---------------------------------------------------------------- skill tracks
+
+@pytest.mark.parametrize("colour, level, side, check", [
+    ("green", 1, None, lambda o: o["goods"]["sheep"] == 2),
+    ("blue", 1, None, lambda o: o["goods"]["fish"] == 1),
+    ("blue", 3, "left", lambda o: o["goods"]["fish"] == 2),
+    ("purple", 2, None, lambda o: o["goods"]["emerald"] + o["goods"]["ruby"] + o["goods"]["sapphire"] == 2),
+    ("purple", 3, None, lambda o: o["goods"]["emerald"] + o["goods"]["ruby"] + o["goods"]["sapphire"] == 3),
+    ("red", 1, "left", lambda o: o["mat"] == 10 and o["town"] == 8),
+    ("orange", 1, "left", lambda o: o["goods"]["stone"] == 1),
+    ("orange", 1, "right", lambda o: o["goods"]["wood"] == 1),
+])
+def test_track_levels(colour, level, side, check):
+    s = table(2)
+    setv(s, 0, "level", colour, level - 1)
+    die = {"yellow": 1, "green": 2, "red": 3, "blue": 4, "purple": 5, "orange": 6}[colour]
+    play(s, f"{colour} {die} to mat")
+    if side:
+        play(s, f"{colour} {level} {side}")
+    assert check(obs(s)["seats"][0])
+
+
+def test_level_four_again_upgrades_to_a_house():
+    s = table(2)
+    setv(s, 0, "level", "red", 4)
+    setv(s, 0, "building", "red", 9)
+    play(s, "red 3 to mat")
+    assert obs(s)["seats"][0]["buildings"]["red"] == {"letter": "J", "house": True}
+    assert obs(s)["seats"][0]["tracks"]["red"] == 4
+    assert obs(s)["task"]["kind"] == "move"         # then: move 1 or 2 keyples
+
+
+def test_green_level_four_exchanges_animals():
+    s = table(2)
+    setv(s, 0, "level", "green", 3)
+    setv(s, 0, "building", "green", 4)
+    setv(s, 0, "house", "green", 1)                  # house built already: that action is lost
+    setv(s, 0, "good", "cow", 2)
+    play(s, "green 2 to mat")
+    assert names(s) == ["exchange cow -> pig", "exchange cow -> sheep", "pass"]
+    play(s, "exchange cow -> pig", "exchange cow -> sheep")
+    g = obs(s)["seats"][0]["goods"]
+    assert (g["cow"], g["pig"], g["sheep"]) == (0, 1, 1)
+
+
+def test_fields_run_out_flip_and_can_be_claimed():
+    s = table(2)
+    setv(s, 0, "field_tokens", 2, 1)                 # wheat fields (R5): 1 token left
+    play(s, "yellow 1 to mat", "yellow 1 left")      # 2 wheat: 1 from the field, 1 from the mat
+    assert obs(s)["seats"][0]["goods"]["wheat"] == 2
+    wf = obs(s)["resource_locations"][4]
+    assert wf["kind"] == "wheat fields" and wf["tokens"] == 0 and wf["owner"] is None
+    setv(s, 1, "level", "red", 0)
+    play(s, "red 3 to mat", "red 1 right")
+    assert "move keyple town>M5>R5" in names(s)
+    play(s, "move keyple town>M5>R5")
+    assert obs(s)["resource_locations"][4]["owner"] == 1
+    assert score(s, 1)["fields"] == 3
