@@ -17,7 +17,7 @@ static const uint8_t SIDED[KC_N] = {0x0e, 0x0c, 0x0e, 0x0c, 0x00, 0x02};
 static inline int nxt(const KsConfig *c, int p) { return (p + 1) % c->players; }
 
 static void push(KsState *s, int kind, int p, int a, int b, int cc) {
-    if (s->ntask >= KS_MAXTASK) return;   /* bounded: never reached in play (asserted by tests) */
+    if (s->ntask >= KS_MAXTASK) return;   /* unreachable: the deepest nesting is about 15 tasks */
     KsTask *t = &s->task[(int)s->ntask++];
     t->kind = (int8_t)kind; t->p = (int8_t)p; t->a = (int8_t)a; t->b = (int8_t)b; t->c = (int8_t)cc;
 }

@@ -27,6 +27,8 @@ PARAMETER_SETS = [
     {"players": 3, "scoring": "mixed", "dice_strips": True},
     {"players": 4, "scoring": "red", "first_game": True},
 ]
+#: Search options tuned for this game (docs/search.md): 10 random decisions, then the heuristic.
+SEARCH_DEFAULTS = {"rollout_depth": 10}
 _SCORING = {"black": 0, "red": 1, "mixed": 2}
 _ICONS = ["gem", "fish", "wheat", "stone", "wood"]
 
