@@ -10,11 +10,13 @@ LOC = {"town": 0, **{f"M{k}": k for k in range(1, 9)}, **{f"R{k}": 8 + k for k i
        **{f"H{k}": 16 + k for k in range(1, 13)}}
 
 
-def table(players=2, tiles="ABCDEFGHIJKL", scores=range(1, 13), start=0, dice=None, **params):
+def table(players=2, tiles="ABCDEFGHIJKL", scores=range(1, 13), start=0, dice=None,
+          beacons=("A1", "B1", "C1"), flag=1, kt_strips=(1, 2, 3), **params):
     """A game right after setup: harbour tile tiles[i] and scoring tile scores[i] at H(i+1),
     the first field placement, farms 1-5 side a and markets in data order (top side) in
     location order, start player `start`. dice: seat -> six values (yellow..orange) to set
-    (default: everyone 1..6); None values leave the dice phase open."""
+    (default: everyone 1..6); False leaves the dice phase open. Solo (players=1): Keytoma's
+    dice strips, the beacons drawn and the harbour number of the 1-2 flag."""
     game = boardlab.make("keyside", players=players, **params)
     s = game.new_initial_state(seed=1)
     for i, t in enumerate(tiles):
@@ -30,6 +32,12 @@ def table(players=2, tiles="ABCDEFGHIJKL", scores=range(1, 13), start=0, dice=No
             text = [x for x in legal if x.endswith(f"at {x.split(' at ')[1]}") and "side a" in x][0]
         elif text.startswith("market"):
             text = [x for x in legal if "top" in x][0]
+        elif text.startswith("Keytoma gets"):
+            text = f"Keytoma gets dice strip {[k for k in kt_strips if f'strip {k}' in ' '.join(legal)][0]}"
+        elif text.startswith("beacon"):
+            text = f"beacon {beacons[ord(text[7]) - ord('A')]}"
+        elif text.startswith("flag"):
+            text = f"flag 1-2 at harbour {flag}"
         s.apply_string(text)
     if dice is not False:
         dice = dice or {p: [1, 2, 3, 4, 5, 6] for p in range(players)}

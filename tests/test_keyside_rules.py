@@ -449,8 +449,13 @@ GOLDEN = (350, 'fe1c19ef2e8ca951', [14, 19, 36])
 
 
 def test_bad_parameters_are_rejected():
-    with pytest.raises(ValueError, match="players"):
-        boardlab.make("keyside", players=1)
+    for players in (0, 5, True):
+        with pytest.raises(ValueError, match="players"):
+            boardlab.make("keyside", players=players)
+    with pytest.raises(ValueError, match="first_game"):
+        boardlab.make("keyside", players=1, first_game=True)
+    with pytest.raises(ValueError, match="solo"):
+        boardlab.make("keyside", players=2, solo_pirates=True)
     with pytest.raises(ValueError, match="scoring"):
         boardlab.make("keyside", scoring="blue")
     with pytest.raises(ValueError, match="unknown parameter 'solo'"):
@@ -696,3 +701,253 @@ def test_fields_run_out_flip_and_can_be_claimed():
     play(s, "move keyple town>M5>R5")
     assert obs(s)["resource_locations"][4]["owner"] == 1
     assert score(s, 1)["fields"] == 3
+
+
+# ---------------------------------------------------------------- the Keytoma solo game
+
+def solo(**kw):
+    """A solo table after setup and the human's dice (1..6), Keytoma's strip 1 light side
+    (1..6) drawn for year 1: the human to lead."""
+    s = table(1, **kw)
+    play(s, "Keytoma's dice strip 1 light side")
+    return s
+
+
+def drive(s, until, roll=1):
+    """Play on: chance -> Keytoma rolls `roll` (first outcome otherwise), the human plays dice
+    to the mat and passes whatever is optional, until `until(s)`."""
+    for _ in range(3000):
+        if until(s):
+            return s
+        assert not s.is_terminal(), "condition never met"
+        n = names(s)
+        if s.is_chance():
+            pick = [x for x in n if f"rolls {roll}" in x]
+            s.apply_string(pick[0] if pick else n[0])
+            continue
+        pick = [x for x in n if x.endswith("to mat")] or [x for x in n if x == "pass"] or n
+        s.apply_string(pick[0])
+    raise AssertionError("condition never met")
+
+
+def test_solo_setup():
+    s = table(1, dice=False, flag=2)
+    o = obs(s)
+    assert [b["at"] for b in o["boats"]] == [1, 5, 9]
+    assert all(h["dice_spaces"] == 3 and h["keyple_spaces"] == 5 for h in o["harbours"])
+    assert all(r["tokens"] == 3 for r in o["resource_locations"] if r["kind"] != "farm")
+    assert o["gem_bag"]["count"] == 18
+    assert o["flags"] == [2, 6, 10] and [b["beacon"] for b in o["beacons"]] == ["A1", "B1", "C1"]
+    assert o["seats"][0]["strip"] == 4 and o["keytoma"]["strips_left"] == [1, 2, 3]
+    assert o["keytoma"]["supply"] == 18 and o["start_player"] == 0
+    assert "dice strip light side" in names(s)     # the human may use the fourth strip
+
+
+def test_solo_beacons_are_drawn_one_per_pile_by_chance():
+    game = boardlab.make("keyside", players=1)
+    s = game.new_initial_state(0)
+    while not names(s)[0].startswith("beacon"):
+        s.apply(s.chance_outcomes()[0][0])
+    assert names(s) == [f"beacon A{k}" for k in range(1, 7)]
+
+
+def test_keytoma_lands_its_higher_median_die_at_the_flag_of_its_roll():
+    s = solo(flag=2)
+    play(s, "yellow 1 to mat", "pass")
+    assert s.is_chance() and names(s)[1] == "Keytoma rolls 2: lands at H2"
+    play(s, "Keytoma rolls 2: lands at H2")          # all six dice: middle 3 and 4 -> the 4 (blue)
+    o = obs(s)
+    assert o["harbours"][1]["dice"] == [[9, 4]] and o["harbours"][1]["sailor"] is None
+    assert o["keytoma"]["keyples"][1] == 1 and o["keytoma"]["dice_left"] == [
+        "yellow", "green", "red", "purple", "orange"]
+    assert o["flags"] == [3, 6, 10]                   # the flag moved on clockwise
+    assert names(s) == ["follow blue 4", "pass"]      # you may follow as normal
+    play(s, "pass")
+    # a harbour with dice but no sailor: no boat may land there
+    assert not any(n.endswith("-> H2") for n in names(s))
+
+
+def test_keytoma_median_example_two_without_its_five():
+    s = solo(flag=2)
+    play(s, "lead purple 5: boat H5 -> H4", "Keytoma rolls 6 to follow")   # 5+ off a flag: follows
+    assert obs(s)["harbours"][3]["dice"] == [[0, 5], [9, 5]]
+    drive(s, lambda s: s.is_chance() and "lands" in names(s)[0])
+    play(s, "Keytoma rolls 1: lands at H2")          # 1, 2, 3, 4, 6 remain: the middle 3 (red)
+    assert obs(s)["harbours"][1]["dice"] == [[9, 3]]
+
+
+@pytest.mark.parametrize("target, roll, follows", [("H4", 4, False), ("H4", 5, True),
+                                                    ("H6", 1, False), ("H6", 2, True)])
+def test_keytoma_follows_on_2_plus_at_a_flag_else_5_plus(target, roll, follows):
+    s = solo(flag=2)                                  # flags at H2, H6, H10
+    play(s, f"lead purple 5: boat H5 -> {target}", f"Keytoma rolls {roll} to follow")
+    h = obs(s)["harbours"][int(target[1:]) - 1]
+    assert (len(h["dice"]) == 2) == follows
+    assert obs(s)["keytoma"]["keyples"][int(target[1:]) - 1] == (1 if follows else 0)
+
+
+def _keytoma_target(o, roll):
+    """The harbour Keytoma resolves for a roll: from the flag of the roll, clockwise, the first
+    with dice, not resolved, holding a Keytoma keyple."""
+    start = o["flags"][(roll - 1) // 2] - 1
+    for i in range(12):
+        h = (start + i) % 12
+        if o["harbours"][h]["dice"] and not o["harbours"][h]["resolved"] and o["keytoma"]["keyples"][h]:
+            return h
+    return None
+
+
+def test_keytoma_resolves_from_its_flag_and_its_card_acts_first():
+    """Every Keytoma resolution of random solo games: the harbour found from the flag of the
+    roll, and the resolution card of its dice colour, before your benefit."""
+    checked = set()
+    for seed in range(12):
+        s = boardlab.make("keyside", players=1).new_initial_state(seed)
+        rng = np.random.default_rng(seed)
+        while not s.is_terminal():
+            n = names(s)
+            if s.is_chance() and "resolves from" in n[0]:
+                roll = int(rng.integers(1, 7))
+                before = obs(s)
+                h = _keytoma_target(before, roll)
+                assert h is not None
+                col = before["harbours"][h]["colour"]
+                s.apply_string([x for x in n if x.startswith(f"Keytoma rolls {roll}:")][0])
+                after = obs(s)
+                assert after["harbours"][h]["resolved"] or after["year"] != before["year"]
+                nxt = names(s)[0] if s.is_chance() else ""
+                if col == "red":
+                    hb = before["harbours"][h]
+                    free = hb["keyple_spaces"] - sum(hb["keyples"]) - before["keytoma"]["keyples"][h] \
+                        - before["pirates"][h]
+                    assert after["pirates"][h] - before["pirates"][h] == min(2, max(free, 0))
+                elif col == "purple":
+                    order = before["gem_bag"]["order"]
+                    if len(order) >= 2:
+                        assert len(order) - after["gem_bag"]["count"] == (1 if order[0] == order[1] else 2)
+                elif col == "orange":
+                    free = [(h + i) % 12 for i in range(12) if before["headlands"][(h + i) % 12] is None]
+                    if free:
+                        assert after["headlands"][free[0]] == {"owner": None, "tile": "landslide", "faces": None}
+                elif col == "blue":
+                    if any(before["skill_stacks"].values()):
+                        assert nxt.startswith("Keytoma removes a")
+                elif col == "green":
+                    assert nxt.startswith("Keytoma rolls") and "cow onto a farm" in nxt
+                elif col == "yellow":
+                    assert nxt.startswith("Keytoma spares") or "pig onto a farm" in nxt or \
+                        after["pirates"] != before["pirates"] or \
+                        [r and r["owner"] for r in after["resource_locations"]] != \
+                        [r and r["owner"] for r in before["resource_locations"]]
+                checked.add(col)
+                continue
+            if s.is_chance():
+                acts, probs = zip(*s.chance_outcomes())
+                s.apply(int(rng.choice(acts)))
+            else:
+                s.apply(int(rng.choice(s.legal_actions())))
+    assert checked == {"yellow", "green", "red", "blue", "purple", "orange"}
+
+
+def test_solo_sailors_not_refilled_and_win_condition():
+    s = solo(flag=2, beacons=("A2", "B3", "C1"))
+    play(s, "lead purple 5: boat H5 -> H4", "Keytoma rolls 1 to follow")
+    drive(s, lambda s: obs(s)["year"] == 2)
+    assert sum(len(b["sailors"]) for b in obs(s)["boats"]) == 17     # the purple sailor is gone
+    setv(s, 0, "keyples", "H1", 10)                   # black 1: 12 sheep -> 12 per keyple: 120
+    setv(s, 0, "good", "sheep", 12)
+    setv(s, 0, "good", "fish", 10)                    # B3 lit
+    setv(s, 0, "headland", 0, 0)
+    setv(s, 0, "headland", 1, 1)                      # A2 lit: headlands A and B
+    s2 = s.clone()
+    drive(s, lambda s: s.is_terminal())
+    assert obs(s)["won"] is True and s.returns()[0] == 1
+    setv(s2, 0, "good", "fish", 0)                    # only one beacon: lost
+    drive(s2, lambda s: s.is_terminal())
+    assert obs(s2)["won"] is False and s2.returns()[0] == -1
+
+
+def test_solo_harder_options():
+    s = table(1, dice=False, flag=2, solo_keytoma_keyple=True, solo_landslide=True, solo_pirates=True)
+    o = obs(s)
+    assert o["keytoma"]["keyples"][0] == 1            # anticlockwise of the 1-2 flag (H2): H1
+    assert o["headlands"][4]["tile"] == "landslide"   # space H5|H6, anticlockwise of the 3-4 flag (H6)
+    assert o["pirates"][8] == 2                       # anticlockwise of the 5-6 flag (H10): H9
+    s = table(1, dice=False, solo_all_beacons=True)
+    assert s.game.params["solo_all_beacons"] is True
+
+
+def test_flags_stay_on_valid_harbours_and_keytoma_acts_by_die_number():
+    """Random solo games: a flag is on a harbour not landed on this year unless none is left
+    (then it shares the next flag's harbour); Keytoma's action by die number comes only when
+    it has no dice and nothing to resolve while harbours remain to resolve."""
+    for seed in range(60):
+        s = boardlab.make("keyside", players=1).new_initial_state(seed)
+        rng = np.random.default_rng(seed)
+        while not s.is_terminal():
+            o = obs(s)
+            if o["phase"] == "play" and o["flags"][0] > 0:
+                hs = o["harbours"]
+                valid = [i for i in range(12) if not hs[i]["dice"] and not hs[i]["resolved"]]
+                for f in o["flags"]:
+                    h = hs[f - 1]
+                    if h["dice"] or h["resolved"]:
+                        assert not [i for i in valid if i + 1 not in o["flags"]], (seed, o["flags"])
+            n = names(s)
+            if s.is_chance() and "action" in n[0]:
+                assert not o["keytoma"]["dice_left"]
+                assert not any(h["dice"] and not h["resolved"] and o["keytoma"]["keyples"][i]
+                               for i, h in enumerate(o["harbours"]))
+                assert any(h["dice"] and not h["resolved"] and (sum(h["keyples"]) or o["red_space"] == 0)
+                           for h in o["harbours"])
+                assert n == [f"Keytoma rolls {k + 1}: {c} action" for k, c in enumerate(
+                    ["yellow", "green", "red", "blue", "purple", "orange"])]
+            if s.is_chance():
+                acts, _ = zip(*s.chance_outcomes())
+                s.apply(int(rng.choice(acts)))
+            else:
+                s.apply(int(rng.choice(s.legal_actions())))
+
+
+
+def test_keytoma_without_harbours_acts_by_its_die_number():
+    """You lead and Keytoma follows until its dice are gone while you keep some; with no harbour
+    of its own left (its keyples taken off), Keytoma rolls for an action by die number."""
+    def step(s):
+        n = names(s)
+        if s.is_chance():
+            return ([x for x in n if "rolls 6 to follow" in x] or [x for x in n if "rolls 1" in x] or n)[0]
+        o = obs(s)
+        if o["task"]["kind"] == "keyple_in":
+            return ([x for x in n if x.startswith("move keyple town")] or n)[0]
+        leads = [x for x in n if x.startswith("lead")]
+        if leads and o["keytoma"]["dice_left"]:
+            return leads[0]
+        return ([x for x in n if x.endswith("to mat")] or [x for x in n if x == "pass"] or n)[0]
+
+    s = solo(flag=2)
+    while not (not obs(s)["keytoma"]["dice_left"] and obs(s)["turn"] == 0 and not s.is_chance()):
+        s.apply_string(step(s))
+    assert obs(s)["seats"][0]["dice_left"]
+    for h in range(12):
+        setv(s, 0, "keytoma_keyples", h, 0)     # Keytoma has no harbour left to resolve
+    while not (s.is_chance() and "action" in names(s)[0]):
+        assert obs(s)["turn"] == 0, "Keytoma did not act by die number"
+        s.apply_string(step(s))
+    before = obs(s)
+    assert any(h["dice"] and not h["resolved"] and sum(h["keyples"]) for h in before["harbours"])
+    play(s, "Keytoma rolls 3: red action")      # red with no harbour: no pirates placed
+    assert obs(s)["pirates"] == before["pirates"]
+
+
+def test_cli_plays_the_solo_game_and_shows_keytomas_rolls():
+    import os
+    import subprocess
+    import sys
+    env = dict(os.environ, PYTHONUNBUFFERED="1")
+    r = subprocess.run([sys.executable, "-m", "boardlab", "play", "keyside", "--players", "1", "--seed", "3"],
+                       input="1\n" * 3000, capture_output=True, text=True, env=env)
+    assert r.returncode == 0, r.stderr
+    out = r.stdout
+    assert "Game over." in out and "Keytoma rolls" in out
+    assert ("You win!" in out) != ("You lose." in out) and "Winner" not in out

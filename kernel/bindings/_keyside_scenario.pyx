@@ -13,7 +13,8 @@ cdef extern from "keyside/keyside.h" nogil:
 
 #: The fields `set` can change (kernel/keyside/rules.c KD_*).
 FIELDS = {"good": 0, "keyples": 1, "mat": 2, "level": 3, "building": 4, "house": 5, "skill": 6,
-          "headland": 7, "farm_animal": 8, "owner": 9, "red_space": 10, "field_tokens": 11}
+          "headland": 7, "farm_animal": 8, "owner": 9, "red_space": 10, "field_tokens": 11,
+          "keytoma_keyples": 12}
 
 
 def set(state, int player, str field, int index, int value):

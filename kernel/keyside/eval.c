@@ -36,6 +36,7 @@ static void vt_returns(const BLGame *g, const void *vst, double *out) {
     const KsState *s = CST(vst);
     int P = c->players;
     if (s->phase != KP_OVER) { for (int i = 0; i < P; i++) out[i] = 0.0; return; }
+    if (c->solo) { out[0] = ks_solo_won(c, s) ? 1.0 : -1.0; return; }
     double sc[KS_MAXP];
     for (int p = 0; p < P; p++) { KsScore x; ks_score(c, s, p, s->alloc_item, &x); sc[p] = x.total; }
     rank_values(P, sc, out);
@@ -43,6 +44,11 @@ static void vt_returns(const BLGame *g, const void *vst, double *out) {
 
 static int vt_chance(const BLGame *g, const void *vst, int32_t *acts, double *probs) {
     const KsState *s = CST(vst);
+    if (ks_chance_task(s)) {
+        int n = ks_task_outcomes(KS_CFG(g), s, acts);
+        for (int i = 0; i < n; i++) probs[i] = 1.0 / n;
+        return n;
+    }
     if (s->phase >= KP_DICE) return 0;
     return ks_setup_outcomes(KS_CFG(g), s, acts, probs);
 }
@@ -50,7 +56,7 @@ static int vt_chance(const BLGame *g, const void *vst, int32_t *acts, double *pr
 static int32_t vt_sample(const BLGame *g, void *vst) {
     KsState *s = ST(vst);
     int32_t acts[96];
-    int n = ks_setup_outcomes(KS_CFG(g), s, acts, NULL);
+    int n = ks_chance_task(s) ? ks_task_outcomes(KS_CFG(g), s, acts) : ks_setup_outcomes(KS_CFG(g), s, acts, NULL);
     return acts[bl_rng_below(&s->rng, (uint32_t)n)];
 }
 
@@ -116,6 +122,13 @@ static void vt_evaluate(const BLGame *g, const void *vst, double *out) {
     if (s->phase == KP_OVER) { vt_returns(g, vst, out); return; }
     double est[KS_MAXP];
     for (int p = 0; p < P; p++) est[p] = projected(c, s, p);
+    if (c->solo) {   /* against the target: 120 points and the beacons */
+        int lit = ks_beacons(c, s, -1), n = (lit & 1) + (lit >> 1 & 1) + (lit >> 2 & 1);
+        double x = (est[0] - 120.0) / 30.0 + 0.25 * (n - ((c->solo_opts & 1) ? 3 : 2));
+        x = x < -3 ? -3 : x > 3 ? 3 : x;
+        out[0] = x * (27 + x * x) / (27 + 9 * x * x);
+        return;
+    }
     for (int p = 0; p < P; p++) {
         double others = 0;
         for (int q = 0; q < P; q++) if (q != p) others += est[q];

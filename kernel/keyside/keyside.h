@@ -7,9 +7,12 @@
  * JSON), eval.c (determinize, heuristic, vtable).
  *
  * Parameter vector (built by py/boardlab/games/keyside.py from data/keyside.json):
- *   [0] players 2..4   [1] scoring tiles: 0 black, 1 red, 2 mixed
+ *   [0] players 2..4, or 1 for the Keytoma solo game
+ *   [1] scoring tiles: 0 black, 1 red, 2 mixed
  *   [2] first_game 0/1 [3] dice_strips 0/1
- *   [4]                number of roads E, then E pairs of location indices
+ *   [4] solo options (bits, solo only): 1 all 3 beacons to win, 2 a Keytoma keyple
+ *       before the 1-2 flag, 4 a landslide before the 3-4 flag, 8 two pirates before the 5-6 flag
+ *   [5]                number of roads E, then E pairs of location indices
  *   then 8             resource-location neighbour masks (bit j: R(j) is adjacent)
  *   then 12 x 2        harbour tile A..L: dice spaces, keyple spaces (for this player count)
  *   then 5 x 2 x 4     farm tile x side x resource icon (KG_GEM, KG_FISH, KG_WHEAT, KG_STONE, KG_WOOD)
@@ -64,6 +67,12 @@
 #define KS_NGEM 36
 #define KS_MAXTASK 48
 #define KS_MAXEDGE 96
+/* Solo: Keytoma is participant 1 in turn order (turn, start, i_resolver); as
+ * an owner of dice or keyples it is KS_KT_MARK, pirates are KS_PIRATE. */
+#define KS_KT 1
+#define KS_KT_MARK 9
+#define KS_PIRATE 10
+#define KS_LANDSLIDE 6          /* headland tile code of a landslide */
 
 enum { KC_YELLOW = 0, KC_GREEN, KC_RED, KC_BLUE, KC_PURPLE, KC_ORANGE, KC_N };
 /* Goods on a player mat (also the start player marker's items). */
@@ -86,6 +95,7 @@ enum {
 /* Setup chance steps, then the game phases. */
 enum {
     KP_HTILE = 0, KP_SCORE, KP_SIDE, KP_FIELDS, KP_FARM, KP_MARKET, KP_STRIP, KP_FIRST, KP_START,
+    KP_KSTRIPS, KP_BEACON, KP_FLAG,   /* solo: Keytoma's strips, the 3 beacons, the flags' roll */
     KP_DICE,    /* secret dice setup */
     KP_PLAY,    /* player turns (tasks on the stack) */
     KP_OVER
@@ -114,6 +124,20 @@ enum {
     KT_FINAL,      /* end of game: spend skill tiles or done */
     KT_ALLOC,      /* start player marker item */
     KT_BENEFIT,    /* automatic: harbour a's benefit at tier b (c: activator) */
+    /* Solo: Keytoma. Chance tasks (a die roll or a random pick) from KT_KLAND on. */
+    KT_KEFFECT,    /* automatic: resolution card, colour b, at harbour a (-1 none) */
+    KT_KPIRFARM,   /* automatic: yellow card, pirates and farms part (a harbour) */
+    KT_KCLAIM,     /* automatic: green card, pirates claim fields or farms */
+    KT_KLAND,      /* roll: Keytoma lands at the flag of the roll */
+    KT_KFOLLOW,    /* roll: Keytoma follows at harbour a (b: it had a flag) */
+    KT_KRESOLVE,   /* roll: Keytoma resolves from the flag of the roll */
+    KT_KACTION,    /* roll: Keytoma's action by die number */
+    KT_KLANDSLIDE, /* roll: a landslide from the flag of the roll */
+    KT_KFARM,      /* roll: animal a onto a random unclaimed farm */
+    KT_KYELLOW,    /* pick: the colour whose cottages stay */
+    KT_KREMOVE,    /* pick: cottage of colour a removed */
+    KT_KBLUE,      /* pick: a highest skill tile removed */
+    KT_KSTRIP,     /* pick: Keytoma's dice strip and side for this year */
     KT_N
 };
 
@@ -122,6 +146,7 @@ typedef struct { int8_t kind, p, a, b, c, _pad; } KsTask;
 /* Immutable configuration (in BLGame.config). */
 typedef struct {
     int players, scoring, first_game, dice_strips;
+    int solo, solo_opts, seats;              /* seats: participants in turn order (2 in solo) */
     int8_t dist[KS_NLOC][KS_NLOC];          /* road distance (99: unreachable) */
     uint8_t rnb[KS_NR];                     /* resource-location neighbours */
     int8_t hdice[KS_NH], hkeys[KS_NH];      /* per harbour tile A..L */
@@ -170,6 +195,12 @@ typedef struct {
     uint32_t cottages;           /* bit letter: still on the buildings mat */
     uint8_t strips_left;
     int8_t bag_n, bag[KS_NGEM];  /* gem bag, bag[bag_n-1] is drawn next (hidden order) */
+    int8_t hcol[KS_NH];          /* colour of the dice in the harbour */
+    /* solo */
+    int8_t kt_die[KC_N];
+    uint8_t kt_left, kt_set, kt_strips;
+    int8_t kt_supply, kt_kp[KS_NH], pir[KS_NH];
+    int8_t flag_at[3], beacon[3];
     int8_t ntask;
     KsTask task[KS_MAXTASK];
     KsPlayer pl[KS_MAXP];
@@ -192,6 +223,11 @@ void ks_start_year(const KsConfig *c, KsState *s);
 /* score.c */
 typedef struct { int harbour[KS_NH]; int building[KC_N]; int gems, statue, support, beach, skill, fields, total; } KsScore;
 void ks_score(const KsConfig *c, const KsState *s, int p, int alloc_item, KsScore *out);
+/* Solo: which of the 3 beacons are lit (bit i), and whether the game is won. */
+int ks_beacons(const KsConfig *c, const KsState *s, int alloc_item);
+int ks_solo_won(const KsConfig *c, const KsState *s);
+int ks_chance_task(const KsState *s);
+int ks_task_outcomes(const KsConfig *c, const KsState *s, int32_t *out);
 /* observe.c */
 int ks_action_text(const KsConfig *c, const KsState *s, int32_t a, char *buf, int cap);
 int ks_observe(const KsConfig *c, const KsState *s, int v, char *buf, int cap);

@@ -14,11 +14,14 @@ static const char *const FIELD[3] = {"forest", "quarry", "wheat fields"};
 static const char *const HEADLAND[6] = {"wharf", "lighthouse", "rally point", "statue", "support", "beach"};
 static const char *const TAKE2[6] = {"stone+stone", "stone+wood", "stone+wheat", "wood+wood", "wood+wheat", "wheat+wheat"};
 static const char *const PHASE[] = {"setup", "setup", "setup", "setup", "setup", "setup", "setup", "setup", "setup",
-                                    "dice", "play", "over"};
-static const char *const TASK[KT_BENEFIT + 1] = {
+                                    "setup", "setup", "setup", "dice", "play", "over"};
+static const char *const TASK[KT_N] = {
     "land", "resolve", "take_or_advance", "follow", "headlands", "keyple_in", "advance", "level", "build",
     "headland", "farm", "move", "market", "trade", "skill_tile", "import_animal", "exchange", "order",
-    "final_spend", "start_marker", "benefit"};
+    "final_spend", "start_marker", "benefit", "keytoma_card", "keytoma_card", "keytoma_card",
+    "keytoma_lands", "keytoma_follows", "keytoma_resolves", "keytoma_action", "keytoma_landslide",
+    "keytoma_farm", "keytoma_yellow", "keytoma_removes_cottage", "keytoma_removes_skill_tile",
+    "keytoma_dice_strip"};
 
 static int loc_name(int l, char *buf) {
     if (l == KS_TOWN) return sprintf(buf, "town");
@@ -43,9 +46,26 @@ int ks_action_text(const KsConfig *c, const KsState *s, int32_t a, char *buf, in
     char t[160], l1[8], l2[8];
     const KsTask *tk = s->ntask ? &s->task[s->ntask - 1] : NULL;
     int p = tk ? tk->p : 0;
-    if (a < KA_DSET) {
+    if (a < KA_DSET && ks_chance_task(s)) {
+        int k = a - KA_CH;
+        switch (tk->kind) {
+        case KT_KLAND: snprintf(t, sizeof t, "Keytoma rolls %d: lands at H%d", k + 1, s->flag_at[k / 2] + 1); break;
+        case KT_KFOLLOW: snprintf(t, sizeof t, "Keytoma rolls %d to follow", k + 1); break;
+        case KT_KRESOLVE: snprintf(t, sizeof t, "Keytoma rolls %d: resolves from H%d", k + 1, s->flag_at[k / 2] + 1); break;
+        case KT_KACTION: snprintf(t, sizeof t, "Keytoma rolls %d: %s action", k + 1, KS_COLOUR[k]); break;
+        case KT_KLANDSLIDE: snprintf(t, sizeof t, "Keytoma rolls %d: landslide from H%d", k + 1, s->flag_at[k / 2] + 1); break;
+        case KT_KFARM: snprintf(t, sizeof t, "Keytoma rolls %d: %s onto a farm from H%d", k + 1, KS_GOOD[(int)tk->a], s->flag_at[k / 2] + 1); break;
+        case KT_KYELLOW: snprintf(t, sizeof t, "Keytoma spares %s cottages", KS_COLOUR[k]); break;
+        case KT_KREMOVE: snprintf(t, sizeof t, "Keytoma removes cottage %c", 'A' + k); break;
+        case KT_KBLUE: snprintf(t, sizeof t, "Keytoma removes a %s skill tile", KS_COLOUR[k]); break;
+        default: snprintf(t, sizeof t, "Keytoma's dice strip %d %s side", k / 2 + 1, k % 2 ? "deep" : "light"); break;
+        }
+    } else if (a < KA_DSET) {
         int k = a - KA_CH, i = s->setup_i;
         switch (s->phase) {
+        case KP_KSTRIPS: snprintf(t, sizeof t, "Keytoma gets dice strip %d", k + 1); break;
+        case KP_BEACON: snprintf(t, sizeof t, "beacon %c%d", 'A' + i, k + 1); break;
+        case KP_FLAG: snprintf(t, sizeof t, "flag 1-2 at harbour %d", k + 1); break;
         case KP_HTILE: snprintf(t, sizeof t, "harbour tile %c at H%d", 'A' + k, i + 1); break;
         case KP_SCORE: snprintf(t, sizeof t, "scoring tile %d at H%d", k + 1, i + 1); break;
         case KP_SIDE: snprintf(t, sizeof t, "scoring tile at H%d %s side", i + 1, k ? "red" : "black"); break;
@@ -75,7 +95,7 @@ int ks_action_text(const KsConfig *c, const KsState *s, int32_t a, char *buf, in
         int col = a - KA_MAT;
         snprintf(t, sizeof t, "%s %d to mat", KS_COLOUR[col], s->pl[p].die[col]);
     } else if (a == KA_FOLLOW) {
-        int col = s->sailor[(int)tk->a];
+        int col = s->hcol[(int)tk->a];
         snprintf(t, sizeof t, "follow %s %d", KS_COLOUR[col], s->pl[p].die[col]);
     } else if (a < KA_RESOLVE) {
         int x = a - KA_MOVE, src = x / KS_NLOC, d = x % KS_NLOC, n = 0;
@@ -156,7 +176,7 @@ int ks_observe(const KsConfig *c, const KsState *s, int v, char *buf, int cap) {
     int P = c->players, full = v < 0;
     char name[8];
     int cp = s->phase < KP_DICE ? BL_CHANCE : s->phase == KP_OVER ? BL_TERMINAL
-           : s->phase == KP_DICE ? (s->start + s->setter) % P : s->task[s->ntask - 1].p;
+           : s->phase == KP_DICE ? (s->start + s->setter) % P : ks_chance_task(s) ? BL_CHANCE : s->task[s->ntask - 1].p;
     bl_jw(&w, "{\"game\":\"keyside\",\"players\":%d,\"viewer\":", P);
     if (full) bl_jw(&w, "null"); else bl_jw(&w, "%d", v);
     bl_jw(&w, ",\"options\":{\"scoring\":\"%s\",\"first_game\":%s,\"dice_strips\":%s}",
@@ -178,6 +198,8 @@ int ks_observe(const KsConfig *c, const KsState *s, int v, char *buf, int cap) {
         bl_jw(&w, ",\"red\":%s,\"dice_spaces\":%d,\"keyple_spaces\":%d,\"sailor\":", s->hred[h] ? "true" : "false",
               s->htile[h] >= 0 ? c->hdice[(int)s->htile[h]] : 0, s->htile[h] >= 0 ? c->hkeys[(int)s->htile[h]] : 0);
         if (s->sailor[h] >= 0) bl_jw(&w, "\"%s\"", KS_COLOUR[(int)s->sailor[h]]); else bl_jw(&w, "null");
+        bl_jw(&w, ",\"colour\":");
+        if (s->hcol[h] >= 0 && s->ndice[h] > 0) bl_jw(&w, "\"%s\"", KS_COLOUR[(int)s->hcol[h]]); else bl_jw(&w, "null");
         bl_jw(&w, ",\"resolved\":%s,\"dice\":[", s->resolved[h] ? "true" : "false");
         for (int i = 0; i < s->ndice[h]; i++) bl_jw(&w, "%s[%d,%d]", i ? "," : "", s->dice_p[h][i], s->dice_v[h][i]);
         bl_jw(&w, "],\"keyples\":[");
@@ -198,6 +220,7 @@ int ks_observe(const KsConfig *c, const KsState *s, int v, char *buf, int cap) {
     for (int sp = 0; sp < KS_NH; sp++) {
         if (sp) bl_jw(&w, ",");
         if (s->hl_tile[sp] < 0) { bl_jw(&w, "null"); continue; }
+        if (s->hl_tile[sp] == KS_LANDSLIDE) { bl_jw(&w, "{\"owner\":null,\"tile\":\"landslide\",\"faces\":null}"); continue; }
         bl_jw(&w, "{\"owner\":%d,\"tile\":\"%c\",\"faces\":%d}", s->hl_owner[sp], 'A' + s->hl_tile[sp],
               (s->hl_orient[sp] ? (sp + 1) % KS_NH : sp) + 1);
     }
@@ -216,7 +239,8 @@ int ks_observe(const KsConfig *c, const KsState *s, int v, char *buf, int cap) {
         int k = s->rl_kind[r];
         if (k < 0) { bl_jw(&w, "null"); continue; }
         bl_jw(&w, "{\"owner\":");
-        if (s->rl_owner[r] >= 0) bl_jw(&w, "%d", s->rl_owner[r]); else bl_jw(&w, "null");
+        if (s->rl_owner[r] == KS_PIRATE) bl_jw(&w, "\"pirates\"");
+        else if (s->rl_owner[r] >= 0) bl_jw(&w, "%d", s->rl_owner[r]); else bl_jw(&w, "null");
         if (k >= KR_FOREST) {
             bl_jw(&w, ",\"kind\":\"%s\",\"tokens\":%d}", FIELD[k - KR_FOREST], s->field_tokens[k - KR_FOREST]);
             continue;
@@ -294,7 +318,34 @@ int ks_observe(const KsConfig *c, const KsState *s, int v, char *buf, int cap) {
         bl_jw(&w, "],\"gems\":%d,\"statue\":%d,\"support\":%d,\"beach\":%d,\"skill_tiles\":%d,\"fields\":%d,\"total\":%d}}",
               sc.gems, sc.statue, sc.support, sc.beach, sc.skill, sc.fields, sc.total);
     }
-    bl_jw(&w, "],\"start_marker_item\":");
+    if (c->solo) {
+        bl_jw(&w, "],\"keytoma\":{\"dice\":{");
+        for (int col = 0; col < KC_N; col++) {
+            bl_jw(&w, "%s\"%s\":", col ? "," : "", KS_COLOUR[col]);
+            if (s->kt_die[col]) bl_jw(&w, "%d", s->kt_die[col]); else bl_jw(&w, "null");
+        }
+        bl_jw(&w, "},\"dice_left\":[");
+        int first = 1;
+        for (int col = 0; col < KC_N; col++)
+            if (s->kt_left >> col & 1) { bl_jw(&w, "%s\"%s\"", first ? "" : ",", KS_COLOUR[col]); first = 0; }
+        bl_jw(&w, "],\"supply\":%d,\"keyples\":[", s->kt_supply);
+        for (int h = 0; h < KS_NH; h++) bl_jw(&w, "%s%d", h ? "," : "", s->kt_kp[h]);
+        bl_jw(&w, "],\"strips_left\":[");
+        first = 1;
+        for (int k = 0; k < 4; k++) if (s->kt_strips >> k & 1) { bl_jw(&w, "%s%d", first ? "" : ",", k + 1); first = 0; }
+        bl_jw(&w, "]},\"pirates\":[");
+        for (int h = 0; h < KS_NH; h++) bl_jw(&w, "%s%d", h ? "," : "", s->pir[h]);
+        bl_jw(&w, "],\"flags\":[");
+        for (int f = 0; f < 3; f++) bl_jw(&w, "%s%d", f ? "," : "", s->flag_at[f] + 1);
+        int lit = s->beacon[0] >= 0 ? ks_beacons(c, s, s->alloc_item) : 0;
+        bl_jw(&w, "],\"beacons\":[");
+        for (int b = 0; b < 3; b++) {
+            if (s->beacon[b] >= 0) bl_jw(&w, "%s{\"beacon\":\"%c%d\",\"lit\":%s}", b ? "," : "", 'A' + b, s->beacon[b] + 1, (lit >> b & 1) ? "true" : "false");
+            else bl_jw(&w, "%snull", b ? "," : "");
+        }
+        bl_jw(&w, "],\"won\":%s", s->phase == KP_OVER ? (ks_solo_won(c, s) ? "true" : "false") : "null");
+        bl_jw(&w, ",\"start_marker_item\":");
+    } else bl_jw(&w, "],\"start_marker_item\":");
     if (s->alloc_item >= 0) bl_jw(&w, "\"%s\"", KS_GOOD[(int)s->alloc_item]); else bl_jw(&w, "null");
     bl_jw(&w, "}");
     return w.len < cap ? w.len : -1;

@@ -14,7 +14,7 @@ static const uint8_t SIDED[KC_N] = {0x0e, 0x0c, 0x0e, 0x0c, 0x00, 0x02};
 
 /* ---------- small helpers ---------- */
 
-static inline int nxt(const KsConfig *c, int p) { return (p + 1) % c->players; }
+static inline int nxt(const KsConfig *c, int p) { return (p + 1) % c->seats; }
 
 static void push(KsState *s, int kind, int p, int a, int b, int cc) {
     if (s->ntask >= KS_MAXTASK) return;   /* unreachable: the deepest nesting is about 15 tasks */
@@ -23,7 +23,7 @@ static void push(KsState *s, int kind, int p, int a, int b, int cc) {
 }
 
 static inline int hcount(const KsConfig *c, const KsState *s, int h) {
-    int n = 0;
+    int n = s->kt_kp[h] + s->pir[h];   /* Keytoma's keyples and pirates (solo) */
     for (int q = 0; q < c->players; q++) n += s->pl[q].kp[KS_H(h)];
     return n;
 }
@@ -97,7 +97,8 @@ static int in_harbour(const KsState *s, int p, int h) {
     return s->pl[p].kp[KS_H(h)] > 0 || (s->red_i == p && s->htile[h] == 8);
 }
 
-static int resolvable(const KsState *s, int h) { return s->sailor[h] >= 0 && !s->resolved[h]; }
+/* A harbour with dice (and so, except for Keytoma's landings, a sailor) not yet resolved. */
+static int resolvable(const KsState *s, int h) { return s->ndice[h] > 0 && !s->resolved[h]; }
 
 /* Can keyple of p enter location d (footprint: farms/fields only)? */
 static int can_enter(const KsConfig *c, const KsState *s, int p, int d, int foot) {
@@ -127,7 +128,7 @@ static int anytime(const KsConfig *c, const KsState *s, int p, int32_t *out, int
 }
 
 static int boat_dest_ok(const KsState *s, int h) {
-    if (s->sailor[h] >= 0 || s->resolved[h]) return 0;
+    if (s->sailor[h] >= 0 || s->ndice[h] > 0 || s->resolved[h]) return 0;
     for (int b = 0; b < s->nboats; b++) if (s->boat_at[b] == h) return 0;
     return 1;
 }
@@ -226,7 +227,7 @@ static int task_legal(const KsConfig *c, const KsState *s, const KsTask *t, int3
         n += anytime(c, s, p, out + n, 1);
         break;
     case KT_FOLLOW: {
-        int h = t->a, col = s->sailor[h];
+        int h = t->a, col = s->hcol[h];
         if ((pl->dice_left >> col & 1) && pl->die[col] <= s->dice_v[h][0] && s->ndice[h] < c->hdice[(int)s->htile[h]])
             out[n++] = KA_FOLLOW;
         out[n++] = KA_PASS;
@@ -338,6 +339,7 @@ int ks_current(const KsState *s) {
     if (s->phase < KP_DICE) return BL_CHANCE;
     if (s->phase == KP_OVER) return BL_TERMINAL;
     if (s->phase == KP_DICE) return -3;   /* resolved by the caller with the config */
+    if (ks_chance_task(s)) return BL_CHANCE;
     return s->ntask ? s->task[s->ntask - 1].p : BL_TERMINAL;
 }
 
@@ -350,16 +352,19 @@ int ks_legal(const KsConfig *c, const KsState *s, int32_t *out) {
         int used = 0;
         for (int col = 0; col < pl->n_set; col++) used |= 1 << (pl->die[col] - 1);
         for (int v = 0; v < 6; v++) if (!(used >> v & 1)) out[n++] = KA_DSET + v;
-        if (pl->n_set == 0 && c->dice_strips && pl->strip >= 0) { out[n++] = KA_STRIP; out[n++] = KA_STRIP + 1; }
+        if (pl->n_set == 0 && (c->dice_strips || c->solo) && pl->strip >= 0) { out[n++] = KA_STRIP; out[n++] = KA_STRIP + 1; }
         return n;
     }
     if (!s->ntask) return 0;
+    if (ks_chance_task(s)) return ks_task_outcomes(c, s, out);
     return task_legal(c, s, &s->task[s->ntask - 1], out);
 }
 
 /* ---------- effects ---------- */
 
 static void level_effect(const KsConfig *c, KsState *s, int p, int col, int lv, int side);
+static void kt_effect(const KsConfig *c, KsState *s, int h, int col);
+static int farm_animals(const KsState *s, int f);
 static void benefit(const KsConfig *c, KsState *s, int q, int h, int letter, int tier, int activator);
 
 /* Automatic tasks run here; a decision with nothing to choose but pass is skipped. */
@@ -394,6 +399,31 @@ static int auto_task(const KsConfig *c, KsState *s) {
         s->ntask--;
         benefit(c, s, t.p, t.a, s->htile[(int)t.a], t.b, t.c);
         return 1;
+    case KT_KEFFECT: s->ntask--; kt_effect(c, s, t.a, t.b); return 1;
+    case KT_KPIRFARM: {
+        s->ntask--;
+        for (int r = 0; r < KS_NR; r++) {
+            int f = s->rl_kind[r];
+            if (f >= 0 && f < KS_NFARM && s->rl_owner[r] < 0 && farm_animals(s, f) >= 2) { s->rl_owner[r] = KS_PIRATE; return 1; }
+        }
+        if (t.a >= 0 && hfree(c, s, t.a) > 0) s->pir[(int)t.a]++;
+        push(s, KT_KFARM, 0, KG_PIG, 0, 0);
+        return 1;
+    }
+    case KT_KCLAIM: {
+        s->ntask--;
+        int claimed = 0;
+        for (int r = 0; r < KS_NR; r++) {
+            int k = s->rl_kind[r];
+            if (k >= KR_FOREST && s->rl_owner[r] < 0 && s->field_tokens[k - KR_FOREST] == 0) { s->rl_owner[r] = KS_PIRATE; claimed++; }
+        }
+        if (!claimed)
+            for (int r = 0; r < KS_NR; r++) {
+                int f = s->rl_kind[r];
+                if (f >= 0 && f < KS_NFARM && s->rl_owner[r] < 0 && farm_animals(s, f) >= 2) s->rl_owner[r] = KS_PIRATE;
+            }
+        return 1;
+    }
     case KT_LEVEL:
         if (SIDED[(int)t.a] >> t.b & 1) return 0;
         s->ntask--;
@@ -402,6 +432,10 @@ static int auto_task(const KsConfig *c, KsState *s) {
     default: break;
     }
     int32_t buf[512];
+    if (t.kind >= KT_KLAND) {   /* a chance task: skipped only when nothing can be drawn */
+        if (ks_task_outcomes(c, s, buf) == 0) { s->ntask--; return 1; }
+        return 0;
+    }
     int n = task_legal(c, s, &t, buf);
     if (n == 0 || (n == 1 && buf[0] == KA_PASS)) { s->ntask--; return 1; }
     return 0;
@@ -493,12 +527,18 @@ static void end_year(const KsConfig *c, KsState *s) {
      * player marker is counted as one item. */
     s->year = 4;
     push(s, KT_ALLOC, s->start, 0, 0, 0);
+    if (c->solo) {   /* Keytoma neither spends nor allocates */
+        s->ntask = 0;
+        if (s->start == 0) push(s, KT_ALLOC, 0, 0, 0, 0);
+        push(s, KT_FINAL, 0, 0, 0, 0);
+        return;
+    }
     for (int k = c->players - 1; k >= 0; k--) push(s, KT_FINAL, (s->start + k) % c->players, 0, 0, 0);
 }
 
 static int anyone_has_dice(const KsConfig *c, const KsState *s) {
     for (int p = 0; p < c->players; p++) if (s->pl[p].dice_left) return 1;
-    return 0;
+    return s->kt_left != 0;
 }
 
 /* A harbour is left to resolve when it has a sailor, is not resolved and
@@ -506,13 +546,238 @@ static int anyone_has_dice(const KsConfig *c, const KsState *s) {
 static int any_to_resolve(const KsConfig *c, const KsState *s) {
     for (int h = 0; h < KS_NH; h++) {
         if (!resolvable(s, h)) continue;
+        if (s->kt_kp[h] > 0) return 1;
         for (int p = 0; p < c->players; p++) if (in_harbour(s, p, h)) return 1;
     }
     return 0;
 }
 
+/* ---------- solo: Keytoma ---------- */
+
+static int has_flag(const KsState *s, int h) {
+    return s->flag_at[0] == h || s->flag_at[1] == h || s->flag_at[2] == h;
+}
+
+static int landed(const KsState *s, int h) { return s->ndice[h] > 0 || s->resolved[h]; }
+
+/* After a landing at h: each flag there moves clockwise to the next harbour
+ * not landed on and without a flag; if none, onto the next flag's harbour. */
+static void move_flags_from(KsState *s, int h) {
+    for (int f = 0; f < 3; f++) {
+        if (s->flag_at[f] != h) continue;
+        int to = -1;
+        for (int i = 1; i < KS_NH && to < 0; i++) {
+            int x = (h + i) % KS_NH;
+            if (!landed(s, x) && !has_flag(s, x)) to = x;
+        }
+        if (to < 0)
+            for (int i = 1; i < KS_NH && to < 0; i++) {
+                int x = (h + i) % KS_NH;
+                for (int g = 0; g < 3; g++) if (g != f && s->flag_at[g] == x) to = x;
+            }
+        if (to >= 0) s->flag_at[f] = (int8_t)to;
+    }
+}
+
+/* A harbour without a flag was resolved: it can be landed on again, so where
+ * two flags share a harbour the smaller-numbered one moves there. */
+static void after_resolution(KsState *s, int h) {
+    if (has_flag(s, h)) return;
+    for (int f = 0; f < 3; f++)
+        for (int g = f + 1; g < 3; g++)
+            if (s->flag_at[f] == s->flag_at[g]) { s->flag_at[f] = (int8_t)h; return; }
+}
+
+/* One of Keytoma's keyples onto h, or the first harbour clockwise with room. */
+static void kt_place_keyple(const KsConfig *c, KsState *s, int h) {
+    if (s->kt_supply <= 0) return;
+    for (int i = 0; i < KS_NH; i++) {
+        int x = (h + i) % KS_NH;
+        if (hfree(c, s, x) > 0) { s->kt_kp[x]++; s->kt_supply--; return; }
+    }
+}
+
+static int kt_can_resolve(const KsState *s) {
+    for (int h = 0; h < KS_NH; h++) if (resolvable(s, h) && s->kt_kp[h] > 0) return 1;
+    return 0;
+}
+
+static void kt_begin_turn(const KsConfig *c, KsState *s, int last) {
+    if (s->kt_left) { push(s, KT_KLAND, 0, 0, 0, 0); return; }
+    if (kt_can_resolve(s)) { push(s, KT_KRESOLVE, 0, 0, 0, 0); return; }
+    if (!s->trigger && !any_to_resolve(c, s) && !anyone_has_dice(c, s)) {
+        s->trigger = 1;
+        if (KS_KT == last) { end_year(c, s); return; }
+    }
+    /* Its action by die number only while harbours remain to resolve; otherwise it passes. */
+    if (!s->trigger && any_to_resolve(c, s)) push(s, KT_KACTION, 0, 0, 0, 0);
+}
+
+static void landslide_from(KsState *s, int h) {
+    for (int i = 0; i < KS_NH; i++) {
+        int sp = (h + i) % KS_NH;   /* space sp lies clockwise of harbour sp */
+        if (s->hl_tile[sp] < 0) { s->hl_tile[sp] = KS_LANDSLIDE; s->hl_owner[sp] = KS_PIRATE; return; }
+    }
+}
+
+/* Farms with 2+ animals that nobody claimed. */
+static int farm_animals(const KsState *s, int f) {
+    int n = 0;
+    for (int i = 0; i < 4; i++) n += s->farm_animal[f][i] >= 0;
+    return n;
+}
+
+/* The random-farm procedure from the flag harbour h: inland (stand-in: the
+ * resource location R(1 + 8h/12)), then clockwise, the first unclaimed farm
+ * with a free icon; the icon chosen in the order gem, fish, wheat, stone, wood. */
+static void kt_farm_animal(const KsConfig *c, KsState *s, int h, int animal) {
+    int r0 = h * KS_NR / KS_NH;
+    for (int i = 0; i < KS_NR; i++) {
+        int r = (r0 + i) % KS_NR, f = s->rl_kind[r];
+        if (f < 0 || f >= KS_NFARM || s->rl_owner[r] >= 0) continue;
+        for (int want = KI_GEM; want <= KI_WOOD; want++)
+            for (int k = 0; k < 4; k++)
+                if (s->farm_animal[f][k] < 0 && c->farm_icon[f][(int)s->farm_side[f]][k] == want) {
+                    s->farm_animal[f][k] = (int8_t)animal;
+                    return;
+                }
+    }
+}
+
+/* The resolution card for colour col at harbour h (-1: none). */
+static void kt_effect(const KsConfig *c, KsState *s, int h, int col) {
+    switch (col) {
+    case KC_YELLOW: push(s, KT_KPIRFARM, 0, h, 0, 0); push(s, KT_KYELLOW, 0, h, 0, 0); break;
+    case KC_GREEN:
+        push(s, KT_KFARM, 0, KG_SHEEP, 0, 0);
+        push(s, KT_KCLAIM, 0, h, 0, 0);
+        push(s, KT_KFARM, 0, KG_COW, 0, 0);
+        break;
+    case KC_RED:
+        if (h >= 0) for (int k = 0; k < 2 && hfree(c, s, h) > 0; k++) s->pir[h]++;
+        break;
+    case KC_BLUE: push(s, KT_KBLUE, 0, 0, 0, 0); push(s, KT_KBLUE, 0, 0, 0, 0); break;
+    case KC_PURPLE:
+        if (s->bag_n >= 2) {
+            int a = s->bag[s->bag_n - 1], b = s->bag[s->bag_n - 2];
+            s->bag_n -= 2;
+            if (a == b) {   /* one returns to the bag (at the bottom: its order is hidden anyway) */
+                memmove(s->bag + 1, s->bag, (size_t)s->bag_n);
+                s->bag[0] = (int8_t)b;
+                s->bag_n++;
+            }
+        } else s->bag_n = 0;
+        break;
+    case KC_ORANGE: landslide_from(s, h >= 0 ? h : s->flag_at[0]); break;
+    }
+}
+
+int ks_chance_task(const KsState *s) {
+    return s->phase == KP_PLAY && s->ntask && s->task[s->ntask - 1].kind >= KT_KLAND;
+}
+
+int ks_task_outcomes(const KsConfig *c, const KsState *s, int32_t *out) {
+    const KsTask *t = &s->task[s->ntask - 1];
+    int n = 0;
+    switch (t->kind) {
+    case KT_KYELLOW:
+        for (int col = 0; col < KC_N; col++) if (s->pl[0].building[col] < 0) out[n++] = KA_CH + col;
+        break;
+    case KT_KREMOVE:
+        for (int k = 0; k < 4; k++) if (s->cottages >> (t->a * 4 + k) & 1) out[n++] = KA_CH + t->a * 4 + k;
+        break;
+    case KT_KBLUE: {
+        int best = 0;   /* highest top tile: 3 left = 5 points, 2 = 3, 1 = 1 */
+        for (int col = 0; col < KC_N; col++) if (s->skill_left[col] > best) best = s->skill_left[col];
+        if (best)
+            for (int col = 0; col < KC_N; col++) if (s->skill_left[col] == best) out[n++] = KA_CH + col;
+        break;
+    }
+    case KT_KSTRIP:
+        for (int k = 0; k < 4; k++) if (s->kt_strips >> k & 1) { out[n++] = KA_CH + 2 * k; out[n++] = KA_CH + 2 * k + 1; }
+        break;
+    default: for (int k = 0; k < 6; k++) out[n++] = KA_CH + k; break;   /* a die roll */
+    }
+    (void)c;
+    return n;
+}
+
+static void kt_land(const KsConfig *c, KsState *s, int h) {
+    int vals[KC_N], n = 0;
+    for (int v = 1; v <= 6; v++)
+        for (int col = 0; col < KC_N; col++)
+            if ((s->kt_left >> col & 1) && s->kt_die[col] == v) vals[n++] = col;
+    int col = vals[n / 2];   /* the (higher) median die */
+    s->kt_left &= (uint8_t)~(1u << col);
+    if (s->ndice[h] == 0) { s->hcol[h] = (int8_t)col; s->resolved[h] = 0; }
+    if (s->hcol[h] == col && s->ndice[h] < c->hdice[(int)s->htile[h]]) {
+        int i = s->ndice[h]++;
+        s->dice_p[h][i] = KS_KT_MARK; s->dice_v[h][i] = s->kt_die[col];
+    }
+    kt_place_keyple(c, s, h);
+    move_flags_from(s, h);
+    /* You may follow; your adjacent headlands trigger; a follower may move a keyple in. */
+    push(s, KT_MOVEIN, 0, h, 0, 0);
+    push(s, KT_HEADLANDS, 0, h, 0, 0);
+    push(s, KT_FOLLOW, 0, h, 0, 0);
+}
+
+static void kt_resolve(const KsConfig *c, KsState *s, int h) {
+    int total = 0;
+    s->resolved[h] = 1;
+    for (int i = 0; i < s->ndice[h]; i++) total += s->dice_v[h][i];
+    int tier = total <= 2 ? 0 : total <= 5 ? 1 : 2;
+    if (s->htile[h] == 8) s->i_resolver = KS_KT;
+    /* Keytoma's card first, then you (if you have a keyple there). */
+    if (in_harbour(s, 0, h)) push(s, KT_BENEFIT, 0, h, tier, 0);
+    push(s, KT_KEFFECT, 0, h, s->hcol[h], 0);
+    after_resolution(s, h);
+}
+
+static void apply_chance_task(const KsConfig *c, KsState *s, int k) {
+    KsTask t = s->task[--s->ntask];
+    int flag_h = s->flag_at[(k % 6) / 2];
+    switch (t.kind) {
+    case KT_KLAND: kt_land(c, s, flag_h); break;
+    case KT_KFOLLOW: {
+        int h = t.a, col = s->hcol[h];
+        if (k + 1 >= (t.b ? 2 : 5) && (s->kt_left >> col & 1) && s->ndice[h] < c->hdice[(int)s->htile[h]]) {
+            int i = s->ndice[h]++;
+            s->dice_p[h][i] = KS_KT_MARK; s->dice_v[h][i] = s->kt_die[col];
+            s->kt_left &= (uint8_t)~(1u << col);
+            kt_place_keyple(c, s, h);
+        }
+        break;
+    }
+    case KT_KRESOLVE:
+        for (int i = 0; i < KS_NH; i++) {
+            int x = (flag_h + i) % KS_NH;
+            if (resolvable(s, x) && s->kt_kp[x] > 0) { kt_resolve(c, s, x); break; }
+        }
+        break;
+    case KT_KACTION:
+        if (k == 5) push(s, KT_KLANDSLIDE, 0, 0, 0, 0);
+        else kt_effect(c, s, -1, k);
+        break;
+    case KT_KLANDSLIDE: landslide_from(s, flag_h); break;
+    case KT_KFARM: kt_farm_animal(c, s, flag_h, t.a); break;
+    case KT_KYELLOW:
+        for (int col = KC_N - 1; col >= 0; col--)
+            if (col != k && ((s->cottages >> (col * 4)) & 15)) push(s, KT_KREMOVE, 0, col, 0, 0);
+        break;
+    case KT_KREMOVE: s->cottages &= ~(1u << k); break;
+    case KT_KBLUE: s->skill_left[k]--; break;
+    case KT_KSTRIP:
+        memcpy(s->kt_die, c->strip[k / 2][k % 2], KC_N);
+        s->kt_strips &= (uint8_t)~(1u << (k / 2));
+        s->kt_left = 0x3f;
+        break;
+    }
+}
+
 static void begin_turn(const KsConfig *c, KsState *s) {
-    int t = s->turn, last = (s->start + c->players - 1) % c->players;
+    int t = s->turn, last = (s->start + c->seats - 1) % c->seats;
+    if (c->solo && t == KS_KT) { kt_begin_turn(c, s, last); return; }
     if (s->pl[t].dice_left) { push(s, KT_LAND, t, 0, 0, 0); return; }
     for (int h = 0; h < KS_NH; h++)
         if (resolvable(s, h) && in_harbour(s, t, h)) { push(s, KT_RESOLVE, t, 0, 0, 0); return; }
@@ -526,13 +791,14 @@ static void begin_turn(const KsConfig *c, KsState *s) {
 /* The stack ran empty: end the turn in progress and start the next one. */
 static void flow(const KsConfig *c, KsState *s) {
     if (s->year == 4) { s->phase = KP_OVER; return; }
+    if (c->solo && !s->kt_set) { s->kt_set = 1; push(s, KT_KSTRIP, 0, 0, 0, 0); return; }
     if (s->turn < 0) { s->turn = s->start; begin_turn(c, s); return; }
     /* End of turn: markets used this turn flip (the double-sided ones). */
     for (int m = 0; m < KS_NM; m++)
         if ((s->mk_used >> m & 1) && s->mk_tile[m] <= KM_PURPLE) s->mk_side[m] ^= 1;
     s->mk_used = 0;
     memset(s->mk_act, 0, sizeof s->mk_act);
-    int last = (s->start + c->players - 1) % c->players;
+    int last = (s->start + c->seats - 1) % c->seats;
     if (s->trigger && s->turn == last) { end_year(c, s); return; }
     s->turn = (int8_t)nxt(c, s->turn);
     begin_turn(c, s);
@@ -581,6 +847,7 @@ void ks_apply(const KsConfig *c, KsState *s, int32_t a) {
         }
         return;
     }
+    if (ks_chance_task(s)) { apply_chance_task(c, s, a - KA_CH); ks_settle(c, s); return; }
     KsTask t = s->task[s->ntask - 1];
     int p = t.p;
     KsPlayer *pl = &s->pl[p];
@@ -603,7 +870,7 @@ void ks_apply(const KsConfig *c, KsState *s, int32_t a) {
             int x = a - KA_LEAD, h = x % KS_NH, b = (x / KS_NH) % 3, col = x / KS_NH / 3;
             s->boat_sailors[b] &= (uint8_t)~(1u << col);
             s->boat_at[b] = (int8_t)h;
-            s->sailor[h] = (int8_t)col;
+            s->sailor[h] = s->hcol[h] = (int8_t)col;
             s->ndice[h] = 1; s->dice_p[h][0] = (int8_t)p; s->dice_v[h][0] = pl->die[col];
             pl->dice_left &= (uint8_t)~(1u << col);
             /* Steps 7-10, pushed in reverse: followers, headlands, track, keyples. */
@@ -612,6 +879,12 @@ void ks_apply(const KsConfig *c, KsState *s, int32_t a) {
             push(s, KT_ADVANCE, p, col, 0, 0);
             push(s, KT_HEADLANDS, p, h, 0, 0);
             for (int k = c->players - 1; k >= 1; k--) push(s, KT_FOLLOW, (p + k) % c->players, h, 0, 0);
+            if (c->solo) {
+                int flagged = has_flag(s, h);
+                move_flags_from(s, h);
+                if ((s->kt_left >> col & 1) && s->kt_die[col] <= pl->die[col] && s->ndice[h] < c->hdice[(int)s->htile[h]])
+                    push(s, KT_KFOLLOW, 0, h, flagged, 0);
+            }
         }
         break;
     case KT_RESOLVE: {
@@ -626,7 +899,10 @@ void ks_apply(const KsConfig *c, KsState *s, int32_t a) {
         }
         /* Benefits in clockwise order from the activator: each runs (with its
          * sub-decisions) before the next player's. */
+        /* Solo: Keytoma's card after your benefit, if it has a keyple here and 2 dice lie here. */
+        if (c->solo && s->kt_kp[h] > 0 && s->ndice[h] >= 2) push(s, KT_KEFFECT, 0, h, s->hcol[h], 0);
         for (int i = nw - 1; i >= 0; i--) push(s, KT_BENEFIT, who[i], h, tier, i == 0);
+        if (c->solo) after_resolution(s, h);
         break;
     }
     case KT_ALT:
@@ -639,7 +915,7 @@ void ks_apply(const KsConfig *c, KsState *s, int32_t a) {
         }
         break;
     case KT_FOLLOW: {
-        int h = t.a, col = s->sailor[h], i = s->ndice[h]++;
+        int h = t.a, col = s->hcol[h], i = s->ndice[h]++;
         s->dice_p[h][i] = (int8_t)p; s->dice_v[h][i] = pl->die[col];
         pl->dice_left &= (uint8_t)~(1u << col);
         break;
@@ -721,7 +997,7 @@ void ks_apply(const KsConfig *c, KsState *s, int32_t a) {
 /* ---------- scenario tests only ---------- */
 
 enum { KD_GOOD = 0, KD_KEYPLES, KD_MAT, KD_LEVEL, KD_BUILDING, KD_HOUSE, KD_SKILL, KD_HEADLAND,
-       KD_FARM_ANIMAL, KD_OWNER, KD_RED_SPACE, KD_FIELD_TOKENS, KD_N };
+       KD_FARM_ANIMAL, KD_OWNER, KD_RED_SPACE, KD_FIELD_TOKENS, KD_KT_KEYPLES, KD_N };
 
 int ks_debug_set(const BLGame *g, void *vst, int p, int what, int i, int v) {
     const KsConfig *c = KS_CFG(g);
@@ -750,6 +1026,7 @@ int ks_debug_set(const BLGame *g, void *vst, int p, int what, int i, int v) {
     case KD_OWNER: if (i < 0 || i >= KS_NR) return -1; s->rl_owner[i] = (int8_t)(v ? p : -1); return 0;
     case KD_RED_SPACE: s->red_i = (int8_t)(v ? p : -1); return 0;
     case KD_FIELD_TOKENS: if (i < 0 || i >= 3 || v < 0 || v > 12) return -1; s->field_tokens[i] = (int8_t)v; return 0;
+    case KD_KT_KEYPLES: if (!c->solo || i < 0 || i >= KS_NH || v < 0 || v > 18) return -1; s->kt_kp[i] = (int8_t)v; return 0;
     }
     return -1;
 }

@@ -143,3 +143,82 @@ void ks_score(const KsConfig *c, const KsState *s, int p, int alloc, KsScore *ou
     for (int col = 0; col < KC_N; col++) t += out->building[col];
     out->total = t;
 }
+
+/* Solo: the beacons drawn (A, B, C piles) lit at the end, bit i for pile i. */
+int ks_beacons(const KsConfig *c, const KsState *s, int alloc) {
+    const KsPlayer *pl = &s->pl[0];
+    Facts f;
+    facts(s, 0, c->players, alloc, &f);
+    KsScore sc;
+    ks_score(c, s, 0, alloc, &sc);
+    int lit = 0;
+    for (int pile = 0; pile < 3; pile++) {
+        int k = s->beacon[pile], ok = 0;
+        if (k < 0) continue;
+        if (pile == 0) {
+            int run = 0, best = 0, full = 1;
+            for (int i = 0; i < 2 * KS_NH; i++) {   /* twice round: rows wrap */
+                if (s->hl_owner[i % KS_NH] == 0) { run++; if (run > best) best = run; } else { run = 0; full = 0; }
+            }
+            int nine = 0, three = 0, farms = 0;
+            for (int h = 0; h < KS_NH; h++) {
+                int n = pl->kp[KS_H(h)] + (s->red_i == 0 && s->htile[h] == 8);
+                nine += n > 0; three += n >= 3;
+            }
+            for (int r = 0; r < KS_NR; r++) farms += s->rl_kind[r] >= 0 && s->rl_kind[r] < KS_NFARM && s->rl_owner[r] == 0;
+            switch (k) {
+            case 0: ok = best >= 3 || full; break;
+            case 1: ok = ((pl->hl_built & 1) + (pl->hl_built >> 1 & 1) + (pl->hl_built >> 2 & 1)) >= 2; break;
+            case 2: ok = sc.beach >= 12; break;
+            case 3: ok = three >= 3; break;
+            case 4: ok = farms >= 3; break;
+            case 5: ok = nine >= 9; break;
+            }
+        } else if (pile == 1) {
+            int same_colour = 0, per_value[3] = {0, 0, 0}, lv4 = 0, one_gem = 0;
+            for (int col = 0; col < KC_N; col++) {
+                int n = pl->skill[col][0] + pl->skill[col][1] + pl->skill[col][2];
+                if (n >= 3) same_colour = 1;
+                for (int t = 0; t < 3; t++) per_value[t] += pl->skill[col][t];
+                lv4 += pl->level[col] >= 4;
+            }
+            for (int g = 0; g < 3; g++) if (f.g[KG_GEM0 + g] >= 4) one_gem = 1;
+            switch (k) {
+            case 0: ok = same_colour; break;
+            case 1: ok = per_value[0] >= 4 || per_value[1] >= 4 || per_value[2] >= 4; break;
+            case 2: ok = f.g[KG_FISH] >= 10; break;
+            case 3: ok = lv4 >= 3; break;
+            case 4: ok = one_gem; break;
+            case 5: ok = f.gems >= 9; break;
+            }
+        } else {
+            /* Harbour rows only (headlands E and F excluded), by scoring tile number. */
+            static const int PAIR[6][2] = {{0, 0}, {8, 9}, {1, 2}, {4, 10}, {3, 11}, {7, 12}};
+            if (k == 0) {
+                int full = 0;
+                for (int h = 0; h < KS_NH; h++) {
+                    int n = pl->kp[KS_H(h)] + (s->red_i == 0 && s->htile[h] == 8);
+                    int v = tile_value(&f, s->hscore[h], s->hred[h]);
+                    int max = (!s->hred[h] && s->hscore[h] == 2) ? 8 : 12;
+                    full += n > 0 && v >= max;
+                }
+                ok = full >= 2;
+            } else {
+                int pts = 0;
+                for (int h = 0; h < KS_NH; h++)
+                    if (s->hscore[h] + 1 == PAIR[k][0] || s->hscore[h] + 1 == PAIR[k][1]) pts += sc.harbour[(int)s->hscore[h]];
+                ok = pts >= 35;
+            }
+        }
+        lit |= ok << pile;
+    }
+    return lit;
+}
+
+int ks_solo_won(const KsConfig *c, const KsState *s) {
+    KsScore sc;
+    ks_score(c, s, 0, s->alloc_item, &sc);
+    int lit = ks_beacons(c, s, s->alloc_item);
+    int n = (lit & 1) + (lit >> 1 & 1) + (lit >> 2 & 1);
+    return sc.total >= 120 && n >= ((c->solo_opts & 1) ? 3 : 2);
+}

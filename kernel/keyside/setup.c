@@ -11,17 +11,20 @@ static int ks_configure(BLGame *g, const int32_t *pv, int n, char *err, int errl
     KsConfig *c = (KsConfig *)g->config;
     memset(c, 0, sizeof *c);
     if (n < 5) { snprintf(err, errlen, "keyside: too few kernel parameters (%d)", n); return -1; }
-    if (pv[0] < 2 || pv[0] > KS_MAXP) { snprintf(err, errlen, "players must be 2 to 4 (got %d)", pv[0]); return -1; }
+    if (pv[0] < 1 || pv[0] > KS_MAXP) { snprintf(err, errlen, "players must be 1 (solo) to 4 (got %d)", pv[0]); return -1; }
     if (pv[1] < 0 || pv[1] > 2) { snprintf(err, errlen, "scoring must be 0 black, 1 red or 2 mixed (got %d)", pv[1]); return -1; }
     if ((pv[2] | pv[3]) & ~1) { snprintf(err, errlen, "first_game and dice_strips must be 0 or 1"); return -1; }
+    if (pv[4] < 0 || pv[4] > 15 || (pv[0] > 1 && pv[4])) { snprintf(err, errlen, "solo options must be 0-15, in the solo game only"); return -1; }
+    if (pv[0] == 1 && pv[2]) { snprintf(err, errlen, "the first-game setup is for 2-4 players"); return -1; }
     c->players = pv[0]; c->scoring = pv[1]; c->first_game = pv[2]; c->dice_strips = pv[3];
-    int E = pv[4];
-    int want = 5 + 2 * E + KS_NR + 2 * KS_NH + KS_NFARM * 2 * 4 + 4 * 2 * KC_N;
+    c->solo = c->players == 1; c->solo_opts = pv[4]; c->seats = c->solo ? 2 : c->players;
+    int E = pv[5];
+    int want = 6 + 2 * E + KS_NR + 2 * KS_NH + KS_NFARM * 2 * 4 + 4 * 2 * KC_N;
     if (E < 1 || E > KS_MAXEDGE || n != want) {
         snprintf(err, errlen, "keyside: expected %d kernel parameters for %d roads, got %d", want, E, n);
         return -1;
     }
-    const int32_t *q = pv + 5;
+    const int32_t *q = pv + 6;
     for (int i = 0; i < KS_NLOC; i++)
         for (int j = 0; j < KS_NLOC; j++) c->dist[i][j] = (int8_t)(i == j ? 0 : 99);
     for (int e = 0; e < E; e++, q += 2) {
@@ -94,16 +97,16 @@ static void ks_init(const BLGame *g, void *vst, uint64_t seed) {
     for (int m = 0; m < KS_NM; m++) s->mk_tile[m] = -1;
     for (int r = 0; r < KS_NR; r++) s->rl_kind[r] = s->rl_owner[r] = -1;
     for (int f = 0; f < KS_NFARM; f++) memset(s->farm_animal[f], -1, 4);
-    for (int k = 0; k < 3; k++) s->field_tokens[k] = (int8_t)(3 * c->players);
+    for (int k = 0; k < 3; k++) s->field_tokens[k] = (int8_t)(3 * c->players);   /* solo: 3 */
     for (int col = 0; col < KC_N; col++) s->skill_left[col] = 3;
     s->cottages = (1u << 24) - 1;
     s->strips_left = 15;
     s->red_i = s->i_resolver = s->alloc_item = -1;
     /* The gem bag: 12 of each type, in a hidden order drawn from the game
      * seed (like a face-down deck; determinize reshuffles it). */
-    s->bag_n = KS_NGEM;
-    for (int i = 0; i < KS_NGEM; i++) s->bag[i] = (int8_t)(i / 12);
-    for (int i = KS_NGEM - 1; i > 0; i--) {
+    s->bag_n = (int8_t)(c->solo ? 18 : KS_NGEM);   /* solo: 6 of each type */
+    for (int i = 0; i < s->bag_n; i++) s->bag[i] = (int8_t)(i / (s->bag_n / 3));
+    for (int i = s->bag_n - 1; i > 0; i--) {
         int j = (int)bl_rng_below(&s->rng, (uint32_t)(i + 1));
         int8_t t = s->bag[i]; s->bag[i] = s->bag[j]; s->bag[j] = t;
     }
@@ -114,6 +117,10 @@ static void ks_init(const BLGame *g, void *vst, uint64_t seed) {
         memset(pl->building, -1, sizeof pl->building);
         pl->strip = -1;
     }
+    for (int h = 0; h < KS_NH; h++) s->hcol[h] = -1;
+    s->kt_supply = 18;
+    s->beacon[0] = s->beacon[1] = s->beacon[2] = -1;
+    s->flag_at[0] = s->flag_at[1] = s->flag_at[2] = -1;
     s->phase = KP_HTILE;
 }
 
@@ -149,6 +156,8 @@ int ks_setup_outcomes(const KsConfig *c, const KsState *s, int32_t *acts, double
         break;
     }
     case KP_START: for (int p = 0; p < c->players; p++) acts[n++] = KA_CH + p; break;
+    case KP_KSTRIPS: for (int k = 0; k < 4; k++) if (!(s->kt_strips >> k & 1)) acts[n++] = KA_CH + k; break;
+    case KP_BEACON: case KP_FLAG: for (int k = 0; k < 6; k++) acts[n++] = KA_CH + k; break;
     default: break;
     }
     if (probs) for (int i = 0; i < n; i++) probs[i] = 1.0 / n;
@@ -164,6 +173,18 @@ static int harbour_with_score(const KsState *s, int number0) {
 static void finish_setup(const KsConfig *c, KsState *s) {
     int h1 = harbour_with_score(s, 0);
     s->nboats = c->players == 2 ? 2 : 3;
+    if (c->solo) {
+        /* The human is start player in year 1 and holds the fourth dice strip. */
+        s->start = 0;
+        for (int k = 0; k < 4; k++) if (!(s->kt_strips >> k & 1)) s->pl[0].strip = (int8_t)k;
+        int f = s->flag_at[0];
+        if (c->solo_opts & 2) { s->kt_kp[(f + KS_NH - 1) % KS_NH]++; s->kt_supply--; }
+        if (c->solo_opts & 4) {
+            int sp = (s->flag_at[1] + KS_NH - 1) % KS_NH;   /* the space anticlockwise of the flag */
+            s->hl_tile[sp] = KS_LANDSLIDE; s->hl_owner[sp] = KS_PIRATE;
+        }
+        if (c->solo_opts & 8) s->pir[(s->flag_at[2] + KS_NH - 1) % KS_NH] += 2;
+    }
     for (int b = 0; b < s->nboats; b++) {
         s->boat_at[b] = (int8_t)((h1 + (c->players == 2 ? 6 : 4) * b) % KS_NH);
         s->boat_sailors[b] = 0x3f;
@@ -196,12 +217,14 @@ static void next_setup_phase(const KsConfig *c, KsState *s) {
     case KP_FIELDS: s->phase = KP_FARM; return;
     case KP_FARM: s->phase = KP_MARKET; return;
     case KP_MARKET:
-        if (c->dice_strips) { s->phase = KP_STRIP; return; }
+        if (c->dice_strips && !c->solo) { s->phase = KP_STRIP; return; }
         /* fall through */
     case KP_STRIP:
         if (c->first_game) { s->phase = KP_FIRST; return; }
         /* fall through */
-    case KP_FIRST: s->phase = KP_START; return;
+    case KP_FIRST: s->phase = c->solo ? KP_KSTRIPS : KP_START; return;
+    case KP_KSTRIPS: s->phase = KP_BEACON; return;
+    case KP_BEACON: s->phase = KP_FLAG; return;
     default: return;
     }
 }
@@ -235,6 +258,14 @@ void ks_setup_chance(const KsConfig *c, KsState *s, int k) {
         break;
     }
     case KP_START: s->start = (int8_t)k; finish_setup(c, s); return;
+    case KP_KSTRIPS: s->kt_strips |= (uint8_t)(1u << k); done = i + 1 == 3; break;
+    case KP_BEACON: s->beacon[i] = (int8_t)k; done = i + 1 == 3; break;
+    case KP_FLAG: {
+        int h = harbour_with_score(s, k);   /* the harbour numbered as the roll */
+        for (int f = 0; f < 3; f++) s->flag_at[f] = (int8_t)((h + 4 * f) % KS_NH);
+        finish_setup(c, s);
+        return;
+    }
     default: return;
     }
     s->setup_i++;
@@ -249,15 +280,19 @@ void ks_start_year(const KsConfig *c, KsState *s) {
     s->i_resolver = -1;
     s->revealed = 0;
     s->setter = 0;
-    for (int h = 0; h < KS_NH; h++) { s->sailor[h] = -1; s->resolved[h] = 0; s->ndice[h] = 0; }
-    for (int b = 0; b < s->nboats; b++) s->boat_sailors[b] = 0x3f;
+    for (int h = 0; h < KS_NH; h++) { s->sailor[h] = s->hcol[h] = -1; s->resolved[h] = 0; s->ndice[h] = 0; }
+    /* Solo: sailors are not refilled (those used are out of the game). */
+    if (!c->solo || s->year == 1)
+        for (int b = 0; b < s->nboats; b++) s->boat_sailors[b] = 0x3f;
+    s->kt_left = 0; s->kt_set = 0;
+    memset(s->kt_die, 0, sizeof s->kt_die);
     for (int p = 0; p < c->players; p++) {
         KsPlayer *pl = &s->pl[p];
         memset(pl->die, 0, sizeof pl->die);
         pl->n_set = 0;
         pl->dice_left = 0x3f;
     }
-    if (c->dice_strips && s->year < 3) {
+    if (c->dice_strips && !c->solo && s->year < 3) {
         /* Light (shallow) side in year 1, deep side in year 2: public values. */
         for (int p = 0; p < c->players; p++) {
             memcpy(s->pl[p].die, c->strip[(int)s->pl[p].strip][s->year - 1], KC_N);

@@ -303,7 +303,9 @@ def _result_text(game_name: str, state, seat: int, players: int) -> str:
     returns = [float(r) for r in state.returns()]
     ws = _winner_side(returns, side_of_seat, len(names))
     lines = ["Game over."]
-    if ws is None:
+    if players == 1:   # a solo game: won or lost against the game itself
+        lines.append("You win!" if returns[0] > 0 else "You lose.")
+    elif ws is None:
         lines.append("It is a draw.")
     else:
         seats = [s for s in range(players) if side_of_seat[s] == ws]

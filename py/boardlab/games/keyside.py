@@ -6,10 +6,15 @@ dice strips: stand-ins until the printed ones are entered, see docs/keyside.md)
 into the kernel's parameter vector, and draws observations as text.
 
 Parameters (defaults in brackets):
-  players      2 to 4 [4]
+  players      2 to 4, or 1 for the Keytoma solo game [4]
   scoring      harbour scoring tiles "black", "red" or "mixed" (random side each) ["black"]
   first_game   the first-game setup: cottages C, F, N, X and a keyple on harbours 11, 1, 5, 9 [False]
   dice_strips  dice strips: light side in year 1, deep side in year 2, free choice in year 3 [False]
+Solo game only (players=1), the four harder options [all False]:
+  solo_all_beacons     all 3 beacons must be lit to win
+  solo_keytoma_keyple  a Keytoma keyple on the harbour anticlockwise of the 1-2 flag
+  solo_landslide       a landslide on the headland space anticlockwise of the 3-4 flag
+  solo_pirates         2 pirates on the harbour anticlockwise of the 5-6 flag
 """
 from __future__ import annotations
 
@@ -20,12 +25,18 @@ NAME = "keyside"
 
 _DATA = json.loads(resources.files("boardlab").joinpath("data/keyside.json").read_text())
 COLOURS: list[str] = _DATA["colours"]
-DEFAULTS = {"players": 4, "scoring": "black", "first_game": False, "dice_strips": False}
+DEFAULTS = {"players": 4, "scoring": "black", "first_game": False, "dice_strips": False,
+            "solo_all_beacons": False, "solo_keytoma_keyple": False, "solo_landslide": False,
+            "solo_pirates": False}
+_SOLO_OPTIONS = ("solo_all_beacons", "solo_keytoma_keyple", "solo_landslide", "solo_pirates")
 #: Parameter sets for the generic suites: every player count, options on and off.
 PARAMETER_SETS = [
     {"players": 2},
     {"players": 3, "scoring": "mixed", "dice_strips": True},
     {"players": 4, "scoring": "red", "first_game": True},
+    {"players": 1},
+    {"players": 1, "scoring": "mixed", "solo_all_beacons": True, "solo_keytoma_keyple": True,
+     "solo_landslide": True, "solo_pirates": True},
 ]
 #: Search options tuned for this game (docs/search.md): 10 random decisions, then the heuristic.
 SEARCH_DEFAULTS = {"rollout_depth": 10}
@@ -59,7 +70,7 @@ def _component_vector(players: int) -> list[int]:
     if [t["letter"] for t in tiles] != list("ABCDEFGHIJKL"):
         raise ValueError("keyside data: harbour tiles must be A to L in order")
     for t in tiles:
-        if players == 4:
+        if players == 4:     # solo: the 3-dice side, as in 3p
             side = t["four_dice_side"]
             vec += [side["dice"], side["keyples"]]
         else:
@@ -91,18 +102,23 @@ def kernel_params(params: dict) -> list[int]:
         raise ValueError(f"unknown keyside parameter(s) {', '.join(map(repr, unknown))}; "
                          f"known: {', '.join(DEFAULTS)}")
     players = params["players"]
-    if isinstance(players, bool) or not isinstance(players, int) or not 2 <= players <= 4:
-        raise ValueError(f"keyside parameter 'players' must be an integer from 2 to 4, got {players!r}")
+    if isinstance(players, bool) or not isinstance(players, int) or not 1 <= players <= 4:
+        raise ValueError(f"keyside parameter 'players' must be an integer from 1 (solo) to 4, got {players!r}")
     scoring = params["scoring"]
     if scoring not in _SCORING:
         raise ValueError(f"keyside parameter 'scoring' must be 'black', 'red' or 'mixed', got {scoring!r}")
     flags = []
-    for name in ("first_game", "dice_strips"):
+    for name in ("first_game", "dice_strips") + _SOLO_OPTIONS:
         value = params[name]
         if not isinstance(value, bool):
             raise ValueError(f"keyside parameter {name!r} must be True or False, got {value!r}")
         flags.append(int(value))
-    return [players, _SCORING[scoring]] + flags + _component_vector(players)
+    if players == 1 and flags[0]:
+        raise ValueError("keyside parameter 'first_game' is for 2 to 4 players, not the solo game")
+    if players > 1 and any(flags[2:]):
+        raise ValueError("keyside parameters solo_* are for the solo game (players=1) only")
+    solo = sum(bit << i for i, bit in enumerate(flags[2:]))
+    return [players, _SCORING[scoring]] + flags[:2] + [solo] + _component_vector(players)
 
 
 # ---------------------------------------------------------------- drawing
@@ -115,11 +131,22 @@ def render(obs: dict) -> str:
              + f", start player P{obs['start_player']}"
              + ("" if viewer is None else f" - seen by P{viewer}")]
     boats = {b["at"]: b["sailors"] for b in obs["boats"]}
+    if "keytoma" in obs:
+        kt = obs["keytoma"]
+        dice = " ".join(f"{c[:2]}{v if v is not None else '?'}" for c, v in kt["dice"].items())
+        beacons = " ".join(f"{b['beacon']}{'*' if b['lit'] else ''}" for b in obs["beacons"] if b)
+        lines.append(f"  Keytoma: dice {dice} (left {','.join(kt['dice_left']) or '-'}); supply {kt['supply']}; "
+                     f"flags at H{', H'.join(map(str, obs['flags']))}; beacons {beacons} (* lit)"
+                     + ("" if obs["won"] is None else f"; {'WON' if obs['won'] else 'lost'}"))
     for h in obs["harbours"]:
         if h["tile"] is None:
             continue
         keyples = " ".join(f"P{q}x{k}" for q, k in enumerate(h["keyples"]) if k)
-        dice = " ".join(f"P{p}:{v}" for p, v in h["dice"])
+        if "keytoma" in obs:
+            i = h["indent"] - 1
+            keyples += "".join(f" {name}x{n[i]}" for name, n in (("K", obs["keytoma"]["keyples"]),
+                                                                  ("pirate", obs["pirates"])) if n[i])
+        dice = " ".join(f"{'K' if p == 9 else f'P{p}'}:{v}" for p, v in h["dice"])
         boat = f" boat[{','.join(s[:2] for s in boats[h['indent']])}]" if h["indent"] in boats else ""
         state = "resolved" if h["resolved"] else (h["sailor"] or "")
         lines.append(f"  H{h['indent']:<2} {h['tile']} score {h['score']}{'r' if h['red'] else 'b'}"
@@ -128,13 +155,15 @@ def render(obs: dict) -> str:
         keyples = " ".join(f"P{q}" for q, k in enumerate(m["keyples"]) if k)
         lines.append(f"  M{i + 1} {m['tile']} ({m['trade']}) {keyples}")
     for i, r in enumerate(obs["resource_locations"]):
-        owner = "" if r["owner"] is None else f" owner P{r['owner']}"
+        who = r["owner"]
+        owner = "" if who is None else f" owner {who}" if who == "pirates" else f" owner P{who}"
         if r["kind"] == "farm":
             icons = ", ".join(f"{c['resource']}{'=' + c['animal'] if c['animal'] else ''}" for c in r["icons"])
             lines.append(f"  R{i + 1} farm {r['farm']}{r['side']} [{icons}]{owner}")
         else:
             lines.append(f"  R{i + 1} {r['kind']} tokens {r['tokens']}{owner}")
-    heads = [f"{i + 1}:{h['tile']}/P{h['owner']}" for i, h in enumerate(obs["headlands"]) if h]
+    heads = [f"{i + 1}:{h['tile']}" + ("" if h["owner"] is None else f"/P{h['owner']}")
+             for i, h in enumerate(obs["headlands"]) if h]
     if heads:
         lines.append("  headlands " + " ".join(heads))
     for q, seat in enumerate(obs["seats"]):

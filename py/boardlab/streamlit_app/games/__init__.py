@@ -87,6 +87,8 @@ class GameUI:
 
     def result_text(self, state) -> str:
         returns = [float(r) for r in state.returns()]
+        if len(returns) == 1:       # a solo game
+            return "Game over: you win." if returns[0] > 0 else "Game over: you lose."
         best = max(returns)
         winners = [f"P{s}" for s, r in enumerate(returns) if r == best]
         if len(winners) == len(returns):
