@@ -951,3 +951,11 @@ def test_cli_plays_the_solo_game_and_shows_keytomas_rolls():
     out = r.stdout
     assert "Game over." in out and "Keytoma rolls" in out
     assert ("You win!" in out) != ("You lose." in out) and "Winner" not in out
+
+
+def test_arena_counts_a_solo_game_as_won_only_with_a_positive_return():
+    from boardlab.arena import play_match
+    result = play_match("keyside", {"players": 1}, ["random"], games=3, seed=1)
+    assert all(o.returns == [-1.0] for o in result.outcomes)       # random never reaches 120 points
+    assert result.wins == [0] and result.draws == 3
+    assert "lost" in result.table() and result.mean_scores()[0] > 0

@@ -270,7 +270,13 @@ int ks_observe(const KsConfig *c, const KsState *s, int v, char *buf, int cap) {
         for (int i = 0; i < s->bag_n; i++) n[(int)s->bag[i]]++;
         bl_jw(&w, ",\"contents\":{\"emerald\":%d,\"ruby\":%d,\"sapphire\":%d}", n[0], n[1], n[2]);
     }
-    bl_jw(&w, "},\"seats\":[");
+    bl_jw(&w, "},\"scores\":[");
+    for (int q = 0; q < P; q++) {
+        KsScore sc;
+        ks_score(c, s, q, s->alloc_item, &sc);
+        bl_jw(&w, "%s%d", q ? "," : "", sc.total);
+    }
+    bl_jw(&w, "],\"seats\":[");
     for (int q = 0; q < P; q++) {
         const KsPlayer *pl = &s->pl[q];
         bl_jw(&w, "%s{\"mat\":%d,\"town\":%d,\"goods\":{", q ? "," : "", pl->mat, pl->kp[KS_TOWN]);
