@@ -11,14 +11,14 @@ LOC = {"town": 0, **{f"M{k}": k for k in range(1, 9)}, **{f"R{k}": 8 + k for k i
 
 
 def table(players=2, tiles="ABCDEFGHIJKL", scores=range(1, 13), start=0, dice=None,
-          beacons=("A1", "B1", "C1"), flag=1, kt_strips=(1, 2, 3), **params):
+          beacons=("A1", "B1", "C1"), flag=1, kt_strips=(1, 2, 3), seed=1, **params):
     """A game right after setup: harbour tile tiles[i] and scoring tile scores[i] at H(i+1),
     the first field placement, farms 1-5 side a and markets in data order (top side) in
     location order, start player `start`. dice: seat -> six values (yellow..orange) to set
     (default: everyone 1..6); False leaves the dice phase open. Solo (players=1): Keytoma's
     dice strips, the beacons drawn and the harbour number of the 1-2 flag."""
     game = boardlab.make("keyside", players=players, **params)
-    s = game.new_initial_state(seed=1)
+    s = game.new_initial_state(seed=seed)   # the seed draws the hidden gem bag order
     for i, t in enumerate(tiles):
         s.apply_string(f"harbour tile {t} at H{i + 1}")
     for i, n in enumerate(scores):

@@ -123,6 +123,15 @@ def test_secret_dice_hidden_until_reveal_and_determinized_from_knowledge_only():
     assert obs(s)["phase"] == "play"
 
 
+def test_gem_bag_order_hidden_and_determinized_from_its_contents_only():
+    a, b = table(2, seed=1), table(2, seed=2)
+    assert obs(a)["gem_bag"]["order"] != obs(b)["gem_bag"]["order"]
+    assert a.observation(0) == b.observation(0) and "order" not in obs(a, 0)["gem_bag"]
+    for k in range(5):
+        assert a.determinize(0, k).full_observation() == b.determinize(0, k).full_observation()
+    assert len({tuple(a.determinize(1, k).full_observation()["gem_bag"]["order"]) for k in range(5)}) > 1
+
+
 def test_dice_strips_light_then_deep_then_free():
     s = table(2, dice_strips=True, dice=False)
     o = obs(s)
@@ -130,6 +139,20 @@ def test_dice_strips_light_then_deep_then_free():
     assert o["phase"] == "play"   # year 1: set from the light side, no secret choice
     for p in range(2):
         assert list(o["seats"][p]["dice"].values()) == strips[p]["light"]
+
+    def to_year(s, year):
+        while obs(s)["year"] < year:
+            n = names(s)
+            s.apply_string(([x for x in n if x.endswith("to mat")] or [x for x in n if x == "pass"] or n)[0])
+
+    to_year(s, 2)
+    assert obs(s)["phase"] == "play"
+    for p in range(2):
+        assert list(obs(s)["seats"][p]["dice"].values()) == strips[p]["deep"]
+    to_year(s, 3)
+    assert obs(s)["phase"] == "dice"
+    assert names(s)[-2:] == ["dice strip light side", "dice strip deep side"]   # or set freely
+    assert names(s)[:6] == [f"yellow = {v}" for v in range(1, 7)]
 
 
 # ---------------------------------------------------------------- landing
@@ -959,3 +982,68 @@ def test_arena_counts_a_solo_game_as_won_only_with_a_positive_return():
     assert all(o.returns == [-1.0] for o in result.outcomes)       # random never reaches 120 points
     assert result.wins == [0] and result.draws == 3
     assert "lost" in result.table() and result.mean_scores()[0] > 0
+
+
+# ---------------------------------------------------------------- buildings A-X
+
+BUILDINGS = {   # letter: (setup, cottage points, house points)
+    "A": ({}, 2, 4), "B": ({"wheat": 5}, 2, 4), "C": ({"E": 1}, 2, 4), "D": ({"E": 2}, 1, 6),
+    "E": ({}, 2, 4), "F": ({"pig": 2, "sheep": 3}, 2, 4), "G": ({"cow": 1, "pig": 2}, 2, 3),
+    "H": ({"cow": 2, "pig": 2, "sheep": 1}, 3, 5), "I": ({}, 2, 4), "J": ({"M1": 1, "M2": 1}, 4, 8),
+    "K": ({"town": 12}, 2, 4), "L": ({"hl": [2]}, 3, 6), "M": ({}, 2, 4), "N": ({"fish": 5}, 2, 4),
+    "O": ({"hl": [0]}, 3, 6), "P": ({"hl": [1]}, 3, 6), "Q": ({}, 2, 4),
+    "R": ({"emerald": 1, "ruby": 2}, 2, 4), "S": ({"emerald": 2, "ruby": 2, "sapphire": 1}, 2, 4),
+    "T": ({}, 5, 15), "U": ({}, 2, 4), "V": ({"wood": 4}, 2, 4), "W": ({"stone": 5}, 2, 4),
+    "X": ({"hl": [3, 5]}, 2, 4),
+}
+
+
+@pytest.mark.parametrize("letter", sorted(BUILDINGS))
+def test_building_scoring(letter):
+    setup, cottage, house = BUILDINGS[letter]
+    col = "ABCDEFGHIJKLMNOPQRSTUVWX".index(letter) // 4
+    for is_house, expected in ((0, cottage), (1, house)):
+        s = table(2)
+        setv(s, 0, "building", col, ord(letter) - ord("A"))
+        setv(s, 0, "house", col, is_house)
+        for key, value in setup.items():
+            if key == "E":          # another building, green E (2: a house)
+                setv(s, 0, "building", "green", 4)
+                setv(s, 0, "house", "green", value == 2)
+            elif key == "hl":
+                for sp, tile in enumerate(value):
+                    setv(s, 0, "headland", sp, tile)
+            elif key in ("town", "M1", "M2"):
+                setv(s, 0, "keyples", key, value)
+            else:
+                setv(s, 0, "good", key, value)
+        assert score(s, 0)["buildings"][col] == expected
+
+
+def test_animals_in_a_farm_belong_to_its_owner():
+    s = table(2)
+    setv(s, 0, "building", "green", 6)        # G: cow + pig pairs
+    setv(s, 0, "good", "pig", 1)
+    setv(s, 1, "farm_animal", 0, 0)           # a cow on farm 1 (R2)
+    assert score(s, 0)["buildings"][1] == 0
+    setv(s, 0, "owner", 1, 1)                 # P0's keyple claims R2 (farm 1)
+    assert score(s, 0)["buildings"][1] == 2
+
+
+@pytest.mark.parametrize("dest, kind", [("H2", "market"), ("H3", "skill_tile")])
+def test_lighthouse_market_or_skill_tile_by_docking_side(dest, kind):
+    s = table(2)
+    setv(s, 1, "headland", 1, 1)              # P1's lighthouse between H2 and H3, facing H2
+    setv(s, 1, "keyples", "M1", 1)            # blue market
+    play(s, f"lead green 2: boat H1 -> {dest}", "pass")
+    assert obs(s)["task"] == {"kind": kind, "player": 1}
+
+
+def test_overbuilt_headland_is_inactive_but_counts_as_built():
+    s = table(2)
+    setv(s, 1, "headland", 0, 2)              # rally point H1|H2 ...
+    setv(s, 1, "headland", 0, 3)              # ... overbuilt by the statue
+    play(s, "lead yellow 1: boat H1 -> H2", "pass")
+    assert obs(s)["seats"][1]["mat"] == 12     # no keyple recruited
+    assert obs(s)["seats"][1]["headlands_built"] == "CD"
+    assert score(s, 1)["statue"] == 8
