@@ -1047,3 +1047,60 @@ def test_overbuilt_headland_is_inactive_but_counts_as_built():
     assert obs(s)["seats"][1]["mat"] == 12     # no keyple recruited
     assert obs(s)["seats"][1]["headlands_built"] == "CD"
     assert score(s, 1)["statue"] == 8
+
+
+def _all_mats(s):
+    """Everyone plays remaining dice to the mat (passing level choices) until no dice are left."""
+    def busy(o):
+        return o["phase"] == "play" and (any(seat["dice_left"] for seat in o["seats"]) or o["task"]["kind"]
+                                         not in ("take_or_advance", "resolve", "final_spend", "start_marker"))
+    while busy(obs(s)):
+        n = names(s)
+        s.apply_string(([x for x in n if x.endswith("to mat")] or [x for x in n if x == "pass"])[0])
+    return s
+
+
+def test_end_of_year_trigger_then_play_until_the_right_of_the_start_player():
+    s = _all_mats(table(2))                      # start P0: the last seat is P1
+    o = obs(s)
+    assert o["end_triggered"] and o["task"] == {"kind": "take_or_advance", "player": 0}
+    play(s, "take stone+wood")
+    assert obs(s)["seats"][0]["goods"]["stone"] >= 1
+    assert obs(s)["task"] == {"kind": "take_or_advance", "player": 1} and obs(s)["year"] == 1
+    play(s, "take wheat+wheat")
+    assert obs(s)["year"] == 2 and obs(s)["phase"] == "dice"
+
+
+def test_year_ends_at_once_when_the_right_of_the_start_player_triggers():
+    s = table(2, start=1)                        # start P1: the last seat is P0
+    play(s, "lead yellow 1: boat H1 -> H2", "follow yellow 1", "pass")
+    _all_mats(s)
+    assert obs(s)["year"] == 2                   # P0 triggered: no take-or-advance turns
+
+
+def test_game_end_final_skill_tile_spending_and_start_marker():
+    s = table(2)
+    setv(s, 1, "skill", 0, 1)                    # P1 keeps a yellow 5 skill tile
+    setv(s, 0, "skill", 9, 1)                    # P0 a blue 5
+    for _ in range(3):
+        _all_mats(s)
+        while obs(s)["phase"] == "play" and obs(s)["task"]["kind"] == "take_or_advance":
+            play(s, "take stone+stone")
+        if obs(s)["phase"] == "dice":
+            for p in (0, 1):
+                play(s, *[f"{c} = {v}" for c, v in zip(["yellow", "green", "red", "blue", "purple", "orange"],
+                                                           range(1, 7))])
+    assert obs(s)["task"] == {"kind": "final_spend", "player": 0}   # from the start player
+    assert names(s) == ["spend skill tile blue 5", "pass"]
+    play(s, "pass")
+    assert names(s) == ["spend skill tile yellow 5", "pass"]
+    before = score(s, 1)["skill_tiles"]
+    play(s, "spend skill tile yellow 5")
+    assert score(s, 1)["skill_tiles"] == before - 5 and obs(s)["seats"][1]["tracks"]["yellow"] >= 1
+    while obs(s)["task"]["kind"] != "start_marker":
+        play(s, "pass" if "pass" in names(s) else names(s)[0])
+    assert obs(s)["task"]["player"] == 0
+    stone = obs(s)["seats"][0]["goods"]["stone"]
+    play(s, "start player marker as stone")
+    assert s.is_terminal() and obs(s)["start_marker_item"] == "stone"
+    assert obs(s)["seats"][0]["goods"]["stone"] == stone     # counted for scoring only
