@@ -1104,3 +1104,44 @@ def test_game_end_final_skill_tile_spending_and_start_marker():
     play(s, "start player marker as stone")
     assert s.is_terminal() and obs(s)["start_marker_item"] == "stone"
     assert obs(s)["seats"][0]["goods"]["stone"] == stone     # counted for scoring only
+
+
+def test_keyple_moves_up_to_three_roads_into_free_places_only():
+    s = table(2)
+    setv(s, 0, "keyples", "M1", 1)
+    setv(s, 0, "level", "red", 0)
+    setv(s, 1, "keyples", "H2", 4)            # H2 full in 2p (4 keyple spaces)
+    setv(s, 0, "red_space", 0, 1)             # P0 holds harbour I's red space (H9)
+    play(s, "red 3 to mat", "red 1 right")    # move 1 or 2 keyples up to 3 roads each
+    moves = names(s)
+    dests = {m.split(">")[-1] for m in moves if m.startswith("move keyple town")}
+    assert "M1" not in dests                  # one own keyple per market
+    assert "H2" not in dests                  # no free keyple space
+    assert {"H1", "H3", "M2", "R2"} <= dests and "R1" not in dests   # R2 a farm; R1 the stocked forest
+    assert not any(m.startswith("move keyple H9") for m in moves)   # the red-space keyple stays
+    assert all(len(m.split(">")) <= 4 for m in moves if m.startswith("move"))
+    play(s, "move keyple town>M1>H1", "move keyple H1>M1>M2")     # the same keyple twice
+    assert obs(s)["seats"][0]["keyples"] == {"M1": 1, "M2": 1}
+    assert obs(s)["seats"][0]["town"] == 5
+
+
+def test_red_scoring_tiles_farms_markets_resources_houses_skill_values():
+    s = table(2, scoring="red")
+    for h in (1, 2, 3, 9, 10, 11, 12):
+        setv(s, 0, "keyples", f"H{h}", 1)
+    setv(s, 0, "owner", 1, 1)                 # P0's keyple owns farm 1 (R2) ...
+    setv(s, 0, "keyples", "R2", 1)
+    for icon, animal in enumerate([2, 1, 0]):  # ... with a sheep, a pig and a cow
+        setv(s, 0, "farm_animal", icon, animal)
+    setv(s, 0, "good", "sheep", 5)            # barn animals do not count for red 1-3
+    for m in ("M1", "M2", "M3", "M4", "M5"):
+        setv(s, 0, "keyples", m, 1)
+    setv(s, 0, "building", "yellow", 0)
+    setv(s, 0, "house", "yellow", 1)
+    setv(s, 0, "skill", 0, 1)                 # 5 + 3 = 8 -> 4
+    setv(s, 0, "skill", 4, 1)
+    h = score(s, 0)["harbours"]
+    assert h[0] == 1 and h[1] == 2 and h[2] == 3
+    assert h[8] == 12                          # 5 keyples in markets, capped at 12
+    assert h[9] == 3                           # 1 keyple on a resource tile
+    assert h[10] == 3 and h[11] == 4
