@@ -1145,3 +1145,37 @@ def test_red_scoring_tiles_farms_markets_resources_houses_skill_values():
     assert h[8] == 12                          # 5 keyples in markets, capped at 12
     assert h[9] == 3                           # 1 keyple on a resource tile
     assert h[10] == 3 and h[11] == 4
+
+
+@pytest.mark.parametrize("params", [{"players": 2}, {"players": 3}, {"players": 4, "first_game": True},
+                                    {"players": 1}])
+def test_random_games_keep_keyples_spaces_and_tokens_consistent(params):
+    game = boardlab.make("keyside", **params)
+    for seed in range(6):
+        s = game.new_initial_state(seed)
+        rng = np.random.default_rng(seed)
+        while not s.is_terminal():
+            o = obs(s)
+            if o["phase"] in ("play", "dice"):
+                for q, seat in enumerate(o["seats"]):
+                    placed = sum(seat["keyples"].values()) + seat["town"] + (o["red_space"] == q)
+                    assert seat["mat"] + placed == 18
+                    assert all(v >= 0 for v in seat["goods"].values())
+                for i, h in enumerate(o["harbours"]):
+                    extra = (o["keytoma"]["keyples"][i] + o["pirates"][i]) if "keytoma" in o else 0
+                    assert sum(h["keyples"]) + extra <= h["keyple_spaces"]
+                    assert len(h["dice"]) <= h["dice_spaces"]
+                    assert len({v for _, v in h["dice"]}) >= 1 or not h["dice"]
+                if "keytoma" in o:
+                    assert o["keytoma"]["supply"] + sum(o["keytoma"]["keyples"]) == 18
+                for r in o["resource_locations"]:
+                    if r["kind"] != "farm":
+                        assert 0 <= r["tokens"] <= 3 * max(2, params["players"]) and \
+                            (r["owner"] is None or r["tokens"] == 0)
+                for m in o["markets"]:
+                    assert all(k in (0, 1) for k in m["keyples"])
+            if s.is_chance():
+                acts, _ = zip(*s.chance_outcomes())
+                s.apply(int(rng.choice(acts)))
+            else:
+                s.apply(int(rng.choice(s.legal_actions())))

@@ -1,4 +1,5 @@
-/* Keyside — dice and worker placement on an island, 2 to 4 players (rules:
+/* Keyside — dice and worker placement on an island, 2 to 4 players, and the
+ * Keytoma solo game (rules:
  * shared/rules/keyside.txt; rules as implemented, every choice made and every
  * stand-in component: docs/keyside.md).
  *
@@ -23,7 +24,8 @@
  *
  * Action space (num_actions = KA_NUM); every multi-step turn is a sequence of
  * sub-decisions kept on a task stack (KsTask), optional steps end with KA_PASS:
- *   KA_CH + k          chance outcome k (meaning by setup step / gem-free game)
+ *   KA_CH + k          chance outcome k: a setup step's draw, or (solo) a Keytoma die
+ *                      roll k+1 or random pick, by the chance task on top
  *   KA_DSET + v        secret dice: the next colour's die shows v+1
  *   KA_STRIP + side    secret dice: set all six from the dice strip side
  *   KA_LEAD + (c*3+b)*12 + h   lead die colour c: boat b sails to harbour h

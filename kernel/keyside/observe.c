@@ -43,7 +43,7 @@ static const char *market_trade(int tile, int side, int k) {
 }
 
 int ks_action_text(const KsConfig *c, const KsState *s, int32_t a, char *buf, int cap) {
-    char t[160], l1[8], l2[8];
+    char t[160], l1[8];
     const KsTask *tk = s->ntask ? &s->task[s->ntask - 1] : NULL;
     int p = tk ? tk->p : 0;
     if (a < KA_DSET && ks_chance_task(s)) {
@@ -167,7 +167,6 @@ int ks_action_text(const KsConfig *c, const KsState *s, int32_t a, char *buf, in
     } else {
         snprintf(t, sizeof t, "pass");
     }
-    (void)l2;
     return snprintf(buf, cap, "%s", t);
 }
 
