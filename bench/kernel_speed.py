@@ -33,6 +33,9 @@ CONFIGS = [
     ("kyushu 4p", "kyushu", {"players": 4}),
     ("kyushu 5p", "kyushu", {"players": 5}),
     ("kyushu 4p+", "kyushu", {"players": 4, "most_fewest": True, "travelers": True}),
+    ("keyside 2p", "keyside", {"players": 2}),
+    ("keyside 4p", "keyside", {"players": 4}),
+    ("keyside solo", "keyside", {"players": 1}),
 ]
 
 

@@ -174,7 +174,8 @@ class MatchResult:
         width = max([len("agent")] + [len(f"{i}:{a}") for i, a in enumerate(self.agents)])
         side_cols = [f"as {s}" for s in self.side_names]
         cw = [max(6, len(c)) for c in side_cols]
-        header = (f"{'agent':<{width}}  {'wins':>5}  {'draws':>5}  {'win rate':>8}  "
+        other = "lost" if len(self.side_names) == 1 else "draws"   # solo: a game not won is lost
+        header = (f"{'agent':<{width}}  {'wins':>5}  {other:>5}  {'win rate':>8}  "
                   f"{'95% CI (Wilson)':<16}  " + "  ".join(f"{c:>{w}}" for c, w in
                                                           zip(side_cols, cw)))
         lines += [header, "-" * len(header)]
@@ -225,7 +226,10 @@ def _sample_chance(state, rng: random.Random) -> int:
 
 
 def _winner_side(returns: Sequence[float], side_of_seat: Sequence[int], n_sides: int):
-    """The side with the strictly best return (a side's return = its best seat's), else None."""
+    """The side with the strictly best return (a side's return = its best seat's), else None.
+    A solo game (one side) is won only with a positive return."""
+    if n_sides == 1:
+        return 0 if max(float(r) for r in returns) > 0 else None
     best = [-math.inf] * n_sides
     for seat, r in enumerate(returns):
         s = side_of_seat[seat]

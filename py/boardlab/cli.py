@@ -164,10 +164,22 @@ def _kyushu_public_text(state, action: int, actor: int, viewer: int):
     return None
 
 
-_PUBLIC_TEXT = {"kitsu": _kitsu_public_text, "kyushu": _kyushu_public_text}
+_KS_DSET, _KS_LEAD = 96, 104   # kernel/keyside/keyside.h: KA_DSET, KA_STRIP .. KA_LEAD
+
+
+def _keyside_public_text(state, action: int, actor: int, viewer: int):
+    """Dice are set in secret: the others only see that a die was set."""
+    if _KS_DSET <= action < _KS_LEAD:
+        return f"P{actor} sets a die in secret"
+    return None
+
+
+_PUBLIC_TEXT = {"kitsu": _kitsu_public_text, "kyushu": _kyushu_public_text,
+                "keyside": _keyside_public_text}
 _EVENTS = {"kitsu": _kitsu_events}
 # Chance outcomes everybody sees (the rest -- deals, draws -- are private to their receiver).
-_PUBLIC_CHANCE = {"kitsu": lambda action: action < _K_DEAL, "kyushu": lambda action: action >= _KY_OFFER}
+_PUBLIC_CHANCE = {"kitsu": lambda action: action < _K_DEAL, "kyushu": lambda action: action >= _KY_OFFER,
+                  "keyside": lambda action: action < _KS_DSET}   # Keyside's setup is all public
 
 
 def move_text(game_name: str, state, action: int, actor: int, viewer: int) -> str:
@@ -291,7 +303,9 @@ def _result_text(game_name: str, state, seat: int, players: int) -> str:
     returns = [float(r) for r in state.returns()]
     ws = _winner_side(returns, side_of_seat, len(names))
     lines = ["Game over."]
-    if ws is None:
+    if players == 1:   # a solo game: won or lost against the game itself
+        lines.append("You win!" if returns[0] > 0 else "You lose.")
+    elif ws is None:
         lines.append("It is a draw.")
     else:
         seats = [s for s in range(players) if side_of_seat[s] == ws]

@@ -77,6 +77,9 @@ class GameUI:
     def log_text(self, state, action: int, actor: int, viewer):
         if actor < 0:
             return None             # chance may be private: not listed
+        if viewer is not None:      # a seat's log: moves hidden from it (secret dice...) stay hidden
+            from ...cli import move_text
+            return move_text(self.name, state, action, actor, viewer)
         return f"P{actor} {state.action_to_string(action)}"
 
     def events(self, before: dict, after: dict) -> list[str]:
@@ -84,6 +87,8 @@ class GameUI:
 
     def result_text(self, state) -> str:
         returns = [float(r) for r in state.returns()]
+        if len(returns) == 1:       # a solo game
+            return "Game over: you win." if returns[0] > 0 else "Game over: you lose."
         best = max(returns)
         winners = [f"P{s}" for s, r in enumerate(returns) if r == best]
         if len(winners) == len(returns):
