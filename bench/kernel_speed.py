@@ -33,6 +33,9 @@ CONFIGS = [
     ("kyushu 4p", "kyushu", {"players": 4}),
     ("kyushu 5p", "kyushu", {"players": 5}),
     ("kyushu 4p+", "kyushu", {"players": 4, "most_fewest": True, "travelers": True}),
+    ("nukumi 1p", "nukumi", {"players": 1}),
+    ("nukumi 2p", "nukumi", {"players": 2}),
+    ("nukumi 4p", "nukumi", {"players": 4}),
 ]
 
 

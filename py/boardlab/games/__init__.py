@@ -8,10 +8,10 @@ Each module ``boardlab.games.<name>`` provides (docs/CONTRACTS.md):
   build the kernel parameter vector (``ValueError`` naming the parameter);
 * ``render(obs) -> str`` - draw an observation dict (full or one seat's).
 """
-from . import kitsu, kyushu
+from . import kitsu, kyushu, nukumi
 
 #: name -> game module, in display order.
-GAMES = {kitsu.NAME: kitsu, kyushu.NAME: kyushu}
+GAMES = {kitsu.NAME: kitsu, kyushu.NAME: kyushu, nukumi.NAME: nukumi}
 
 
 def get(name):
