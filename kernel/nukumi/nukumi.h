@@ -243,4 +243,11 @@ extern const char *const NK_RES_NAME[NK_NRES];
 extern const char *const NK_SPOT_NAME[NK_NSPOT];
 extern const char *const NK_BLD_NAME[NK_NBLD];
 
+/* --- entry point for scenario tests only (boardlab._nukumi_scenario) --- */
+enum { NKD_POOL = 0, NKD_COINS, NKD_POS, NKD_FUN, NKD_OISHI, NKD_DRAWN, NKD_BAG, NKD_NUKU,
+       NKD_HAND, NKD_PLAYED, NKD_BUILD, NKD_LEFT, NKD_CUBES, NKD_N };
+/* Set one part of a position (what: NKD_*; p a seat, k an index, value the
+ * new value; see boardlab._nukumi_scenario). Returns 0, or -1 if invalid. */
+int nk_debug_set(const BLGame *g, void *st, int what, int p, int k, int value);
+
 #endif
