@@ -36,6 +36,7 @@ CONFIGS = [
     ("nukumi 1p", "nukumi", {"players": 1}),
     ("nukumi 2p", "nukumi", {"players": 2}),
     ("nukumi 4p", "nukumi", {"players": 4}),
+    ("nukumi 4p+", "nukumi", {"players": 4, "advanced": True}),
 ]
 
 

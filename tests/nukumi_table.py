@@ -11,15 +11,21 @@ SQUARES = nukumi.SQUARES
 
 
 def table(players=2, rounds=(1, 2, 3, 4, 5), partners=("Yumomi", "Kajiya", "Ryoriya", "Daiku"),
-          nukumaru=1, side="A"):
+          nukumaru=1, side="A", advanced=False, helper_row=(1, 2, 3), card_row=(1, 2, 3)):
     """A game right after the setup chance: round cards E-0k in `rounds` order,
-    partner boards dealt to P0, P1, ..., Nukumaru placed on die face `nukumaru`.
-    Start abilities without chance have been applied."""
-    s = boardlab.make("nukumi", players=players, partner_side=side).new_initial_state()
+    partner boards dealt to P0, P1, ..., (advanced: the face-up Helpers S-0k
+    and action cards EX-0k, first slot first), Nukumaru placed on die face
+    `nukumaru`. Start abilities without chance have been applied."""
+    s = boardlab.make("nukumi", players=players, partner_side=side, advanced=advanced).new_initial_state()
     for k in rounds:
         play(s, f"round card E-{k:02d}")
     for i in range(players):
         play(s, f"partner board {PARTNER[partners[i]]} to P{i}")
+    if advanced:
+        for k in helper_row:
+            play(s, f"face up S-{k:02d}")
+        for k in card_row:
+            play(s, f"face up EX-{k:02d}")
     play(s, f"Nukumaru die {nukumaru}")
     return s
 
@@ -38,6 +44,11 @@ def start_round(s, events=None, helpers=None, draws=None):
         settle_event(s)
     helpers = helpers or {}
     for k, p in enumerate(order):
+        if obs(s)["advanced"]:
+            play(s, helpers.get(p, "draw blind"))
+            if s.is_chance():
+                play(s, names(s)[-1])       # the blind draw, or the refill of the row
+            continue
         if obs(s)["deck_size"]:
             default = f"P{p} draws S-{30 + k:02d}"
             play(s, f"P{p} draws S-{helpers[p]:02d}" if p in helpers

@@ -53,7 +53,9 @@ def test_bad_parameters_and_data_are_named():
     with pytest.raises(ValueError, match="partner_side"):
         boardlab.make("nukumi", partner_side="C")
     with pytest.raises(ValueError, match="unknown parameter"):
-        boardlab.make("nukumi", advanced=True)
+        boardlab.make("nukumi", variant=True)
+    with pytest.raises(ValueError, match="advanced"):
+        boardlab.make("nukumi", advanced="yes")
     with pytest.raises(ValueError, match="unknown effect"):
         nukumi._effects([["teleport", 1]], "test card")
 
@@ -734,3 +736,94 @@ def test_golden_playthrough():
 
 
 GOLDEN = (206, "47dc00e8ec59829f", [17, 25, 24])
+
+
+# ---------------------------------------------------------------- advanced rules
+
+def test_advanced_setup_deals_three_face_up_helpers_and_action_cards():
+    s = boardlab.make("nukumi", players=2, advanced=True).new_initial_state()
+    for k in range(1, 6):
+        play(s, f"round card E-{k:02d}")
+    play(s, "partner board 1 to P0", "partner board 2 to P1")
+    assert len(s.chance_outcomes()) == 40 and names(s)[0] == "face up S-01"
+    play(s, "face up S-07", "face up S-08", "face up S-09")
+    assert len(s.chance_outcomes()) == 12
+    play(s, "face up EX-03", "face up EX-05", "face up EX-07", "Nukumaru die 1")
+    o = obs(s)
+    assert o["helper_row"] == ["S-07", "S-08", "S-09"] and o["card_row"] == ["EX-03", "EX-05", "EX-07"]
+    assert o["cards_open"] == ["EX-03", "EX-05", "EX-07"] and o["card_deck_size"] == 9
+    assert o["deck_size"] == 37
+
+
+def test_advanced_helper_draw_face_up_or_blind_slides_and_refills_the_first_slot():
+    s = table(advanced=True)
+    play(s, "decline E-01", "decline E-01")
+    assert names(s) == ["draw blind", "take S-01", "take S-02", "take S-03"]
+    play(s, "take S-03")                          # the right-most: S-01, S-02 slide right
+    assert obs(s)["helper_row"] == [None, "S-01", "S-02"]
+    play(s, "face up S-20")
+    assert obs(s)["helper_row"] == ["S-20", "S-01", "S-02"] and seat(s, 0)["hand"] == ["S-03"]
+    play(s, "draw blind", "P1 draws S-33")
+    assert obs(s)["helper_row"] == ["S-20", "S-01", "S-02"] and seat(s, 1)["hand"] == ["S-33"]
+
+
+def test_advanced_every_helper_draw_is_a_choice_mining_too():
+    s = start_round(table(advanced=True))
+    hand_of(s, 0, {"stone": 2})
+    play(s, "mining")
+    assert "draw blind" in names(s) and "take S-20" not in names(s)
+    play(s, "take S-02", "face up S-25")
+    assert "S-02" in seat(s, 0)["hand"]
+
+
+def test_advanced_add_an_action_face_up_or_blind():
+    s = start_round(table(advanced=True))
+    setf(s, "coins", 0, 0, 20)
+    hand_of(s, 0, {"wood": 2})
+    play(s, "add an action")
+    assert names(s) == ["take EX-01", "take EX-02", "take EX-03", "take blind"]
+    play(s, "take EX-02", "face up EX-09")
+    assert obs(s)["card_row"] == ["EX-09", "EX-01", "EX-03"] and seat(s, 0)["cards"] == ["EX-02"]
+    play(s, "pass")
+    s2 = start_round(table(advanced=True))
+    setf(s2, "coins", 0, 0, 20)
+    hand_of(s2, 0, {"wood": 2})
+    play(s2, "add an action", "take blind")
+    assert s2.is_chance() and len(s2.chance_outcomes()) == 9
+    play(s2, "P0 draws EX-11")
+    assert seat(s2, 0)["cards"] == ["EX-11"] and obs(s2)["card_row"] == ["EX-01", "EX-02", "EX-03"]
+
+
+def test_advanced_cleanup_sends_the_right_most_under_the_deck_and_slides():
+    s = start_round(table(advanced=True))
+    play(s, "pass", "pass")
+    o = obs(s)
+    assert o["helper_bottom"] == ["S-03"] and o["helper_row"] == [None, "S-01", "S-02"]
+    play(s, "face up S-11")
+    assert obs(s)["card_bottom"] == ["EX-03"] and obs(s)["card_row"] == [None, "EX-01", "EX-02"]
+    play(s, "face up EX-12")
+    o = obs(s)
+    assert o["helper_row"] == ["S-11", "S-01", "S-02"] and o["card_row"] == ["EX-12", "EX-01", "EX-02"]
+    assert o["phase"] == "event" and o["round"] == 1
+
+
+def test_advanced_cards_under_the_deck_come_back_once_the_rest_is_drawn():
+    s = start_round(table(advanced=True))
+    play(s, "pass", "pass", "face up S-11", "face up EX-12")   # S-03 under the deck
+    for card in obs(s)["deck"]:                                # everybody else's deck: P1's hand
+        setf(s, "hand", 1, int(card[2:]) - 1)
+    assert obs(s)["deck_size"] == 1
+    play(s, "decline E-02", "decline E-02", "draw blind")      # no chance: the known S-03
+    assert "S-03" in seat(s, 0)["hand"] and obs(s)["helper_bottom"] == []
+
+
+def test_advanced_determinize_keeps_rows_and_bottom():
+    s = start_round(table(advanced=True))
+    play(s, "pass", "pass", "face up S-11", "face up EX-12", "decline E-02", "decline E-02")
+    mine = s.observation(0)
+    for seed in range(10):
+        d = s.determinize(0, seed)
+        assert d.observation(0) == mine
+        full = d.full_observation()
+        hidden = set(full["deck"]) | set(full["seats"][1]["hand"])
+        assert not hidden & {"S-11", "S-01", "S-02", "S-03"}

@@ -11,7 +11,7 @@
  * Component data comes from py/boardlab/data/nukumi.json through the int32
  * parameter vector built by py/boardlab/games/nukumi.py (layout: nk_configure
  * in setup.c, which reads it in this order):
- *   players, partner_side (0 A, 1 B),
+ *   players, partner_side (0 A, 1 B), advanced (1: the advanced rules),
  *   board: NK_NSQ x (kind, ribbon, nukumaru number 1-6 or 0, neighbour mask
  *          low 24 bits, the bits above),
  *   resources: NK_NRES token counts in all, NK_NRES in each starting bag,
@@ -51,9 +51,19 @@
  *   NA_TAKE + k        take additional action card k (Add an Action)
  *   NA_PAY + m         pay resource multiset m (index into NkConfig.ms)
  *   NA_ACCEPT, NA_DECLINE   the round card's "may" event
+ *   NA_BLIND           advanced: draw blind (a Helper, or an action card)
+ *   NA_PICKH + h       advanced: take face-up Helper h
  *   chance: NA_ROUNDCARD + k (round card dealt), NA_PARTNERDEAL + k (partner
  *   board dealt to the next seat), NA_DIE + f (die face f + 1),
- *   NA_DRAWRES + r (resource drawn from the bag), NA_DRAWHELPER + h.
+ *   NA_DRAWRES + r (resource drawn from the bag), NA_DRAWHELPER + h,
+ *   NA_DRAWCARD + k (advanced: an action card from its deck).
+ *
+ * Advanced rules: 3 face-up Helpers (hrow, slot 0 = the first, left-most)
+ * and 3 face-up action cards (crow). Taking one slides the cards left of it
+ * one slot right and refills slot 0 from the deck; at clean-up the right-most
+ * goes under the deck (a public, ordered list: hbot / cbot, drawn only once
+ * the unknown part of the deck is gone). In the base game every action card
+ * is face up (cards_open) and there is no row.
  */
 #ifndef BL_NUKUMI_H
 #define BL_NUKUMI_H
@@ -95,6 +105,8 @@ enum {
     EF_TAKE,        /* take an additional action card (decision) */
     EF_ADJ_COINS,   /* a Coins per building next to your square */
     EF_NUKU,        /* internal: roll the die and move Nukumaru (chance) */
+    EF_REFILL_H,    /* internal, advanced: refill a face-up Helpers slots (chance) */
+    EF_REFILL_C,    /* internal, advanced: refill a face-up action card slots (chance) */
     EF_N
 };
 /* Ongoing triggers of Helpers and partner boards. */
@@ -108,7 +120,7 @@ enum {
     NA_COINMOVE = 61, NA_SELL = 62, NA_STEP = 67, NA_CARRIAGE = 116, NA_STOP = 165, NA_PLAY = 166,
     NA_TAKE = 206, NA_PAY = 218, NA_ACCEPT = 273, NA_DECLINE = 274,
     NA_ROUNDCARD = 275, NA_PARTNERDEAL = 282, NA_DIE = 288, NA_DRAWRES = 294, NA_DRAWHELPER = 299,
-    NA_NUM = 339
+    NA_BLIND = 339, NA_PICKH = 340, NA_DRAWCARD = 380, NA_NUM = 392
 };
 
 enum {
@@ -123,10 +135,12 @@ enum {
     NP_MOVE,            /* decision: the next step of a move */
     NP_PLAY,            /* decision: the next Helper to play */
     NP_TAKE,            /* decision: which additional action card */
+    NP_HPICK,           /* decision (advanced): a face-up Helper or blind */
+    NP_CDRAW,           /* chance (advanced): an action card from its deck */
     NP_OVER
 };
 /* What the flow returns to when the effect stack runs empty. */
-enum { CTX_SETUP_NUKU = 0, CTX_START, CTX_EVENT, CTX_HELPERS, CTX_DRAW, CTX_TURN };
+enum { CTX_SETUP_NUKU = 0, CTX_START, CTX_EVENT, CTX_HELPERS, CTX_DRAW, CTX_TURN, CTX_CLEANUP };
 /* Pending payment kinds. */
 enum { PK_SPOT = 0, PK_BUILD, PK_PARTNER, PK_CARD };
 
@@ -144,7 +158,7 @@ typedef struct {
 
 /* Immutable configuration (in BLGame.config). */
 typedef struct {
-    int players, partner_side;
+    int players, partner_side, advanced;
     int8_t sq_kind[NK_NSQ], sq_ribbon[NK_NSQ], sq_nuku[NK_NSQ];
     uint64_t nbr[NK_NSQ];
     uint64_t carriage;              /* Carriage Stop squares */
@@ -195,8 +209,12 @@ typedef struct {
     int8_t cubes[NK_MAXP];          /* buildings built = cubes taken off the partner board */
     uint16_t used[NK_MAXP];         /* spots used this round: 0..9 board, 10 partner, 11+j cards */
     int8_t card[NK_MAXP][NK_CARD_SLOTS];   /* additional action cards held (-1 none) */
-    uint16_t cards_open;            /* additional action cards still available */
-    uint64_t deck, discard;         /* Helper cards */
+    uint16_t cards_open;            /* face-up additional action cards */
+    uint16_t cdeck;                 /* advanced: action cards in the deck, unknown order */
+    uint64_t deck, discard;         /* Helper cards (deck: the unknown-order part) */
+    int8_t hrow[3], crow[3];        /* advanced: face-up rows (-1 empty) */
+    int8_t n_hbot, n_cbot;          /* advanced: cards known to lie under the decks */
+    int8_t hbot[NK_NHELP], cbot[NK_NCARD];
     uint64_t hand[NK_MAXP], played[NK_MAXP];
     uint64_t built;                 /* squares with a building */
     uint64_t bonus_used;            /* Helper / 2-Coins squares used this turn */

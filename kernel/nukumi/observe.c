@@ -15,10 +15,10 @@ const char *const NK_BLD_NAME[NK_NBLD] = {"stall", "public bath", "tavern", "ryo
                                           "nukumi palace", "nukumaru statue", "souvenir shop"};
 static const char *const PHASE_NAME[] = {"setup", "setup", "die", "helper draw", "resource draw",
                                          "event", "actions", "payment", "move", "play helpers",
-                                         "take a card", "over"};
+                                         "take a card", "helper choice", "card draw", "over"};
 static const char *const OP_NAME[EF_N] = {"", "gain", "coins", "draw helpers", "play helpers", "move",
                                           "fun", "oishi", "die rolls", "take a card", "souvenir coins",
-                                          "move Nukumaru"};
+                                          "move Nukumaru", "refill face-up helpers", "refill face-up cards"};
 
 static void sq_name(int sq, char *buf) { buf[0] = (char)('a' + sq % 7); sprintf(buf + 1, "%d", sq / 7 + 1); }
 
@@ -26,7 +26,17 @@ int nk_action_to_string(const BLGame *g, const void *vst, int32_t a, char *buf, 
     const NkState *s = (const NkState *)vst;
     int p = s->to_move;
     char sq[4];
-    if (a >= NA_DRAWHELPER) return snprintf(buf, (size_t)cap, "P%d draws S-%02d", p, a - NA_DRAWHELPER + 1);
+    int refill = s->sp > 0 && (s->stack[s->sp - 1].op == EF_REFILL_H || s->stack[s->sp - 1].op == EF_REFILL_C);
+    if (a >= NA_DRAWCARD) {
+        if (refill) return snprintf(buf, (size_t)cap, "face up EX-%02d", a - NA_DRAWCARD + 1);
+        return snprintf(buf, (size_t)cap, "P%d draws EX-%02d", p, a - NA_DRAWCARD + 1);
+    }
+    if (a >= NA_PICKH) return snprintf(buf, (size_t)cap, "take S-%02d", a - NA_PICKH + 1);
+    if (a == NA_BLIND) return snprintf(buf, (size_t)cap, s->phase == NP_HPICK ? "draw blind" : "take blind");
+    if (a >= NA_DRAWHELPER) {
+        if (refill) return snprintf(buf, (size_t)cap, "face up S-%02d", a - NA_DRAWHELPER + 1);
+        return snprintf(buf, (size_t)cap, "P%d draws S-%02d", p, a - NA_DRAWHELPER + 1);
+    }
     if (a >= NA_DRAWRES) return snprintf(buf, (size_t)cap, "P%d draws %s", p, NK_RES_NAME[a - NA_DRAWRES]);
     if (a >= NA_DIE) {
         int nuku = s->sp > 0 && s->stack[s->sp - 1].op == EF_NUKU;
@@ -81,6 +91,19 @@ static void jw_cards(BLJw *w, const char *key, uint64_t set, const char *fmt) {
     bl_jw(w, "]");
 }
 
+/* A row (slot order; -1: an empty slot, null) or an ordered list of cards. */
+static void jw_row(BLJw *w, const char *key, const int8_t *ids, int n, const char *fmt) {
+    bl_jw(w, ",\"%s\":[", key);
+    for (int i = 0; i < n; i++) {
+        bl_jw(w, "%s", i ? "," : "");
+        if (ids[i] < 0) { bl_jw(w, "null"); continue; }
+        bl_jw(w, "\"");
+        bl_jw(w, fmt, ids[i] + 1);
+        bl_jw(w, "\"");
+    }
+    bl_jw(w, "]");
+}
+
 int nk_observe_json(const BLGame *g, const void *vst, int v, char *buf, int cap) {
     const NkConfig *c = NK_CFG(g);
     const NkState *s = (const NkState *)vst;
@@ -98,8 +121,14 @@ int nk_observe_json(const BLGame *g, const void *vst, int v, char *buf, int cap)
     for (int i = 0; i < s->n_round_cards; i++) bl_jw(&w, "%s\"E-%02d\"", i ? "," : "", s->round_card[i] + 1);
     bl_jw(&w, "]");
     jw_res(&w, "pool", s->pool);
-    bl_jw(&w, ",\"deck_size\":%d", bb_popcount64(s->deck));
+    bl_jw(&w, ",\"advanced\":%s,\"deck_size\":%d", c->advanced ? "true" : "false",
+          bb_popcount64(s->deck) + s->n_hbot);
     if (full) jw_cards(&w, "deck", s->deck, "S-%02d");
+    jw_row(&w, "helper_row", s->hrow, 3, "S-%02d");
+    jw_row(&w, "helper_bottom", s->hbot, s->n_hbot, "S-%02d");
+    jw_row(&w, "card_row", s->crow, 3, "EX-%02d");
+    jw_row(&w, "card_bottom", s->cbot, s->n_cbot, "EX-%02d");
+    bl_jw(&w, ",\"card_deck_size\":%d", bb_popcount32(s->cdeck) + s->n_cbot);
     jw_cards(&w, "discard", s->discard, "S-%02d");
     jw_cards(&w, "cards_open", s->cards_open, "EX-%02d");
     bl_jw(&w, ",\"buildings\":[");

@@ -22,6 +22,41 @@ int nk_draw_size(const NkConfig *c, const NkState *s, int p) {
 
 static int held_cards(const NkState *s, int p) { return (s->card[p][0] >= 0) + (s->card[p][1] >= 0); }
 
+/* ---------- advanced rules: face-up rows and the known bottom of the decks ---------- */
+
+static int row_count(const int8_t *row) { return (row[0] >= 0) + (row[1] >= 0) + (row[2] >= 0); }
+
+/* Take slot i: the cards left of it slide one slot right, slot 0 empties. */
+static void row_take(int8_t *row, int x) {
+    int i = 0;
+    while (i < 2 && row[i] != x) i++;
+    for (int j = i; j > 0; j--) row[j] = row[j - 1];
+    row[0] = -1;
+}
+
+static void row_fill(int8_t *row, int x) {
+    for (int i = 0; i < 3; i++)
+        if (row[i] < 0) { row[i] = (int8_t)x; return; }
+}
+
+static int bottom_take(int8_t *list, int8_t *n) {
+    int x = list[0];
+    for (int i = 1; i < *n; i++) list[i - 1] = list[i];
+    (*n)--;
+    return x;
+}
+
+static void sync_open(const NkConfig *c, NkState *s) {
+    if (!c->advanced) return;
+    s->cards_open = 0;
+    for (int i = 0; i < 3; i++)
+        if (s->crow[i] >= 0) s->cards_open |= (uint16_t)(1u << s->crow[i]);
+}
+
+static int cards_available(const NkState *s) { return s->cards_open || s->cdeck || s->n_cbot; }
+
+static void give_card(NkState *s, int p, int k) { s->card[p][s->card[p][0] >= 0] = (int8_t)k; }
+
 static void push(NkState *s, int op, int a, int b) {
     if (op == EF_NONE || s->sp >= NK_STACK) return;
     NkFrame *f = &s->stack[(int)s->sp++];
@@ -116,7 +151,8 @@ static int begin_round(const NkConfig *c, NkState *s) {
     return 0;
 }
 
-static void cleanup(const NkConfig *c, NkState *s) {
+/* Returns 1 when it pushed effects to run (the advanced rows' refills). */
+static int cleanup(const NkConfig *c, NkState *s) {
     for (int p = 0; p < c->players; p++) {
         for (int k = 0; k < NK_NRES; k++) {
             s->bag[p][k] = (int8_t)(s->bag[p][k] + s->drawn[p][k] + s->spent[p][k]);
@@ -129,9 +165,22 @@ static void cleanup(const NkConfig *c, NkState *s) {
     if (s->round >= NK_ROUNDS) {
         s->phase = NP_OVER;
         s->to_move = -1;
-        return;
+        return 0;
     }
-    begin_round(c, s);
+    if (c->advanced) {
+        /* The right-most card of each row goes under its deck, the others
+         * slide right, slot 0 is refilled (Helpers first). */
+        if (s->crow[2] >= 0) s->cbot[(int)s->n_cbot++] = s->crow[2];
+        row_take(s->crow, s->crow[2]);
+        if (s->hrow[2] >= 0) s->hbot[(int)s->n_hbot++] = s->hrow[2];
+        row_take(s->hrow, s->hrow[2]);
+        sync_open(c, s);
+        s->ctx = CTX_CLEANUP;
+        push(s, EF_REFILL_C, 1, 0);
+        push(s, EF_REFILL_H, 1, 0);
+        return 1;
+    }
+    return begin_round(c, s);
 }
 
 /* The next seat (clockwise from `from`, inclusive) still in the round takes
@@ -148,8 +197,7 @@ static int next_turn(const NkConfig *c, NkState *s, int from) {
         s->phase = NP_TURN;
         return 0;
     }
-    cleanup(c, s);
-    return 0;
+    return cleanup(c, s);
 }
 
 static int draw_next(const NkConfig *c, NkState *s) {
@@ -216,6 +264,8 @@ static int resume(const NkConfig *c, NkState *s) {
         }
         s->phase = NP_TURN;
         return 0;
+    case CTX_CLEANUP:
+        return begin_round(c, s);
     default:
         return 0;
     }
@@ -257,9 +307,31 @@ void nk_run(const NkConfig *c, NkState *s) {
             break;
         }
         case EF_HELPER:
-            if (!s->deck || a <= 0) { s->sp--; break; }
+            if (a <= 0) { s->sp--; break; }
+            if (c->advanced) {                  /* face up or blind: a decision */
+                if (!row_count(s->hrow) && !s->deck && !s->n_hbot) { s->sp--; break; }
+                s->phase = NP_HPICK;
+                return;
+            }
+            if (!s->deck) { s->sp--; break; }
             s->phase = NP_HELPER;
             return;
+        case EF_REFILL_H:
+        case EF_REFILL_C: {
+            int8_t *row = op == EF_REFILL_H ? s->hrow : s->crow;
+            int unknown = op == EF_REFILL_H ? s->deck != 0 : s->cdeck != 0;
+            int8_t *n_bot = op == EF_REFILL_H ? &s->n_hbot : &s->n_cbot;
+            if (a <= 0 || row_count(row) == 3) { s->sp--; break; }
+            if (unknown) { s->phase = op == EF_REFILL_H ? NP_HELPER : NP_CDRAW; return; }
+            if (*n_bot) {
+                row_fill(row, bottom_take(op == EF_REFILL_H ? s->hbot : s->cbot, n_bot));
+                sync_open(c, s);
+                if (--f->a <= 0) s->sp--;
+            } else {
+                s->sp--;
+            }
+            break;
+        }
         case EF_DIE:
             if (a <= 0) { s->sp--; break; }
             s->phase = NP_DIE;
@@ -276,7 +348,7 @@ void nk_run(const NkConfig *c, NkState *s) {
             s->phase = NP_PLAY;
             return;
         case EF_TAKE:
-            if (!s->cards_open || held_cards(s, p) >= NK_CARD_SLOTS) { s->sp--; break; }
+            if (!cards_available(s) || held_cards(s, p) >= NK_CARD_SLOTS) { s->sp--; break; }
             s->phase = NP_TAKE;
             return;
         default:
@@ -399,7 +471,7 @@ static void free_move(const NkConfig *c, NkState *s) {
 int nk_current_player(const BLGame *g, const void *vst) {
     const NkState *s = CST(vst);
     switch (s->phase) {
-    case NP_SETUP_ROUND: case NP_SETUP_PARTNER: case NP_DIE: case NP_HELPER: case NP_DRAW:
+    case NP_SETUP_ROUND: case NP_SETUP_PARTNER: case NP_DIE: case NP_HELPER: case NP_DRAW: case NP_CDRAW:
         return BL_CHANCE;
     case NP_OVER:
         return BL_TERMINAL;
@@ -460,7 +532,7 @@ int nk_legal_actions(const BLGame *g, const void *vst, int32_t *out) {
         uint16_t used = s->used[p];
         for (int k = 0; k < SPOT_BUILD; k++) {
             if (used >> k & 1 || !affordable(c, s, PK_SPOT, k, p)) continue;
-            if (k == SPOT_ADD && (!s->cards_open || held_cards(s, p) >= NK_CARD_SLOTS)) continue;
+            if (k == SPOT_ADD && (!cards_available(s) || held_cards(s, p) >= NK_CARD_SLOTS)) continue;
             out[n++] = NA_SPOT + k;
         }
         if (!(used >> SPOT_BUILD & 1) && buildable(c, s, s->pos[p]) && s->cubes[p] < NK_CUBES)
@@ -495,6 +567,19 @@ int nk_legal_actions(const BLGame *g, const void *vst, int32_t *out) {
     case NP_TAKE:
         for (int k = 0; k < NK_NCARD; k++)
             if (s->cards_open >> k & 1) out[n++] = NA_TAKE + k;
+        if (c->advanced && (s->cdeck || s->n_cbot)) out[n++] = NA_BLIND;
+        return n;
+    case NP_HPICK: {
+        if (s->deck || s->n_hbot) out[n++] = NA_BLIND;
+        uint64_t row = 0;
+        for (int i = 0; i < 3; i++)
+            if (s->hrow[i] >= 0) row |= 1ull << s->hrow[i];
+        while (row) out[n++] = NA_PICKH + bb_pop_lsb64(&row);
+        return n;
+    }
+    case NP_CDRAW:
+        for (int k = 0; k < NK_NCARD; k++)
+            if (s->cdeck >> k & 1) out[n++] = NA_DRAWCARD + k;
         return n;
     default:
         return 0;
@@ -507,10 +592,41 @@ void nk_apply(const BLGame *g, void *vst, int32_t a) {
     const NkConfig *c = NK_CFG(g);
     NkState *s = ST(vst);
     int p = s->to_move;
-    if (a >= NA_DRAWHELPER) {
+    if (a >= NA_DRAWCARD) {
+        int k = a - NA_DRAWCARD;
+        s->cdeck &= (uint16_t)~(1u << k);
+        if (s->stack[s->sp - 1].op == EF_REFILL_C) {
+            row_fill(s->crow, k);
+            sync_open(c, s);
+            if (--s->stack[s->sp - 1].a <= 0) s->sp--;
+        } else {                                  /* a blind Add an Action */
+            give_card(s, p, k);
+            s->sp--;
+        }
+        nk_run(c, s);
+    } else if (a >= NA_PICKH) {
+        int h = a - NA_PICKH;
+        row_take(s->hrow, h);
+        s->hand[p] |= 1ull << h;
+        if (--s->stack[s->sp - 1].a <= 0) s->sp--;
+        push(s, EF_REFILL_H, 1, 0);
+        nk_run(c, s);
+    } else if (a == NA_BLIND) {
+        if (s->phase == NP_HPICK) {
+            if (s->deck) { s->phase = NP_HELPER; return; }
+            s->hand[p] |= 1ull << bottom_take(s->hbot, &s->n_hbot);
+            if (--s->stack[s->sp - 1].a <= 0) s->sp--;
+        } else {
+            if (s->cdeck) { s->phase = NP_CDRAW; return; }
+            give_card(s, p, bottom_take(s->cbot, &s->n_cbot));
+            s->sp--;
+        }
+        nk_run(c, s);
+    } else if (a >= NA_DRAWHELPER) {
         int h = a - NA_DRAWHELPER;
         s->deck &= ~(1ull << h);
-        s->hand[p] |= 1ull << h;
+        if (s->stack[s->sp - 1].op == EF_REFILL_H) row_fill(s->hrow, h);
+        else s->hand[p] |= 1ull << h;
         if (--s->stack[s->sp - 1].a <= 0) s->sp--;
         nk_run(c, s);
     } else if (a >= NA_DRAWRES) {
@@ -519,7 +635,7 @@ void nk_apply(const BLGame *g, void *vst, int32_t a) {
         s->drawn[p][k]++;
         if (--s->draw_left <= 0 || nk_total(s->bag[p]) == 0) {
             s->order_i++;
-            draw_next(c, s);
+            if (draw_next(c, s)) nk_run(c, s);
         }
     } else if (a >= NA_DIE) {
         int face = a - NA_DIE;
@@ -537,6 +653,10 @@ void nk_apply(const BLGame *g, void *vst, int32_t a) {
         if (s->n_partners == c->players) {
             s->ctx = CTX_SETUP_NUKU;
             push(s, EF_NUKU, 1, 0);
+            if (c->advanced) {                    /* 3 face-up Helpers, 3 action cards */
+                push(s, EF_REFILL_C, 3, 0);
+                push(s, EF_REFILL_H, 3, 0);
+            }
             nk_run(c, s);
         }
     } else if (a >= NA_ROUNDCARD) {
@@ -552,9 +672,15 @@ void nk_apply(const BLGame *g, void *vst, int32_t a) {
         begin_action(c, s, s->pend_kind, s->pend_idx);
     } else if (a >= NA_TAKE) {
         int k = a - NA_TAKE;
-        s->cards_open &= (uint16_t)~(1u << k);
-        s->card[p][s->card[p][0] >= 0] = (int8_t)k;
+        give_card(s, p, k);
         s->sp--;
+        if (c->advanced) {
+            row_take(s->crow, k);
+            sync_open(c, s);
+            push(s, EF_REFILL_C, 1, 0);
+        } else {
+            s->cards_open &= (uint16_t)~(1u << k);
+        }
         nk_run(c, s);
     } else if (a >= NA_PLAY) {
         int h = a - NA_PLAY;
@@ -581,7 +707,7 @@ void nk_apply(const BLGame *g, void *vst, int32_t a) {
         /* Out of resources before acting: forced to pass. */
         if (s->phase == NP_TURN && nk_total(s->drawn[p]) == 0) {
             s->passed |= (int8_t)(1 << p);
-            next_turn(c, s, (p + 1) % c->players);
+            if (next_turn(c, s, (p + 1) % c->players)) nk_run(c, s);
         }
     } else if (a == NA_COINMOVE) {
         s->coins[p] = (int16_t)(s->coins[p] - 3);
@@ -593,7 +719,7 @@ void nk_apply(const BLGame *g, void *vst, int32_t a) {
         free_move(c, s);
     } else if (a == NA_PASS) {
         s->passed |= (int8_t)(1 << p);
-        next_turn(c, s, (p + 1) % c->players);
+        if (next_turn(c, s, (p + 1) % c->players)) nk_run(c, s);
     } else if (a >= NA_CARD) {
         choose_action(c, s, PK_CARD, a - NA_CARD);
     } else if (a == NA_PARTNER) {
@@ -647,10 +773,14 @@ void nk_determinize(const BLGame *g, void *vst, int o, BLRng *r) {
     const NkConfig *c = NK_CFG(g);
     NkState *s = ST(vst);
     /* What o cannot see: every Helper that is neither in o's hand, nor played,
-     * nor discarded (all public) - the others' hands and the deck together.
+     * nor discarded, nor face up, nor known under the deck (all public) - the
+     * others' hands and the deck together.
      * It is computed from o's knowledge only, then dealt again at random. */
     uint64_t known = s->hand[o] | s->discard;
     for (int p = 0; p < c->players; p++) known |= s->played[p];
+    for (int i = 0; i < 3; i++)
+        if (s->hrow[i] >= 0) known |= 1ull << s->hrow[i];
+    for (int i = 0; i < s->n_hbot; i++) known |= 1ull << s->hbot[i];
     uint64_t unknown = ((1ull << NK_NHELP) - 1) & ~known;
     int8_t ids[NK_NHELP];
     int n = 0;

@@ -93,6 +93,7 @@ int nk_configure(BLGame *g, const int32_t *pv, int n, char *err, int errlen) {
     Reader r = {pv, n, 0, 0, err, errlen};
     c->players = rd(&r, 1, NK_MAXP, "players");
     c->partner_side = rd(&r, 0, 1, "partner_side");
+    c->advanced = rd(&r, 0, 1, "advanced");
     int central = -1, nuku_seen = 0;
     for (int i = 0; i < NK_NSQ; i++) {
         c->sq_kind[i] = (int8_t)rd(&r, 0, SQ_CARRIAGE, "square kind");
@@ -204,8 +205,10 @@ void nk_init(const BLGame *g, void *vst, uint64_t seed) {
         s->card[p][0] = s->card[p][1] = -1;
         for (int k = 0; k < NK_NRES; k++) s->bag[p][k] = c->start_bag[k];
     }
-    s->cards_open = (uint16_t)((1u << NK_NCARD) - 1);
+    if (c->advanced) s->cdeck = (uint16_t)((1u << NK_NCARD) - 1);
+    else s->cards_open = (uint16_t)((1u << NK_NCARD) - 1);
     s->deck = (1ull << NK_NHELP) - 1;
+    for (int i = 0; i < 3; i++) s->hrow[i] = s->crow[i] = -1;
     for (int i = 0; i < NK_NSQ; i++) s->bld_type[i] = s->bld_owner[i] = -1;
     for (int b = 0; b < NK_NBLD; b++) s->bld_left[b] = c->bld_count[b];
 }

@@ -9,6 +9,7 @@ vector (layout: kernel/nukumi/nukumi.h), and draws observations as text.
 Parameters (defaults in brackets):
   players       1 to 4 [2]
   partner_side  side of the partner boards, "A" or "B" ["A"]
+  advanced      the advanced rules: 3 face-up Helpers and action cards [False]
 """
 from __future__ import annotations
 
@@ -18,13 +19,13 @@ from importlib import resources
 NAME = "nukumi"
 
 DATA = json.loads(resources.files("boardlab").joinpath("data/nukumi.json").read_text())
-DEFAULTS = {"players": 2, "partner_side": "A"}
+DEFAULTS = {"players": 2, "partner_side": "A", "advanced": False}
 #: Parameter sets for the generic suites: 1 to 4 players, both partner sides.
 PARAMETER_SETS = [
     {"players": 2},
     {"players": 1},
     {"players": 3, "partner_side": "B"},
-    {"players": 4},
+    {"players": 4, "advanced": True},
 ]
 
 RESOURCES: list[str] = DATA["resources"]
@@ -226,7 +227,10 @@ def kernel_params(params: dict) -> list[int]:
     side = params["partner_side"]
     if side not in ("A", "B"):
         raise ValueError(f"nukumi parameter 'partner_side' must be 'A' or 'B', got {side!r}")
-    return [players, 0 if side == "A" else 1] + _COMPONENTS
+    advanced = params["advanced"]
+    if not isinstance(advanced, bool):
+        raise ValueError(f"nukumi parameter 'advanced' must be True or False, got {advanced!r}")
+    return [players, 0 if side == "A" else 1, int(advanced)] + _COMPONENTS
 
 
 # ---------------------------------------------------------------- drawing
