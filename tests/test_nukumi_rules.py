@@ -827,3 +827,127 @@ def test_advanced_determinize_keeps_rows_and_bottom():
         full = d.full_observation()
         hidden = set(full["deck"]) | set(full["seats"][1]["hand"])
         assert not hidden & {"S-11", "S-01", "S-02", "S-03"}
+
+
+# ---------------------------------------------------------------- Solo 1: Score Attack
+
+def score_attack():
+    """Score Attack with Nukumaru on d1 (3 steps north of the Central Square)."""
+    return table(players=1, solo="score_attack")
+
+
+def test_solo_modes_need_one_player():
+    with pytest.raises(ValueError, match="players=1"):
+        boardlab.make("nukumi", players=2, solo="chasing")
+    with pytest.raises(ValueError, match="solo"):
+        boardlab.make("nukumi", players=1, solo="tag")
+
+
+def test_score_attack_npcs_roll_and_walk_the_shortest_route_leaving_cubes():
+    s = score_attack()
+    assert obs(s)["npcs"] == ["d4", "d4", "d4"] and names(s)[0] == "NPC 1 die 1"
+    play(s, "NPC 1 die 3")                            # 1-3: two squares
+    assert obs(s)["npcs"][0] == "d2" and obs(s)["npc_cubes"] == ["d2", "d3"]
+    play(s, "NPC 2 die 5")                            # 4-5: three squares: d3, d2, d1 = Nukumaru
+    assert obs(s)["npcs"][1] == "d1" and obs(s)["npc_cubes"] == ["d2", "d3"]   # no cube on d1
+
+
+def test_score_attack_npc_catching_mid_move_rerolls_then_walks_on():
+    s = score_attack()
+    play(s, "NPC 1 die 6")                            # four squares: catches Nukumaru on the third
+    assert obs(s)["phase"] == "die" and obs(s)["pending"][0] == "move Nukumaru"
+    play(s, "Nukumaru die 1")                         # d1 occupied by the NPC: +1 -> g2
+    assert obs(s)["nukumaru"] == "g2"
+    assert obs(s)["npcs"][0] == "e1"                  # the 4th step, towards g2 (d2 holds a cube)
+    assert "e1" in obs(s)["npc_cubes"]
+
+
+def test_score_attack_npc_catch_turns_the_start_card_face_up_again():
+    s = score_attack()
+    play(s, "NPC 1 die 1", "NPC 2 die 1", "NPC 3 die 1")   # all three on d2
+    start_round(s)
+    setf(s, "square", 0, "e1")
+    hand_of(s, 0, {"networking": 1, "wood": 1})
+    play(s, "move (1)", "step d1", "Nukumaru die 1", "bonus die 1")   # d1 occupied: g2
+    assert obs(s)["start_face_down"] and obs(s)["nukumaru"] == "g2"
+    play(s, "pass")
+    play(s, "NPC 1 die 4")                            # d2 -> e2, f2, g2: caught
+    assert not obs(s)["start_face_down"]
+    play(s, "Nukumaru die 3")
+    assert obs(s)["nukumaru"] == "g6" and seat(s, 0)["draw_size"] == 4
+
+
+def test_score_attack_tied_routes_are_the_players_choice():
+    s = score_attack()
+    play(s, "NPC 1 die 1", "NPC 2 die 6", "Nukumaru die 1")   # NPC 2 catches at d1, Nukumaru to g2
+    assert obs(s)["nukumaru"] == "g2"
+    play(s, "NPC 3 die 1")                            # d4 -> 2 squares towards g2
+    assert obs(s)["phase"] == "npc route" and s.current_player == 0
+    assert names(s) == ["NPC 3 route e4-e3", "NPC 3 route e4-f4"]   # 2 cubes each; via d3 only 1
+    play(s, "NPC 3 route e4-f4")
+    assert obs(s)["npcs"][2] == "f4" and {"e4", "f4"} <= set(obs(s)["npc_cubes"])
+    assert obs(s)["phase"] == "event"
+
+
+def test_score_attack_cubes_block_building_and_square_bonuses():
+    s = score_attack()
+    play(s, "NPC 1 die 1", "NPC 2 die 1", "NPC 3 die 1")   # cubes on d3, d2
+    start_round(s)
+    setf(s, "square", 0, "d3")
+    hand_of(s, 0, {"wood": 1, "food": 1})
+    assert "build stall" not in names(s)
+
+
+def finish(s):
+    while not s.is_terminal():
+        options = names(s)
+        if s.is_chance():
+            play(s, options[0])
+        else:
+            play(s, next((o for o in options if o.startswith(("decline", "pass"))), options[0]))
+    return s
+
+
+@pytest.mark.parametrize("coins, title", [(0, "Apprentice Pioneer"), (100, "Common Pioneer"),
+                                          (130, "Famous Pioneer"), (150, "Nukumi Town Pioneer"),
+                                          (199, "National Pioneer"), (200, "World Famous Pioneer")])
+def test_score_attack_result_and_title(coins, title):
+    s = score_attack()
+    play(s, "NPC 1 die 1", "NPC 2 die 1", "NPC 3 die 1")
+    start_round(s)
+    finish(s)
+    base = seat(s, 0)["score"]["total"] - seat(s, 0)["coins"]
+    setf(s, "coins", 0, 0, max(0, coins - base))
+    result = obs(s)["result"]
+    assert result["score"] == seat(s, 0)["score"]["total"] and result["title"] == title
+    assert len(obs(s)["round_cards"]) == 5 and obs(s)["round"] == 5
+
+
+# ---------------------------------------------------------------- Solo 2: Chasing Nukumaru
+
+NEXT_TO = {"d1": "d2", "g2": "f2", "g6": "f6", "d7": "d6", "a6": "b6", "a2": "b2"}
+
+
+def test_chasing_cubes_on_caught_squares_skip_and_clear():
+    s = start_round(table(players=1, solo="chasing"))
+    setf(s, "coins", 0, 0, 99)
+    caught = []
+    while not s.is_terminal():
+        at = obs(s)["nukumaru"]
+        setf(s, "square", 0, NEXT_TO[at])
+        play(s, "pay 3 coins to move", f"step {at}")
+        caught.append(at)
+        if s.is_terminal():
+            break
+        play(s, "Nukumaru die 1", "bonus die 5")      # always rolls 1: every cubed square skipped
+        assert set(obs(s)["nukumaru_cubes"]) == set(caught)
+        assert obs(s)["nukumaru"] not in caught
+    assert caught == ["d1", "g2", "g6", "d7", "a6", "a2"]
+    assert obs(s)["result"] == {"cleared_round": 1, "title": "World Best!"}
+    assert s.returns()[0] == 1.0
+
+
+def test_chasing_not_cleared_after_five_rounds():
+    s = finish(table(players=1, solo="chasing"))
+    assert obs(s)["result"] == {"cleared_round": None, "title": "Try Harder Next Time!"}
+    assert s.returns()[0] == -1.0

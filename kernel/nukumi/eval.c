@@ -28,6 +28,11 @@ void nk_evaluate(const BLGame *g, const void *vst, double *out) {
     const NkState *s = (const NkState *)vst;
     int P = c->players;
     if (s->phase == NP_OVER) { nk_returns(g, vst, out); return; }
+    if (c->solo == SOLO_CHASING) {   /* cubes placed, the next catch's distance, time used */
+        double cubes = bb_popcount32(s->nuku_cubes) + 1.0 / (1 + c->dist[(int)s->pos[0]][(int)s->nuku]);
+        out[0] = nk_squash(-1.0 + cubes / 2.0 - 0.4 * s->round);
+        return;
+    }
     double est[NK_MAXP];
     for (int p = 0; p < P; p++) est[p] = projected(c, s, p);
     if (P == 1) { out[0] = nk_squash((est[0] - 150) / 50.0); return; }

@@ -12,6 +12,7 @@
  * parameter vector built by py/boardlab/games/nukumi.py (layout: nk_configure
  * in setup.c, which reads it in this order):
  *   players, partner_side (0 A, 1 B), advanced (1: the advanced rules),
+ *   solo (0 none, 1 Score Attack, 2 Chasing Nukumaru; 1 player only),
  *   board: NK_NSQ x (kind, ribbon, nukumaru number 1-6 or 0, neighbour mask
  *          low 24 bits, the bits above),
  *   resources: NK_NRES token counts in all, NK_NRES in each starting bag,
@@ -53,6 +54,7 @@
  *   NA_ACCEPT, NA_DECLINE   the round card's "may" event
  *   NA_BLIND           advanced: draw blind (a Helper, or an action card)
  *   NA_PICKH + h       advanced: take face-up Helper h
+ *   NA_ROUTE + i       Score Attack: the i-th of the NPC's tied shortest routes
  *   chance: NA_ROUNDCARD + k (round card dealt), NA_PARTNERDEAL + k (partner
  *   board dealt to the next seat), NA_DIE + f (die face f + 1),
  *   NA_DRAWRES + r (resource drawn from the bag), NA_DRAWHELPER + h,
@@ -64,6 +66,12 @@
  * goes under the deck (a public, ordered list: hbot / cbot, drawn only once
  * the unknown part of the deck is gone). In the base game every action card
  * is face up (cards_open) and there is no row.
+ *
+ * Score Attack: the 3 unused pioneers are NPCs in pos[1..3]; at the start of
+ * each round each rolls the die and walks 2/3/4 squares on a shortest route
+ * to Nukumaru, leaving a cube (counted as built: bld_type -1) on every
+ * buildable square it enters. Chasing Nukumaru: a cube on each Nukumaru
+ * square where it is caught (nuku_cubes, by die face); all six: cleared.
  */
 #ifndef BL_NUKUMI_H
 #define BL_NUKUMI_H
@@ -107,6 +115,8 @@ enum {
     EF_NUKU,        /* internal: roll the die and move Nukumaru (chance) */
     EF_REFILL_H,    /* internal, advanced: refill a face-up Helpers slots (chance) */
     EF_REFILL_C,    /* internal, advanced: refill a face-up action card slots (chance) */
+    EF_NPCROLL,     /* internal, Score Attack: the NPC's die (chance) */
+    EF_NPCMOVE,     /* internal, Score Attack: the NPC walks towards Nukumaru */
     EF_N
 };
 /* Ongoing triggers of Helpers and partner boards. */
@@ -120,7 +130,7 @@ enum {
     NA_COINMOVE = 61, NA_SELL = 62, NA_STEP = 67, NA_CARRIAGE = 116, NA_STOP = 165, NA_PLAY = 166,
     NA_TAKE = 206, NA_PAY = 218, NA_ACCEPT = 273, NA_DECLINE = 274,
     NA_ROUNDCARD = 275, NA_PARTNERDEAL = 282, NA_DIE = 288, NA_DRAWRES = 294, NA_DRAWHELPER = 299,
-    NA_BLIND = 339, NA_PICKH = 340, NA_DRAWCARD = 380, NA_NUM = 392
+    NA_BLIND = 339, NA_PICKH = 340, NA_DRAWCARD = 380, NA_ROUTE = 392, NA_NUM = 408
 };
 
 enum {
@@ -137,10 +147,14 @@ enum {
     NP_TAKE,            /* decision: which additional action card */
     NP_HPICK,           /* decision (advanced): a face-up Helper or blind */
     NP_CDRAW,           /* chance (advanced): an action card from its deck */
+    NP_ROUTE,           /* decision (Score Attack): the NPC's route among tied ones */
     NP_OVER
 };
 /* What the flow returns to when the effect stack runs empty. */
-enum { CTX_SETUP_NUKU = 0, CTX_START, CTX_EVENT, CTX_HELPERS, CTX_DRAW, CTX_TURN, CTX_CLEANUP };
+enum { CTX_SETUP_NUKU = 0, CTX_START, CTX_EVENT, CTX_HELPERS, CTX_DRAW, CTX_TURN, CTX_CLEANUP, CTX_NPC };
+enum { SOLO_NONE = 0, SOLO_SCORE_ATTACK, SOLO_CHASING };
+#define NK_NPCS 3
+#define NK_MAXROUTES 16
 /* Pending payment kinds. */
 enum { PK_SPOT = 0, PK_BUILD, PK_PARTNER, PK_CARD };
 
@@ -158,13 +172,15 @@ typedef struct {
 
 /* Immutable configuration (in BLGame.config). */
 typedef struct {
-    int players, partner_side, advanced;
+    int players, partner_side, advanced, solo;
+    int pieces;                     /* pioneers on the board: players (+ 3 NPCs in Score Attack) */
     int8_t sq_kind[NK_NSQ], sq_ribbon[NK_NSQ], sq_nuku[NK_NSQ];
     uint64_t nbr[NK_NSQ];
     uint64_t carriage;              /* Carriage Stop squares */
     int8_t nuku_sq[6];              /* Nukumaru square of die face 1..6 */
     int8_t central;
     int8_t dist[NK_NSQ][NK_NSQ];    /* shortest step counts (carriage rides free) */
+    int8_t walk[NK_NSQ][NK_NSQ];    /* shortest step counts on foot (NPCs) */
     int8_t tokens[NK_NRES], start_bag[NK_NRES];
     int8_t fun_die[6], oishi_coins[6], fun_pts[6], oishi_pts[6];
     NkCost spot_cost[NK_NSPOT]; NkEff spot_eff[NK_NSPOT][NK_NEFF];
@@ -201,7 +217,10 @@ typedef struct {
     int8_t partner[NK_MAXP];
     int8_t pend_kind, pend_idx;     /* NP_PAY: what is being paid for */
     int8_t passed;                  /* bit p: passed for the round */
-    int8_t pos[NK_MAXP];
+    int8_t pos[NK_MAXP];            /* pioneers; Score Attack: NPCs in 1..3 */
+    int8_t npc, npc_steps;          /* Score Attack: the NPC moving, steps left */
+    uint8_t nuku_cubes;             /* Chasing: caught Nukumaru squares (bit face - 1) */
+    int8_t cleared;                 /* Chasing: the round (1-5) it was cleared, 0 not yet */
     int8_t bag[NK_MAXP][NK_NRES], drawn[NK_MAXP][NK_NRES], spent[NK_MAXP][NK_NRES];
     int8_t pool[NK_NRES];
     int16_t coins[NK_MAXP];
@@ -249,6 +268,8 @@ int nk_observe_json(const BLGame *g, const void *st, int player, char *buf, int 
 void nk_score(const NkConfig *c, const NkState *s, int p, NkScore *out);
 int nk_draw_size(const NkConfig *c, const NkState *s, int p);
 int nk_total(const int8_t *res);
+/* Score Attack: the squares of the i-th tied NPC route (NA_ROUTE + i); returns its length. */
+int nk_route_squares(const BLGame *g, const void *st, int i, int8_t *sq);
 double nk_squash(double x);
 /* Resource multisets payable for a cost from `have` (bit m = multiset m). */
 uint64_t nk_pay_options(const NkConfig *c, const NkCost *cost, const int8_t *have);

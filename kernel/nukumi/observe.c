@@ -15,10 +15,10 @@ const char *const NK_BLD_NAME[NK_NBLD] = {"stall", "public bath", "tavern", "ryo
                                           "nukumi palace", "nukumaru statue", "souvenir shop"};
 static const char *const PHASE_NAME[] = {"setup", "setup", "die", "helper draw", "resource draw",
                                          "event", "actions", "payment", "move", "play helpers",
-                                         "take a card", "helper choice", "card draw", "over"};
+                                         "take a card", "helper choice", "card draw", "npc route", "over"};
 static const char *const OP_NAME[EF_N] = {"", "gain", "coins", "draw helpers", "play helpers", "move",
                                           "fun", "oishi", "die rolls", "take a card", "souvenir coins",
-                                          "move Nukumaru", "refill face-up helpers", "refill face-up cards"};
+                                          "move Nukumaru", "refill face-up helpers", "refill face-up cards", "npc die", "npc move"};
 
 static void sq_name(int sq, char *buf) { buf[0] = (char)('a' + sq % 7); sprintf(buf + 1, "%d", sq / 7 + 1); }
 
@@ -26,7 +26,18 @@ int nk_action_to_string(const BLGame *g, const void *vst, int32_t a, char *buf, 
     const NkState *s = (const NkState *)vst;
     int p = s->to_move;
     char sq[4];
+    int top = s->sp > 0 ? s->stack[s->sp - 1].op : EF_NONE;
     int refill = s->sp > 0 && (s->stack[s->sp - 1].op == EF_REFILL_H || s->stack[s->sp - 1].op == EF_REFILL_C);
+    if (a >= NA_ROUTE) {
+        int8_t route[4];
+        int len = nk_route_squares(g, vst, a - NA_ROUTE, route), n;
+        n = snprintf(buf, (size_t)cap, "NPC %d route", s->npc);
+        for (int i = 0; i < len && n < cap; i++) {
+            sq_name(route[i], sq);
+            n += snprintf(buf + n, (size_t)(cap - n), "%s%s", i ? "-" : " ", sq);
+        }
+        return n;
+    }
     if (a >= NA_DRAWCARD) {
         if (refill) return snprintf(buf, (size_t)cap, "face up EX-%02d", a - NA_DRAWCARD + 1);
         return snprintf(buf, (size_t)cap, "P%d draws EX-%02d", p, a - NA_DRAWCARD + 1);
@@ -39,8 +50,8 @@ int nk_action_to_string(const BLGame *g, const void *vst, int32_t a, char *buf, 
     }
     if (a >= NA_DRAWRES) return snprintf(buf, (size_t)cap, "P%d draws %s", p, NK_RES_NAME[a - NA_DRAWRES]);
     if (a >= NA_DIE) {
-        int nuku = s->sp > 0 && s->stack[s->sp - 1].op == EF_NUKU;
-        return snprintf(buf, (size_t)cap, "%s die %d", nuku ? "Nukumaru" : "bonus", a - NA_DIE + 1);
+        if (top == EF_NPCROLL) return snprintf(buf, (size_t)cap, "NPC %d die %d", s->npc, a - NA_DIE + 1);
+        return snprintf(buf, (size_t)cap, "%s die %d", top == EF_NUKU ? "Nukumaru" : "bonus", a - NA_DIE + 1);
     }
     if (a >= NA_PARTNERDEAL)
         return snprintf(buf, (size_t)cap, "partner board %d to P%d", a - NA_PARTNERDEAL + 1, s->n_partners);
@@ -104,6 +115,51 @@ static void jw_row(BLJw *w, const char *key, const int8_t *ids, int n, const cha
     bl_jw(w, "]");
 }
 
+static const char *const SOLO_NAME[] = {"none", "score attack", "chasing"};
+
+/* Solo: the NPCs, their cubes, the Chasing cubes, and the result with its title. */
+static void jw_solo(BLJw *w, const BLGame *g, const NkState *s) {
+    const NkConfig *c = NK_CFG(g);
+    char sq[4];
+    bl_jw(w, ",\"solo\":\"%s\",\"npcs\":[", SOLO_NAME[c->solo]);
+    for (int i = c->players; i < c->pieces; i++) {
+        sq_name(s->pos[i], sq);
+        bl_jw(w, "%s\"%s\"", i > c->players ? "," : "", sq);
+    }
+    bl_jw(w, "],\"npc_cubes\":[");
+    int first = 1;
+    for (uint64_t m = s->built; m;) {
+        int x = bb_pop_lsb64(&m);
+        if (s->bld_type[x] >= 0) continue;
+        sq_name(x, sq);
+        bl_jw(w, "%s\"%s\"", first ? "" : ",", sq);
+        first = 0;
+    }
+    bl_jw(w, "],\"nukumaru_cubes\":[");
+    for (int f = 0, f1 = 1; f < 6; f++)
+        if (s->nuku_cubes >> f & 1) {
+            sq_name(c->nuku_sq[f], sq);
+            bl_jw(w, "%s\"%s\"", f1 ? "" : ",", sq);
+            f1 = 0;
+        }
+    bl_jw(w, "],\"result\":");
+    if (!c->solo || s->phase != NP_OVER) { bl_jw(w, "null"); return; }
+    if (c->solo == SOLO_CHASING) {
+        static const char *const T[] = {"Try Harder Next Time!", "World Best!", "World Best!", "World Best!",
+                                        "Very Good Job!", "Good Job!"};
+        bl_jw(w, "{\"cleared_round\":");
+        if (s->cleared) bl_jw(w, "%d", s->cleared); else bl_jw(w, "null");
+        bl_jw(w, ",\"title\":\"%s\"}", T[(int)s->cleared]);
+        return;
+    }
+    NkScore sc;
+    nk_score(c, s, 0, &sc);
+    const char *title = sc.total >= 200 ? "World Famous Pioneer" : sc.total >= 175 ? "National Pioneer"
+        : sc.total >= 150 ? "Nukumi Town Pioneer" : sc.total >= 125 ? "Famous Pioneer"
+        : sc.total >= 100 ? "Common Pioneer" : "Apprentice Pioneer";
+    bl_jw(w, "{\"score\":%d,\"title\":\"%s\"}", sc.total, title);
+}
+
 int nk_observe_json(const BLGame *g, const void *vst, int v, char *buf, int cap) {
     const NkConfig *c = NK_CFG(g);
     const NkState *s = (const NkState *)vst;
@@ -133,11 +189,13 @@ int nk_observe_json(const BLGame *g, const void *vst, int v, char *buf, int cap)
     jw_cards(&w, "cards_open", s->cards_open, "EX-%02d");
     bl_jw(&w, ",\"buildings\":[");
     int first = 1;
-    for (uint64_t m = s->built; m; first = 0) {
+    for (uint64_t m = s->built; m;) {
         int x = bb_pop_lsb64(&m);
+        if (s->bld_type[x] < 0) continue;          /* a Score Attack cube */
         sq_name(x, sq);
         bl_jw(&w, "%s{\"square\":\"%s\",\"building\":\"%s\",\"owner\":%d}", first ? "" : ",", sq,
               NK_BLD_NAME[(int)s->bld_type[x]], s->bld_owner[x]);
+        first = 0;
     }
     bl_jw(&w, "],\"buildings_left\":{");
     for (int b = 0; b < NK_NBLD; b++) bl_jw(&w, "%s\"%s\":%d", b ? "," : "", NK_BLD_NAME[b], s->bld_left[b]);
@@ -147,7 +205,9 @@ int nk_observe_json(const BLGame *g, const void *vst, int v, char *buf, int cap)
         sq_name(bb_pop_lsb64(&m), sq);
         bl_jw(&w, "%s\"%s\"", first ? "" : ",", sq);
     }
-    bl_jw(&w, "],\"carriage_ridden\":%s,\"pending\":[", s->rode ? "true" : "false");
+    bl_jw(&w, "]");
+    jw_solo(&w, g, s);
+    bl_jw(&w, ",\"carriage_ridden\":%s,\"pending\":[", s->rode ? "true" : "false");
     for (int i = s->sp - 1; i >= 0; i--) {
         const NkFrame *f = &s->stack[i];
         bl_jw(&w, "%s\"%s", i == s->sp - 1 ? "" : ",", OP_NAME[(int)f->op]);

@@ -142,13 +142,28 @@ static int buildable(const NkConfig *c, const NkState *s, int sq) {
 
 static int seat_at(const NkConfig *c, const NkState *s, int i) { return (s->round_first + i) % c->players; }
 
-static int begin_round(const NkConfig *c, NkState *s) {
+static int begin_events(const NkConfig *c, NkState *s) {
     s->ctx = CTX_EVENT;
     s->order_i = 0;
     s->round_first = s->start_holder;
     s->to_move = s->round_first;
     s->phase = NP_EVENT;
     return 0;
+}
+
+static void push(NkState *s, int op, int a, int b);
+
+/* Returns 1 when it pushed effects to run (Score Attack's NPC moves). */
+static int begin_round(const NkConfig *c, NkState *s) {
+    if (c->solo == SOLO_SCORE_ATTACK) {   /* the NPCs move first, one after another */
+        s->ctx = CTX_NPC;
+        s->npc = 1;
+        s->to_move = 0;
+        push(s, EF_NPCMOVE, 1, 0);
+        push(s, EF_NPCROLL, 1, 0);
+        return 1;
+    }
+    return begin_events(c, s);
 }
 
 /* Returns 1 when it pushed effects to run (the advanced rows' refills). */
@@ -218,6 +233,87 @@ static int draw_next(const NkConfig *c, NkState *s) {
     return next_turn(c, s, s->round_first);
 }
 
+/* ---------- Score Attack: the NPC pioneers ---------- */
+
+typedef struct { int8_t sq[4]; int8_t len; } NkRoute;
+
+static void routes_dfs(const NkConfig *c, const NkState *s, int x, int depth, int len, int8_t *path,
+                       NkRoute *out, int *n) {
+    if (depth == len) {
+        if (*n < NK_MAXROUTES) {
+            for (int i = 0; i < len; i++) out[*n].sq[i] = path[i];
+            out[*n].len = (int8_t)len;
+            (*n)++;
+        }
+        return;
+    }
+    int d = c->walk[x][(int)s->nuku];
+    for (uint64_t m = c->nbr[x]; m;) {
+        int y = bb_pop_lsb64(&m);
+        if (c->walk[y][(int)s->nuku] != d - 1) continue;
+        path[depth] = (int8_t)y;
+        routes_dfs(c, s, y, depth + 1, len, path, out, n);
+    }
+}
+
+static int route_cubes(const NkConfig *c, const NkState *s, const NkRoute *r) {
+    int k = 0;
+    for (int i = 0; i < r->len; i++) k += !c->sq_ribbon[(int)r->sq[i]] && !(s->built >> r->sq[i] & 1);
+    return k;
+}
+
+/* The moving NPC's candidate routes this step (the first steps of its
+ * shortest walks to Nukumaru) and, in tied, those placing the most cubes. */
+static int best_routes(const NkConfig *c, const NkState *s, NkRoute *r, int *tied) {
+    int from = s->pos[(int)s->npc], d = c->walk[from][(int)s->nuku];
+    int len = s->npc_steps < d ? s->npc_steps : d, n = 0, nt = 0, best = -1;
+    int8_t path[4];
+    routes_dfs(c, s, from, 0, len, path, r, &n);
+    for (int i = 0; i < n; i++) {
+        int k = route_cubes(c, s, &r[i]);
+        if (k > best) { best = k; nt = 0; }
+        if (k == best) tied[nt++] = i;
+    }
+    return nt;
+}
+
+static void apply_route(const NkConfig *c, NkState *s, const NkRoute *r) {
+    for (int i = 0; i < r->len; i++) {
+        int sq = r->sq[i];
+        s->pos[(int)s->npc] = (int8_t)sq;
+        if (!c->sq_ribbon[sq] && !(s->built >> sq & 1)) {   /* a cube: counts as built */
+            s->built |= 1ull << sq;
+            s->bld_type[sq] = -1;
+            s->bld_owner[sq] = -1;
+        }
+    }
+    s->npc_steps = (int8_t)(s->npc_steps - r->len);
+    if (s->pos[(int)s->npc] == s->nuku) {     /* the NPC caught it: the card face up again */
+        s->start_down = 0;
+        push(s, EF_NUKU, 1, 0);
+    }
+}
+
+/* Walk the moving NPC; returns 1 when the player must choose among tied routes. */
+static int npc_walk(const NkConfig *c, NkState *s) {
+    NkRoute r[NK_MAXROUTES];
+    int tied[NK_MAXROUTES];
+    int nt = best_routes(c, s, r, tied);
+    if (nt == 0) { s->npc_steps = 0; return 0; }
+    if (nt > 1) { s->phase = NP_ROUTE; s->to_move = 0; return 1; }
+    apply_route(c, s, &r[tied[0]]);
+    return 0;
+}
+
+int nk_route_squares(const BLGame *g, const void *vst, int i, int8_t *sq) {
+    NkRoute r[NK_MAXROUTES];
+    int tied[NK_MAXROUTES];
+    int nt = best_routes(NK_CFG(g), (const NkState *)vst, r, tied);
+    if (i < 0 || i >= nt) return 0;
+    for (int k = 0; k < r[tied[i]].len; k++) sq[k] = r[tied[i]].sq[k];
+    return r[tied[i]].len;
+}
+
 /* The effect stack ran empty: continue the phase. Returns 1 if more effects
  * were pushed (run on), 0 once a decision or chance node is set. */
 static int resume(const NkConfig *c, NkState *s) {
@@ -266,6 +362,13 @@ static int resume(const NkConfig *c, NkState *s) {
         return 0;
     case CTX_CLEANUP:
         return begin_round(c, s);
+    case CTX_NPC:
+        if (++s->npc <= NK_NPCS) {
+            push(s, EF_NPCMOVE, 1, 0);
+            push(s, EF_NPCROLL, 1, 0);
+            return 1;
+        }
+        return begin_events(c, s);
     default:
         return 0;
     }
@@ -273,6 +376,7 @@ static int resume(const NkConfig *c, NkState *s) {
 
 void nk_run(const NkConfig *c, NkState *s) {
     for (;;) {
+        if (s->phase == NP_OVER) return;
         if (s->sp == 0) {
             if (!resume(c, s)) return;
             continue;
@@ -337,8 +441,13 @@ void nk_run(const NkConfig *c, NkState *s) {
             s->phase = NP_DIE;
             return;
         case EF_NUKU:
+        case EF_NPCROLL:
             s->phase = NP_DIE;
             return;
+        case EF_NPCMOVE:
+            if (s->npc_steps <= 0) { s->sp--; break; }
+            if (npc_walk(c, s)) return;         /* a tie: the player chooses */
+            break;
         case EF_MOVE:
             if (a <= 0) { s->sp--; break; }
             s->phase = NP_MOVE;
@@ -360,10 +469,11 @@ void nk_run(const NkConfig *c, NkState *s) {
 /* ---------- the board ---------- */
 
 static void place_nukumaru(const NkConfig *c, NkState *s, int face) {
-    /* From the rolled number, +1 (6 wraps to 1) past every occupied square. */
+    /* From the rolled number, +1 (6 wraps to 1) past every occupied square:
+     * a pioneer (NPCs too) or, in Chasing Nukumaru, a cube. */
     for (int k = 0; k < 6; k++) {
-        int sq = c->nuku_sq[(face + k) % 6], occupied = 0;
-        for (int p = 0; p < c->players; p++) occupied |= s->pos[p] == sq;
+        int f = (face + k) % 6, sq = c->nuku_sq[f], occupied = s->nuku_cubes >> f & 1;
+        for (int p = 0; p < c->pieces; p++) occupied |= s->pos[p] == sq;
         if (!occupied) { s->nuku = (int8_t)sq; return; }
     }
 }
@@ -382,6 +492,16 @@ static void enter_square(const NkConfig *c, NkState *s, int p, int sq) {
         s->coins[p] = (int16_t)(s->coins[p] + c->catch_coins);
         s->start_holder = (int8_t)p;
         s->start_down = 1;
+        if (c->solo == SOLO_CHASING) {
+            s->nuku_cubes |= (uint8_t)(1u << (c->sq_nuku[sq] - 1));
+            if (s->nuku_cubes == 63) {       /* all six occupied: cleared */
+                s->cleared = (int8_t)(s->round + 1);
+                s->phase = NP_OVER;
+                s->to_move = -1;
+                s->sp = 0;
+                return;
+            }
+        }
         push_triggers(c, s, p, TR_CATCH, 0);  /* after Nukumaru has moved */
         push(s, EF_NUKU, 1, 0);
         return;
@@ -581,6 +701,13 @@ int nk_legal_actions(const BLGame *g, const void *vst, int32_t *out) {
         for (int k = 0; k < NK_NCARD; k++)
             if (s->cdeck >> k & 1) out[n++] = NA_DRAWCARD + k;
         return n;
+    case NP_ROUTE: {
+        NkRoute r[NK_MAXROUTES];
+        int tied[NK_MAXROUTES];
+        int nt = best_routes(c, s, r, tied);
+        for (int i = 0; i < nt; i++) out[n++] = NA_ROUTE + i;
+        return n;
+    }
     default:
         return 0;
     }
@@ -592,7 +719,13 @@ void nk_apply(const BLGame *g, void *vst, int32_t a) {
     const NkConfig *c = NK_CFG(g);
     NkState *s = ST(vst);
     int p = s->to_move;
-    if (a >= NA_DRAWCARD) {
+    if (a >= NA_ROUTE) {
+        NkRoute r[NK_MAXROUTES];
+        int tied[NK_MAXROUTES];
+        best_routes(c, s, r, tied);
+        apply_route(c, s, &r[tied[a - NA_ROUTE]]);
+        nk_run(c, s);
+    } else if (a >= NA_DRAWCARD) {
         int k = a - NA_DRAWCARD;
         s->cdeck &= (uint16_t)~(1u << k);
         if (s->stack[s->sp - 1].op == EF_REFILL_C) {
@@ -643,6 +776,9 @@ void nk_apply(const BLGame *g, void *vst, int32_t a) {
         if (f->op == EF_NUKU) {
             s->sp--;
             place_nukumaru(c, s, face);
+        } else if (f->op == EF_NPCROLL) {        /* 1-3: 2 squares, 4-5: 3, 6: 4 */
+            s->sp--;
+            s->npc_steps = (int8_t)(face < 3 ? 2 : face < 5 ? 3 : 4);
         } else {
             if (--f->a <= 0) s->sp--;
             push_effects(s, c->partner[(int)s->partner[p]].die[face]);

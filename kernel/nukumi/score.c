@@ -59,6 +59,10 @@ void nk_returns(const BLGame *g, const void *vst, double *out) {
     if (s->phase != NP_OVER) { for (int i = 0; i < P; i++) out[i] = 0.0; return; }
     NkScore sc[NK_MAXP];
     for (int p = 0; p < P; p++) nk_score(c, s, p, &sc[p]);
+    if (c->solo == SOLO_CHASING) {   /* cleared in round 1 +1 ... round 5 0; not cleared below */
+        out[0] = s->cleared ? 1.0 - 0.25 * (s->cleared - 1) : -1.0 + 0.1 * bb_popcount32(s->nuku_cubes);
+        return;
+    }
     if (P == 1) {   /* solo: the score against the evaluation table's middle (150) */
         out[0] = nk_squash((sc[0].total - 150) / 50.0);
         return;

@@ -50,19 +50,19 @@ static void rd_cost(Reader *r, NkCost *c, const char *what) {
         }
 }
 
-static void distances(NkConfig *c) {
+static void distances(NkConfig *c, int8_t (*table)[NK_NSQ], uint64_t carriage) {
     /* 0-1 BFS: a step costs 1, a carriage ride between stops costs 0. */
     for (int a = 0; a < NK_NSQ; a++) {
-        int8_t *d = c->dist[a];
+        int8_t *d = table[a];
         for (int i = 0; i < NK_NSQ; i++) d[i] = 99;
         int dq[4 * NK_NSQ], head = 2 * NK_NSQ, tail = 2 * NK_NSQ;
         d[a] = 0;
         dq[tail++] = a;
         while (head < tail) {
             int x = dq[head++];
-            if (c->carriage >> x & 1)
+            if (carriage >> x & 1)
                 for (int y = 0; y < NK_NSQ; y++)
-                    if ((c->carriage >> y & 1) && d[y] > d[x]) { d[y] = d[x]; dq[--head] = y; }
+                    if ((carriage >> y & 1) && d[y] > d[x]) { d[y] = d[x]; dq[--head] = y; }
             for (int y = 0; y < NK_NSQ; y++)
                 if ((c->nbr[x] >> y & 1) && d[y] > d[x] + 1) { d[y] = (int8_t)(d[x] + 1); dq[tail++] = y; }
         }
@@ -94,6 +94,12 @@ int nk_configure(BLGame *g, const int32_t *pv, int n, char *err, int errlen) {
     c->players = rd(&r, 1, NK_MAXP, "players");
     c->partner_side = rd(&r, 0, 1, "partner_side");
     c->advanced = rd(&r, 0, 1, "advanced");
+    c->solo = rd(&r, 0, 2, "solo");
+    if (!r.bad && c->solo && c->players != 1) {
+        snprintf(err, (size_t)errlen, "solo modes are for 1 player, got %d players", c->players);
+        return -1;
+    }
+    c->pieces = c->players + (c->solo == SOLO_SCORE_ATTACK ? NK_NPCS : 0);
     int central = -1, nuku_seen = 0;
     for (int i = 0; i < NK_NSQ; i++) {
         c->sq_kind[i] = (int8_t)rd(&r, 0, SQ_CARRIAGE, "square kind");
@@ -180,7 +186,8 @@ int nk_configure(BLGame *g, const int32_t *pv, int n, char *err, int errlen) {
             snprintf(err, (size_t)errlen, "not enough tokens of resource %d for the starting bags", k);
             return -1;
         }
-    distances(c);
+    distances(c, c->dist, c->carriage);
+    distances(c, c->walk, 0);
     multisets(c);
     g->num_players = c->players;
     g->num_actions = NA_NUM;
@@ -209,6 +216,7 @@ void nk_init(const BLGame *g, void *vst, uint64_t seed) {
     else s->cards_open = (uint16_t)((1u << NK_NCARD) - 1);
     s->deck = (1ull << NK_NHELP) - 1;
     for (int i = 0; i < 3; i++) s->hrow[i] = s->crow[i] = -1;
+    for (int i = 0; i < c->pieces; i++) s->pos[i] = c->central;
     for (int i = 0; i < NK_NSQ; i++) s->bld_type[i] = s->bld_owner[i] = -1;
     for (int b = 0; b < NK_NBLD; b++) s->bld_left[b] = c->bld_count[b];
 }

@@ -10,6 +10,7 @@ Parameters (defaults in brackets):
   players       1 to 4 [2]
   partner_side  side of the partner boards, "A" or "B" ["A"]
   advanced      the advanced rules: 3 face-up Helpers and action cards [False]
+  solo          "none", or for 1 player "score_attack" (Solo 1) or "chasing" (Solo 2) ["none"]
 """
 from __future__ import annotations
 
@@ -19,13 +20,16 @@ from importlib import resources
 NAME = "nukumi"
 
 DATA = json.loads(resources.files("boardlab").joinpath("data/nukumi.json").read_text())
-DEFAULTS = {"players": 2, "partner_side": "A", "advanced": False}
+DEFAULTS = {"players": 2, "partner_side": "A", "advanced": False, "solo": "none"}
+SOLO_MODES = ["none", "score_attack", "chasing"]
 #: Parameter sets for the generic suites: 1 to 4 players, both partner sides.
 PARAMETER_SETS = [
     {"players": 2},
     {"players": 1},
     {"players": 3, "partner_side": "B"},
     {"players": 4, "advanced": True},
+    {"players": 1, "solo": "score_attack"},
+    {"players": 1, "solo": "chasing", "advanced": True},
 ]
 
 RESOURCES: list[str] = DATA["resources"]
@@ -230,7 +234,12 @@ def kernel_params(params: dict) -> list[int]:
     advanced = params["advanced"]
     if not isinstance(advanced, bool):
         raise ValueError(f"nukumi parameter 'advanced' must be True or False, got {advanced!r}")
-    return [players, 0 if side == "A" else 1, int(advanced)] + _COMPONENTS
+    solo = params["solo"]
+    if solo not in SOLO_MODES:
+        raise ValueError(f"nukumi parameter 'solo' must be one of {SOLO_MODES}, got {solo!r}")
+    if solo != "none" and players != 1:
+        raise ValueError(f"nukumi parameter 'solo' needs players=1, got players={players}")
+    return [players, 0 if side == "A" else 1, int(advanced), SOLO_MODES.index(solo)] + _COMPONENTS
 
 
 # ---------------------------------------------------------------- drawing
@@ -248,8 +257,10 @@ def _res_text(counts: dict) -> str:
 def render(obs: dict) -> str:
     """Draw an observation (the full state, or what one seat knows) as text."""
     n, viewer = obs["players"], obs["viewer"]
-    lines = [f"Nukumi Onsen, {n} player{'s' if n > 1 else ''}, partner side {obs['partner_side']}"
-             f" - round {obs['round'] + 1} of 5, {obs['phase']}"
+    mode = {"none": "", "score attack": " (Score Attack)", "chasing": " (Chasing Nukumaru)"}[obs["solo"]]
+    lines = [f"Nukumi Onsen{mode}, {n} player{'s' if n > 1 else ''}, partner side {obs['partner_side']}"
+             + (", advanced" if obs["advanced"] else "")
+             + f" - round {obs['round'] + 1} of 5, {obs['phase']}"
              + ("" if viewer is None else f" - seen by P{viewer}")]
     rc = obs["round_cards"]
     names = {c["id"]: c["name"] for c in DATA["round_cards"]["cards"]}
@@ -258,7 +269,9 @@ def render(obs: dict) -> str:
     lines.append(f"  Nukumaru on {obs['nukumaru']}; start player card: P{obs['start_player']}"
                  f" ({'face down' if obs['start_face_down'] else 'face up'}); "
                  f"Helper deck {obs['deck_size']}; pool {_res_text(obs['pool'])}")
-    cells = {}
+    cells = {sq: "x" for sq in obs["npc_cubes"]}
+    for i, sq in enumerate(obs["npcs"]):
+        cells[sq] = cells.get(sq, "") + f"n{i + 1}"
     for b in obs["buildings"]:
         cells[b["square"]] = _BLD_LETTER[b["building"]] + str(b["owner"])
     for p, pl in enumerate(obs["seats"]):
@@ -276,7 +289,7 @@ def render(obs: dict) -> str:
             row.append(f"{text:<6}")
         lines.append(f"  {r}  " + "".join(row).rstrip())
     lines.append("  (. vacant, H Helper, $ 2 Coins, C Central, N Nukumaru square, # Carriage Stop, "
-                 "* Nukumaru, @p pioneer; building letter+owner: s stall b bath t tavern r ryokan "
+                 "* Nukumaru, @p pioneer, n1-n3 NPCs, x NPC cube; building letter+owner: s stall b bath t tavern r ryokan "
                  "p playground P palace u statue o souvenir shop)")
     for p, pl in enumerate(obs["seats"]):
         mark = " [to move]" if p == obs["current_player"] else ""
@@ -289,6 +302,10 @@ def render(obs: dict) -> str:
                      f"on boards {_res_text(pl['spent'])}")
         lines.append(f"    hand {hand}; played {' '.join(pl['played']) or '-'}; "
                      f"cards {' '.join(pl['cards']) or '-'}; used {', '.join(pl['used']) or '-'}")
+    if obs["nukumaru_cubes"]:
+        lines.append(f"  Nukumaru squares caught: {' '.join(obs['nukumaru_cubes'])}")
+    if obs["result"]:
+        lines.append(f"  result: {obs['result']}")
     if obs["pending"]:
         lines.append(f"  pending: {', '.join(obs['pending'])}")
     return "\n".join(lines)
