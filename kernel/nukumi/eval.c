@@ -13,10 +13,13 @@ static double projected(const NkConfig *c, const NkState *s, int p) {
     int bag = nk_total(s->bag[p]) + nk_total(s->drawn[p]) + nk_total(s->spent[p]);
     int gold = s->bag[p][R_GOLD] + s->drawn[p][R_GOLD] + s->spent[p][R_GOLD];
     int draw = nk_draw_size(c, s, p);
-    double per_round = (draw < bag ? draw : bag) * (2.5 + 1.5 * gold / (double)(bag ? bag : 1));
+    double per_round = (draw < bag ? draw : bag) * (3.5 + 1.5 * gold / (double)(bag ? bag : 1));
     v += per_round * (rounds_left - 1);
-    v += 1.2 * nk_total(s->drawn[p]);                  /* still to spend this round */
+    v += 1.0 * nk_total(s->drawn[p]);                  /* still to spend this round: a Coin each at worst */
     v += 2.5 * bb_popcount64(s->hand[p]);
+    /* Standing where a building can go (the step before most points). */
+    int sq = s->pos[p];
+    if (!c->sq_ribbon[sq] && !(s->built >> sq & 1) && s->cubes[p] < NK_CUBES) v += 3.0;
     /* Nukumaru: the card (7 + a resource a round) is worth chasing. */
     if (!(s->start_down && s->start_holder == p) && s->nuku >= 0)
         v += 6.0 / (1 + c->dist[(int)s->pos[p]][(int)s->nuku]);

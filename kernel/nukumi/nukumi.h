@@ -14,7 +14,7 @@
  *   players, partner_side (0 A, 1 B), advanced (1: the advanced rules),
  *   solo (0 none, 1 Score Attack, 2 Chasing Nukumaru; 1 player only),
  *   board: NK_NSQ x (kind, ribbon, nukumaru number 1-6 or 0, neighbour mask
- *          low 24 bits, the bits above),
+ *          as 3 x 21 bits, low first),
  *   resources: NK_NRES token counts in all, NK_NRES in each starting bag,
  *   tracks: fun die rolls per level 1-5, oishi Coins per level 1-5,
  *           fun points per level 0-5, oishi points per level 0-5,
@@ -79,7 +79,8 @@
 #include "../common/game_api.h"
 
 #define NK_MAXP 4
-#define NK_NSQ 49
+#define NK_W 9               /* board columns a..i; squares row-major, named like c4 */
+#define NK_NSQ 63
 #define NK_NRES 5
 #define NK_NSPOT 10
 #define NK_NBLD 8
@@ -126,11 +127,15 @@ enum { END_NONE = 0, END_BUILT_ALL, END_PER_BUILDING, END_TRACK, END_HELPERS, EN
        END_BUILDINGS, END_N };
 
 enum {
-    NA_SPOT = 0, NA_BUILD = 9, NA_PARTNER = 17, NA_CARD = 18, NA_PASS = 20, NA_DISCARD = 21,
-    NA_COINMOVE = 61, NA_SELL = 62, NA_STEP = 67, NA_CARRIAGE = 116, NA_STOP = 165, NA_PLAY = 166,
-    NA_TAKE = 206, NA_PAY = 218, NA_ACCEPT = 273, NA_DECLINE = 274,
-    NA_ROUNDCARD = 275, NA_PARTNERDEAL = 282, NA_DIE = 288, NA_DRAWRES = 294, NA_DRAWHELPER = 299,
-    NA_BLIND = 339, NA_PICKH = 340, NA_DRAWCARD = 380, NA_ROUTE = 392, NA_NUM = 408
+    NA_SPOT = 0, NA_BUILD = NA_SPOT + 9, NA_PARTNER = NA_BUILD + NK_NBLD, NA_CARD = NA_PARTNER + 1,
+    NA_PASS = NA_CARD + NK_CARD_SLOTS, NA_DISCARD = NA_PASS + 1, NA_COINMOVE = NA_DISCARD + NK_NHELP,
+    NA_SELL = NA_COINMOVE + 1, NA_STEP = NA_SELL + NK_NRES, NA_CARRIAGE = NA_STEP + NK_NSQ,
+    NA_STOP = NA_CARRIAGE + NK_NSQ, NA_PLAY = NA_STOP + 1, NA_TAKE = NA_PLAY + NK_NHELP,
+    NA_PAY = NA_TAKE + NK_NCARD, NA_ACCEPT = NA_PAY + NK_NPAY, NA_DECLINE = NA_ACCEPT + 1,
+    NA_ROUNDCARD = NA_DECLINE + 1, NA_PARTNERDEAL = NA_ROUNDCARD + NK_NROUND,
+    NA_DIE = NA_PARTNERDEAL + NK_NPART, NA_DRAWRES = NA_DIE + 6, NA_DRAWHELPER = NA_DRAWRES + NK_NRES,
+    NA_BLIND = NA_DRAWHELPER + NK_NHELP, NA_PICKH = NA_BLIND + 1, NA_DRAWCARD = NA_PICKH + NK_NHELP,
+    NA_ROUTE = NA_DRAWCARD + NK_NCARD, NA_NUM = NA_ROUTE + 16
 };
 
 enum {

@@ -105,9 +105,9 @@ int nk_configure(BLGame *g, const int32_t *pv, int n, char *err, int errlen) {
         c->sq_kind[i] = (int8_t)rd(&r, 0, SQ_CARRIAGE, "square kind");
         c->sq_ribbon[i] = (int8_t)rd(&r, 0, 1, "square ribbon");
         c->sq_nuku[i] = (int8_t)rd(&r, 0, 6, "Nukumaru number");
-        uint64_t lo = (uint64_t)rd(&r, 0, (1 << 24) - 1, "neighbour mask");
-        uint64_t hi = (uint64_t)rd(&r, 0, (1 << (NK_NSQ - 24)) - 1, "neighbour mask");
-        c->nbr[i] = lo | hi << 24;
+        c->nbr[i] = 0;
+        for (int part = 0; part < 3; part++)
+            c->nbr[i] |= (uint64_t)rd(&r, 0, (1 << 21) - 1, "neighbour mask") << (21 * part);
         if (c->sq_kind[i] == SQ_CENTRAL) central = i;
         if (c->sq_kind[i] == SQ_CARRIAGE) c->carriage |= 1ull << i;
         if (c->sq_kind[i] == SQ_NUKUMARU && c->sq_nuku[i]) {

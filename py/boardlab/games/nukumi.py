@@ -44,7 +44,9 @@ _TRIGGERS = {"played": 0, "after_action": 1, "after_catch": 2, "none": 3}
 _ENDS = {"none": 0, "built_all": 1, "per_building": 2, "track": 3, "helpers": 4, "coins": 5,
          "buildings": 6}
 N_EFF = 4
-N_SQ, N_HELP, N_CARD, N_ROUND, N_PART, N_CUBES = 49, 40, 12, 7, 6, 10
+N_SQ, N_HELP, N_CARD, N_ROUND, N_PART, N_CUBES = 63, 40, 12, 7, 6, 10
+WIDTH = 9            # board columns a..i (kernel/nukumi/nukumi.h NK_W)
+COLUMNS = "abcdefghi"
 
 
 def _bad(what: str) -> ValueError:
@@ -103,6 +105,9 @@ def _board() -> list[int]:
     squares = DATA["board"]["squares"]
     if len(squares) != N_SQ:
         raise _bad(f"the board must have {N_SQ} squares")
+    for i, sq in enumerate(squares):
+        if sq["name"] != f"{COLUMNS[i % WIDTH]}{i // WIDTH + 1}":
+            raise _bad(f"square {i} must be named {COLUMNS[i % WIDTH]}{i // WIDTH + 1} (row by row)")
     index = {sq["name"]: i for i, sq in enumerate(squares)}
     vec, numbers = [], []
     for i, sq in enumerate(squares):
@@ -121,7 +126,7 @@ def _board() -> list[int]:
         if num:
             numbers.append(num)
         ribbon = bool(sq["ribbon"]) or sq["kind"] in ("central", "nukumaru", "carriage_stop")
-        vec += [SQUARE_KINDS.index(sq["kind"]), int(ribbon), num, mask & 0xFFFFFF, mask >> 24]
+        vec += [SQUARE_KINDS.index(sq["kind"]), int(ribbon), num, mask & 0x1FFFFF, (mask >> 21) & 0x1FFFFF, mask >> 42]
     if sorted(numbers) != [1, 2, 3, 4, 5, 6]:
         raise _bad("the Nukumaru squares must be numbered 1 to 6")
     kinds = [sq["kind"] for sq in squares]
@@ -278,10 +283,10 @@ def render(obs: dict) -> str:
         text = cells.get(pl["square"], "")
         cells[pl["square"]] = text + ("" if "@" in text else "@") + str(p)
     kinds = {sq["name"]: sq["kind"] for sq in DATA["board"]["squares"]}
-    lines.append("     " + "".join(f"{c:<6}" for c in "abcdefg"))
-    for r in range(1, 8):
+    lines.append("     " + "".join(f"{c:<6}" for c in COLUMNS))
+    for r in range(1, N_SQ // WIDTH + 1):
         row = []
-        for c in "abcdefg":
+        for c in COLUMNS:
             name = f"{c}{r}"
             text = cells.get(name) or _SQ_LETTER[kinds[name]]
             if name == obs["nukumaru"]:
