@@ -42,7 +42,6 @@ def start_round(s, events=None, helpers=None, draws=None):
     for p in order:
         assert s.current_player == p
         play(s, f"{events[p]} {card}")
-        settle_event(s)
     helpers = helpers or {}
     for k, p in enumerate(order):
         if obs(s)["advanced"]:
@@ -60,11 +59,6 @@ def start_round(s, events=None, helpers=None, draws=None):
         p = int(first_name.split()[0][1:])
         wanted = draws.get(p)
         play(s, f"P{p} draws {wanted.pop(0)}" if wanted else first_name)
-    return s
-
-
-def settle_event(s):
-    """Nothing: an accepted event's chance (a die, a Helper) is left to the test."""
     return s
 
 

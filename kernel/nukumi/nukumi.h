@@ -3,10 +3,10 @@
  * stand-in component and every choice where the rulebook is silent:
  * docs/nukumi.md).
  *
- * Files: setup.c (parameter vector -> NkConfig, initial state, setup chance),
- * rules.c (phases, actions, the effect stack, chance, determinize),
+ * Files: setup.c (parameter vector -> NkConfig, initial state), rules.c
+ * (phases, actions, the effect stack, chance, determinize, the solo NPCs),
  * score.c (final scoring, returns), eval.c (heuristic), observe.c (JSON,
- * move notation).
+ * move notation), scenario.c (test-only position setter).
  *
  * Component data comes from py/boardlab/data/nukumi.json through the int32
  * parameter vector built by py/boardlab/games/nukumi.py (layout: nk_configure
@@ -192,7 +192,7 @@ typedef struct {
     int8_t add_coins[2], start_vp, catch_coins, sq_coins;
     int8_t bld_count[NK_NBLD], bld_pts[NK_NBLD], bld_fun[NK_NBLD];
     NkCost bld_cost[NK_NBLD]; NkEff bld_eff[NK_NBLD][NK_NEFF];
-    int8_t h_pts[NK_NHELP], h_rank[NK_NHELP], h_trig[NK_NHELP];
+    int8_t h_pts[NK_NHELP], h_rank[NK_NHELP], h_trig[NK_NHELP];   /* rank: shown, no rule uses it */
     uint16_t h_mask[NK_NHELP]; NkEff h_eff[NK_NHELP][NK_NEFF];
     uint64_t h_on_action[NK_NSPOT]; /* ongoing Helpers triggered by each spot */
     uint64_t h_on_catch;
@@ -200,7 +200,6 @@ typedef struct {
     NkEff round_eff[NK_NROUND][NK_NEFF];
     NkPartner partner[NK_NPART];    /* the side in play */
     int8_t ms[NK_NPAY][NK_NRES];    /* payment multisets: count per resource */
-    int8_t ms_size[NK_NPAY];
     int16_t ms_index[1024];         /* base-4 count key -> multiset index (-1 none) */
 } NkConfig;
 
@@ -276,10 +275,6 @@ int nk_total(const int8_t *res);
 /* Score Attack: the squares of the i-th tied NPC route (NA_ROUTE + i); returns its length. */
 int nk_route_squares(const BLGame *g, const void *st, int i, int8_t *sq);
 double nk_squash(double x);
-/* Resource multisets payable for a cost from `have` (bit m = multiset m). */
-uint64_t nk_pay_options(const NkConfig *c, const NkCost *cost, const int8_t *have);
-/* The cost of what is pending in NP_PAY (or of an action being checked). */
-const NkCost *nk_cost_of(const NkConfig *c, const NkState *s, int kind, int idx, int p, NkCost *tmp);
 /* Start the flow after setup chance (used by nk_apply). */
 void nk_run(const NkConfig *c, NkState *s);
 

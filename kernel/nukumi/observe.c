@@ -20,7 +20,12 @@ static const char *const OP_NAME[EF_N] = {"", "gain", "coins", "draw helpers", "
                                           "fun", "oishi", "die rolls", "take a card", "souvenir coins",
                                           "move Nukumaru", "refill face-up helpers", "refill face-up cards", "npc die", "npc move"};
 
-static void sq_name(int sq, char *buf) { buf[0] = (char)('a' + sq % NK_W); sprintf(buf + 1, "%d", sq / NK_W + 1); }
+/* "c4": column letter, row number (rows 1-9: the board has 7). */
+static void sq_name(int sq, char *buf) {
+    buf[0] = (char)('a' + sq % NK_W);
+    buf[1] = (char)('1' + sq / NK_W);
+    buf[2] = 0;
+}
 
 int nk_action_to_string(const BLGame *g, const void *vst, int32_t a, char *buf, int cap) {
     const NkState *s = (const NkState *)vst;

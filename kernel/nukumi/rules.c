@@ -103,7 +103,8 @@ static void pay_dfs(const NkConfig *c, const NkCost *cost, int i, int8_t *left, 
         }
 }
 
-uint64_t nk_pay_options(const NkConfig *c, const NkCost *cost, const int8_t *have) {
+/* Resource multisets payable for a cost from `have` (bit m = multiset m). */
+static uint64_t nk_pay_options(const NkConfig *c, const NkCost *cost, const int8_t *have) {
     if (cost->n == 0) return 1ull << PAY_FREE;
     int8_t left[NK_NRES];
     int cnt[NK_NRES] = {0};
@@ -113,7 +114,8 @@ uint64_t nk_pay_options(const NkConfig *c, const NkCost *cost, const int8_t *hav
     return out;
 }
 
-const NkCost *nk_cost_of(const NkConfig *c, const NkState *s, int kind, int idx, int p, NkCost *tmp) {
+/* The cost of an action (kind PK_*, index) for seat p; tmp holds a computed one. */
+static const NkCost *nk_cost_of(const NkConfig *c, const NkState *s, int kind, int idx, int p, NkCost *tmp) {
     switch (kind) {
     case PK_SPOT:
         if (idx == SPOT_ADD) {

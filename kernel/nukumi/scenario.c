@@ -38,6 +38,10 @@ int nk_debug_set(const BLGame *g, void *vst, int what, int p, int k, int value) 
         if (!seat_ok || k < 0 || k >= NK_NHELP) return -1;
         uint64_t bit = 1ull << k;
         s->deck &= ~bit; s->discard &= ~bit;
+        for (int i = 0; i < 3; i++)
+            if (s->hrow[i] == k) s->hrow[i] = -1;
+        for (int i = 0; i < s->n_hbot; i++)
+            if (s->hbot[i] == k) { for (int j = i + 1; j < s->n_hbot; j++) s->hbot[j - 1] = s->hbot[j]; s->n_hbot--; break; }
         for (int q = 0; q < c->players; q++) { s->hand[q] &= ~bit; s->played[q] &= ~bit; }
         if (what == NKD_HAND) s->hand[p] |= bit; else s->played[p] |= bit;
         return 0;

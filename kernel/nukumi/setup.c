@@ -78,7 +78,6 @@ static void multisets(NkConfig *c) {
             for (int r = 0; r < NK_NRES; r++) { cnt[r] = x & 3; x >>= 2; tot += cnt[r]; }
             if (tot != size) continue;
             for (int r = 0; r < NK_NRES; r++) c->ms[k][r] = (int8_t)cnt[r];
-            c->ms_size[k] = (int8_t)size;
             c->ms_index[code] = (int16_t)k++;
         }
 }
