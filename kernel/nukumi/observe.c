@@ -251,6 +251,12 @@ int nk_observe_json(const BLGame *g, const void *vst, int v, char *buf, int cap)
               sc.buildings, sc.helpers, sc.coins, sc.start_card, sc.partner_end, sc.construction, sc.cards,
               sc.tracks, sc.total);
     }
+    bl_jw(&w, "],\"scores\":[");
+    for (int p = 0; p < P; p++) {
+        NkScore sc;
+        nk_score(c, s, p, &sc);
+        bl_jw(&w, "%s%d", p ? "," : "", sc.total);
+    }
     bl_jw(&w, "]}");
     return w.len < cap ? w.len : -1;
 }
