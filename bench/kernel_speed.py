@@ -36,6 +36,10 @@ CONFIGS = [
     ("keyside 2p", "keyside", {"players": 2}),
     ("keyside 4p", "keyside", {"players": 4}),
     ("keyside solo", "keyside", {"players": 1}),
+    ("nukumi 1p", "nukumi", {"players": 1}),
+    ("nukumi 2p", "nukumi", {"players": 2}),
+    ("nukumi 4p", "nukumi", {"players": 4}),
+    ("nukumi 4p+", "nukumi", {"players": 4, "advanced": True}),
 ]
 
 

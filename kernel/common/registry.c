@@ -5,8 +5,10 @@
 extern const BLGameVTable bl_kitsu_vtable;
 extern const BLGameVTable bl_kyushu_vtable;
 extern const BLGameVTable bl_keyside_vtable;
+extern const BLGameVTable bl_nukumi_vtable;
 
-static const BLGameVTable *const GAMES[] = { &bl_kitsu_vtable, &bl_kyushu_vtable, &bl_keyside_vtable };
+static const BLGameVTable *const GAMES[] = {
+    &bl_kitsu_vtable, &bl_kyushu_vtable, &bl_keyside_vtable, &bl_nukumi_vtable };
 static const int N_GAMES = (int)(sizeof GAMES / sizeof GAMES[0]);
 
 const BLGameVTable *bl_find_game(const char *name) {

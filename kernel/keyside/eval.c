@@ -63,7 +63,7 @@ static int32_t vt_sample(const BLGame *g, void *vst) {
 /* What observer o cannot know: the order of the gem bag and, before the
  * reveal, the dice the others have set. Both are resampled from rng alone
  * (the bag's public contents, the public count of dice each seat has set). */
-static void vt_determinize(const BLGame *g, void *vst, int o, BLRng *r) {
+static int vt_determinize(const BLGame *g, void *vst, int o, BLRng *r) {
     const KsConfig *c = KS_CFG(g);
     KsState *s = ST(vst);
     /* Canonical order first (sorted by type), so the result depends only on
@@ -88,6 +88,7 @@ static void vt_determinize(const BLGame *g, void *vst, int o, BLRng *r) {
         }
     }
     bl_rng_seed(&s->rng, bl_rng_next(r));
+    return 0;                         /* always possible: no constraint to meet */
 }
 
 /* Projected final score: the score sheet as it stands (every scoring rule,

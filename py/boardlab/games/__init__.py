@@ -8,10 +8,10 @@ Each module ``boardlab.games.<name>`` provides (docs/CONTRACTS.md):
   build the kernel parameter vector (``ValueError`` naming the parameter);
 * ``render(obs) -> str`` - draw an observation dict (full or one seat's).
 """
-from . import keyside, kitsu, kyushu
+from . import keyside, kitsu, kyushu, nukumi
 
 #: name -> game module, in display order.
-GAMES = {kitsu.NAME: kitsu, kyushu.NAME: kyushu, keyside.NAME: keyside}
+GAMES = {kitsu.NAME: kitsu, kyushu.NAME: kyushu, keyside.NAME: keyside, nukumi.NAME: nukumi}
 
 
 def get(name):

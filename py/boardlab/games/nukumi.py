@@ -1,0 +1,316 @@
+"""Nukumi Onsen Kaitakuki: parameters, component data and the text drawing of a position.
+
+The rules live in the C kernel (kernel/nukumi/); this module turns validated
+parameters and the data file (py/boardlab/data/nukumi.json: the board, cards,
+partner boards and buildings, with every part the rulebook does not print
+flagged ``"stand_in": true``, see docs/nukumi.md) into the kernel's parameter
+vector (layout: kernel/nukumi/nukumi.h), and draws observations as text.
+
+Parameters (defaults in brackets):
+  players       1 to 4 [2]
+  partner_side  side of the partner boards, "A" or "B" ["A"]
+  advanced      the advanced rules: 3 face-up Helpers and action cards [False]
+  solo          "none", or for 1 player "score_attack" (Solo 1) or "chasing" (Solo 2) ["none"]
+"""
+from __future__ import annotations
+
+import json
+from importlib import resources
+
+NAME = "nukumi"
+
+DATA = json.loads(resources.files("boardlab").joinpath("data/nukumi.json").read_text())
+DEFAULTS = {"players": 2, "partner_side": "A", "advanced": False, "solo": "none"}
+SOLO_MODES = ["none", "score_attack", "chasing"]
+#: Parameter sets for the generic suites: 1 to 4 players, both partner sides.
+PARAMETER_SETS = [
+    {"players": 2},
+    {"players": 1},
+    {"players": 3, "partner_side": "B"},
+    {"players": 4, "advanced": True},
+    {"players": 1, "solo": "score_attack"},
+    {"players": 1, "solo": "chasing", "advanced": True},
+]
+
+RESOURCES: list[str] = DATA["resources"]
+SQUARE_KINDS = ["vacant", "helper", "2_coins", "central", "nukumaru", "carriage_stop"]
+SPOTS = [s["name"] for s in DATA["player_board"]["spots"]]
+BUILDINGS = [b["name"] for b in DATA["buildings"]]
+SQUARES = [sq["name"] for sq in DATA["board"]["squares"]]
+# Kernel effect ops and triggers (kernel/nukumi/nukumi.h EF_*, TR_*, END_*).
+_OPS = {"gain": 1, "coins": 2, "helper": 3, "play": 4, "move": 5, "fun": 6, "oishi": 7, "die": 8,
+        "take_card": 9, "coins_per_adjacent_building": 10}
+_TRIGGERS = {"played": 0, "after_action": 1, "after_catch": 2, "none": 3}
+_ENDS = {"none": 0, "built_all": 1, "per_building": 2, "track": 3, "helpers": 4, "coins": 5,
+         "buildings": 6}
+N_EFF = 4
+N_SQ, N_HELP, N_CARD, N_ROUND, N_PART, N_CUBES = 63, 40, 12, 7, 6, 10
+WIDTH = 9            # board columns a..i (kernel/nukumi/nukumi.h NK_W)
+COLUMNS = "abcdefghi"
+
+
+def _bad(what: str) -> ValueError:
+    return ValueError(f"nukumi data: {what}")
+
+
+def _effects(effects: list, what: str) -> list[int]:
+    if len(effects) > N_EFF:
+        raise _bad(f"{what} has more than {N_EFF} effects")
+    out = []
+    for e in effects:
+        op = e[0]
+        if op not in _OPS:
+            raise _bad(f"{what}: unknown effect {op!r}; known: {', '.join(_OPS)}")
+        if op == "gain":
+            if len(e) != 3 or e[1] not in RESOURCES or not 1 <= e[2] <= 9:
+                raise _bad(f"{what}: 'gain' needs a resource and a count 1-9, got {e!r}")
+            out += [_OPS[op], RESOURCES.index(e[1]), e[2]]
+        elif op == "take_card":
+            out += [_OPS[op], 1, 0]
+        else:
+            if len(e) != 2 or not 1 <= e[1] <= 20:
+                raise _bad(f"{what}: {op!r} needs a count 1-20, got {e!r}")
+            out += [_OPS[op], e[1], 0]
+    return out + [0, 0, 0] * (N_EFF - len(effects))
+
+
+def _cost(slots: list, coins: int, what: str) -> list[int]:
+    """3 slot masks + Coins. A slot is 'any' or resource names joined by '|'."""
+    if len(slots) > 3:
+        raise _bad(f"{what} costs more than 3 resources")
+    masks = []
+    for slot in slots:
+        if slot == "any":
+            masks.append((1 << len(RESOURCES)) - 1)
+            continue
+        m = 0
+        for name in slot.split("|"):
+            if name not in RESOURCES:
+                raise _bad(f"{what}: unknown resource {name!r} in cost {slot!r}")
+            m |= 1 << RESOURCES.index(name)
+        masks.append(m)
+    return masks + [0] * (3 - len(masks)) + [coins]
+
+
+def _spot_mask(names: list, what: str) -> int:
+    m = 0
+    for n in names:
+        if n not in SPOTS:
+            raise _bad(f"{what}: unknown action {n!r}; known: {', '.join(SPOTS)}")
+        m |= 1 << SPOTS.index(n)
+    return m
+
+
+def _board() -> list[int]:
+    squares = DATA["board"]["squares"]
+    if len(squares) != N_SQ:
+        raise _bad(f"the board must have {N_SQ} squares")
+    for i, sq in enumerate(squares):
+        if sq["name"] != f"{COLUMNS[i % WIDTH]}{i // WIDTH + 1}":
+            raise _bad(f"square {i} must be named {COLUMNS[i % WIDTH]}{i // WIDTH + 1} (row by row)")
+    index = {sq["name"]: i for i, sq in enumerate(squares)}
+    vec, numbers = [], []
+    for i, sq in enumerate(squares):
+        if sq["kind"] not in SQUARE_KINDS:
+            raise _bad(f"square {sq['name']}: unknown kind {sq['kind']!r}")
+        mask = 0
+        for n in sq["neighbours"]:
+            if n not in index or n == sq["name"]:
+                raise _bad(f"square {sq['name']}: bad neighbour {n!r}")
+            if sq["name"] not in squares[index[n]]["neighbours"]:
+                raise _bad(f"squares {sq['name']} and {n} must list each other as neighbours")
+            mask |= 1 << index[n]
+        num = sq.get("nukumaru", 0)
+        if (sq["kind"] == "nukumaru") != (num != 0):
+            raise _bad(f"square {sq['name']}: exactly the Nukumaru squares carry a number 1-6")
+        if num:
+            numbers.append(num)
+        ribbon = bool(sq["ribbon"]) or sq["kind"] in ("central", "nukumaru", "carriage_stop")
+        vec += [SQUARE_KINDS.index(sq["kind"]), int(ribbon), num, mask & 0x1FFFFF, (mask >> 21) & 0x1FFFFF, mask >> 42]
+    if sorted(numbers) != [1, 2, 3, 4, 5, 6]:
+        raise _bad("the Nukumaru squares must be numbered 1 to 6")
+    kinds = [sq["kind"] for sq in squares]
+    if kinds.count("central") != 1 or kinds.count("carriage_stop") < 2:
+        raise _bad("the board needs one Central Square and at least 2 Carriage Stops")
+    return vec
+
+
+def _components() -> list[int]:
+    vec = _board()
+    tokens = DATA["resource_tokens"]["counts"]
+    start = DATA["start_bag"]
+    if any(tokens[r] < 4 * start.get(r, 0) for r in RESOURCES):
+        raise _bad("not enough resource tokens for 4 starting bags")
+    vec += [tokens[r] for r in RESOURCES] + [start.get(r, 0) for r in RESOURCES]
+    tracks = DATA["tracks"]
+    vec += [0] + tracks["fun"]["bonus_die_rolls"] + [0] + tracks["oishi"]["bonus_coins"]
+    vec += tracks["fun"]["points"]["by_level"] + tracks["oishi"]["points"]["by_level"]
+    spots = DATA["player_board"]["spots"]
+    if len(spots) != 10 or spots[-1]["name"] != "construction":
+        raise _bad("the player board has 9 spots then 'construction'")
+    for s in spots[:-1]:
+        vec += _cost(s["cost"], 0, s["name"]) + _effects(s["effects"], s["name"])
+    vec += DATA["player_board"]["add_action_coins"]
+    vec += [DATA["start_player_card_points"], DATA["catch_coins"], DATA["two_coins_square_coins"]]
+    if len(DATA["buildings"]) != 8:
+        raise _bad("there are 8 building types")
+    for b in DATA["buildings"]:
+        fun = b["points"] == "fun"
+        vec += [b["count"], 0 if fun else b["points"], int(fun)]
+        vec += _cost(b["cost"], b.get("coins", 0), b["name"]) + _effects(b["effects"], b["name"])
+    helpers = DATA["helpers"]["cards"]
+    if len(helpers) != N_HELP:
+        raise _bad(f"there are {N_HELP} Helpers")
+    for h in helpers:
+        what = f"Helper {h['id']}"
+        if h["trigger"] not in _TRIGGERS:
+            raise _bad(f"{what}: unknown trigger {h['trigger']!r}")
+        vec += [h["points"], h["rank"], _TRIGGERS[h["trigger"]], _spot_mask(h.get("on", []), what)]
+        vec += _effects(h["effects"], what)
+    cards = DATA["action_cards"]["cards"]
+    if len(cards) != N_CARD:
+        raise _bad(f"there are {N_CARD} additional action cards")
+    for k in cards:
+        vec += [k["points"]] + _cost(k["cost"], 0, k["id"]) + _effects(k["effects"], k["id"])
+    rounds = DATA["round_cards"]["cards"]
+    if len(rounds) != N_ROUND:
+        raise _bad(f"there are {N_ROUND} round cards")
+    for r in rounds:
+        vec += _effects(r["effects"], r["id"])
+    boards = DATA["partners"]["boards"]
+    if len(boards) != N_PART:
+        raise _bad(f"there are {N_PART} partner boards")
+    for b in boards:
+        for side in "AB":
+            d, what = b[side], f"partner {b['name']} {side}"
+            vec += _effects(d["start"], what + " start")
+            og = d["ongoing"]
+            vec += [_TRIGGERS[og["trigger"]], _spot_mask(og.get("on", []), what)]
+            vec += _effects(og["effects"], what + " ongoing")
+            vec += _end(d["end"], what)
+            vec += _cost(d["specific_action"]["cost"], 0, what) + _effects(d["specific_action"]["effects"], what)
+            if len(d["die"]) != 6:
+                raise _bad(f"{what}: the die table has 6 faces")
+            for face in d["die"]:
+                vec += _effects(face, what + " die")
+            if len(d["draw"]) != N_CUBES + 1 or len(d["points"]) != N_CUBES + 1:
+                raise _bad(f"{what}: draw sizes and points for 0..{N_CUBES} cubes used")
+            vec += d["draw"] + d["points"]
+    return vec
+
+
+def _end(end: dict, what: str) -> list[int]:
+    kind = end["kind"]
+    if kind not in _ENDS:
+        raise _bad(f"{what}: unknown end-game ability {kind!r}")
+    if kind == "built_all":
+        mask = 0
+        for n in end["buildings"]:
+            mask |= 1 << BUILDINGS.index(n)
+        a, b = mask, 0
+    elif kind == "per_building":
+        a, b = BUILDINGS.index(end["building"]), 0
+    elif kind == "track":
+        a, b = ["fun", "oishi"].index(end["track"]), end["level"]
+    elif kind in ("helpers", "buildings"):
+        a, b = end["count"], 0
+    elif kind == "coins":
+        a, b = end["coins"], 0
+    else:
+        a, b = 0, 0
+    return [_ENDS[kind], a, b, end.get("points", 0)]
+
+
+_COMPONENTS = _components()
+
+
+def kernel_params(params: dict) -> list[int]:
+    """Validate `params` (defaults filled) and build the kernel's parameter vector."""
+    unknown = sorted(set(params) - set(DEFAULTS))
+    if unknown:
+        raise ValueError(f"unknown nukumi parameter(s) {', '.join(map(repr, unknown))}; "
+                         f"known: {', '.join(DEFAULTS)}")
+    players = params["players"]
+    if isinstance(players, bool) or not isinstance(players, int) or not 1 <= players <= 4:
+        raise ValueError(f"nukumi parameter 'players' must be an integer from 1 to 4, got {players!r}")
+    side = params["partner_side"]
+    if side not in ("A", "B"):
+        raise ValueError(f"nukumi parameter 'partner_side' must be 'A' or 'B', got {side!r}")
+    advanced = params["advanced"]
+    if not isinstance(advanced, bool):
+        raise ValueError(f"nukumi parameter 'advanced' must be True or False, got {advanced!r}")
+    solo = params["solo"]
+    if solo not in SOLO_MODES:
+        raise ValueError(f"nukumi parameter 'solo' must be one of {SOLO_MODES}, got {solo!r}")
+    if solo != "none" and players != 1:
+        raise ValueError(f"nukumi parameter 'solo' needs players=1, got players={players}")
+    return [players, 0 if side == "A" else 1, int(advanced), SOLO_MODES.index(solo)] + _COMPONENTS
+
+
+# ---------------------------------------------------------------- drawing
+
+_SQ_LETTER = {"vacant": ".", "helper": "H", "2_coins": "$", "central": "C", "nukumaru": "N",
+              "carriage_stop": "#"}
+_BLD_LETTER = {"stall": "s", "public bath": "b", "tavern": "t", "ryokan": "r", "playground": "p",
+               "nukumi palace": "P", "nukumaru statue": "u", "souvenir shop": "o"}
+
+
+def _res_text(counts: dict) -> str:
+    return " ".join(f"{k} {v}" for k, v in counts.items() if v) or "-"
+
+
+def render(obs: dict) -> str:
+    """Draw an observation (the full state, or what one seat knows) as text."""
+    n, viewer = obs["players"], obs["viewer"]
+    mode = {"none": "", "score attack": " (Score Attack)", "chasing": " (Chasing Nukumaru)"}[obs["solo"]]
+    lines = [f"Nukumi Onsen{mode}, {n} player{'s' if n > 1 else ''}, partner side {obs['partner_side']}"
+             + (", advanced" if obs["advanced"] else "")
+             + f" - round {obs['round'] + 1} of 5, {obs['phase']}"
+             + ("" if viewer is None else f" - seen by P{viewer}")]
+    rc = obs["round_cards"]
+    names = {c["id"]: c["name"] for c in DATA["round_cards"]["cards"]}
+    lines.append("  round cards: " + ", ".join(
+        (f"[{c} {names[c]}]" if i == obs["round"] else c) for i, c in enumerate(rc)))
+    lines.append(f"  Nukumaru on {obs['nukumaru']}; start player card: P{obs['start_player']}"
+                 f" ({'face down' if obs['start_face_down'] else 'face up'}); "
+                 f"Helper deck {obs['deck_size']}; pool {_res_text(obs['pool'])}")
+    cells = {sq: "x" for sq in obs["npc_cubes"]}
+    for i, sq in enumerate(obs["npcs"]):
+        cells[sq] = cells.get(sq, "") + f"n{i + 1}"
+    for b in obs["buildings"]:
+        cells[b["square"]] = _BLD_LETTER[b["building"]] + str(b["owner"])
+    for p, pl in enumerate(obs["seats"]):
+        text = cells.get(pl["square"], "")
+        cells[pl["square"]] = text + ("" if "@" in text else "@") + str(p)
+    kinds = {sq["name"]: sq["kind"] for sq in DATA["board"]["squares"]}
+    lines.append("     " + "".join(f"{c:<6}" for c in COLUMNS))
+    for r in range(1, N_SQ // WIDTH + 1):
+        row = []
+        for c in COLUMNS:
+            name = f"{c}{r}"
+            text = cells.get(name) or _SQ_LETTER[kinds[name]]
+            if name == obs["nukumaru"]:
+                text = "N*" if text == "N" else text + "*"
+            row.append(f"{text:<6}")
+        lines.append(f"  {r}  " + "".join(row).rstrip())
+    lines.append("  (. vacant, H Helper, $ 2 Coins, C Central, N Nukumaru square, # Carriage Stop, "
+                 "* Nukumaru, @p pioneer, n1-n3 NPCs, x NPC cube; building letter+owner: s stall b bath t tavern r ryokan "
+                 "p playground P palace u statue o souvenir shop)")
+    for p, pl in enumerate(obs["seats"]):
+        mark = " [to move]" if p == obs["current_player"] else ""
+        hand = (" ".join(pl["hand"]) or "-") if pl["hand"] is not None else f"{pl['hand_size']} cards"
+        partner = DATA["partners"]["boards"][pl["partner"]]["name"] if pl["partner"] >= 0 else "-"
+        lines.append(f"P{p}{mark}: {partner} on {pl['square']}; coins {pl['coins']}, fun {pl['fun']}, "
+                     f"oishi {pl['oishi']}, buildings {pl['buildings']}, draw {pl['draw_size']}"
+                     f"{', passed' if pl['passed'] else ''}; score {pl['score']['total']}")
+        lines.append(f"    drawn {_res_text(pl['drawn'])} | bag {_res_text(pl['bag'])} | "
+                     f"on boards {_res_text(pl['spent'])}")
+        lines.append(f"    hand {hand}; played {' '.join(pl['played']) or '-'}; "
+                     f"cards {' '.join(pl['cards']) or '-'}; used {', '.join(pl['used']) or '-'}")
+    if obs["nukumaru_cubes"]:
+        lines.append(f"  Nukumaru squares caught: {' '.join(obs['nukumaru_cubes'])}")
+    if obs["result"]:
+        lines.append(f"  result: {obs['result']}")
+    if obs["pending"]:
+        lines.append(f"  pending: {', '.join(obs['pending'])}")
+    return "\n".join(lines)
