@@ -89,30 +89,33 @@ def indistinguishable_branches(game, seed, count):
             finish_turn(y, np.random.default_rng(seed + 1), q)
         for p in range(game.num_players):
             if p != q and x.observation(p) == y.observation(p):
-                yield p, x, y
+                yield p, x, y, i % 2 == 1
 
 
 def test_a_hidden_move_changes_nothing_the_others_can_use(game):
     """What a seat cannot see must not change its determinizations, its legal moves or
     its search (e.g. a shared pool changed by another seat's hidden turn)."""
     seen = 0
-    for p, x, y in indistinguishable_branches(game, seed=24, count=80):
+    for p, x, y, one_move in indistinguishable_branches(game, seed=24, count=80):
         seen += 1
         for seed in (3, 4):
             assert full_view(x.determinize(p, seed)) == full_view(y.determinize(p, seed)), \
                 f"determinize({p}) sees another seat's hidden move at {x.history} / {y.history}"
-        assert x.observed_history(p) == y.observed_history(p), \
-            f"the history seat {p} sees shows another seat's hidden move"
+        if one_move:     # (a whole turn may take public steps the observation forgets)
+            assert x.observed_history(p) == y.observed_history(p), \
+                f"the history seat {p} sees shows another seat's hidden move"
         if x.current_player == p == y.current_player:
             assert np.array_equal(x.legal_actions(), y.legal_actions())
             if len(x.legal_actions()) > 1:
                 sx = search.ismcts(x, iterations=100, seed=5)
                 sy = search.ismcts(y, iterations=100, seed=5)
                 assert sx.stats == sy.stats
-                # An agent's per-move seed must not count the others' hidden steps.
-                agent = agents.ISMCTSAgent(iterations=50, seed=1)
-                assert agent.step(x) == agent.step(y)
-                assert agent.analyse(x).stats == agent.analyse(y).stats
+                # Same view, same past as p saw it: an agent's per-move seed must not
+                # count the hidden steps (e.g. terraforming inside a hidden Map turn).
+                if x.observed_history(p) == y.observed_history(p):
+                    agent = agents.ISMCTSAgent(iterations=50, seed=1)
+                    assert agent.step(x) == agent.step(y)
+                    assert agent.analyse(x).stats == agent.analyse(y).stats
     if game.name in ("kitsu", "kyushu") and game.num_players > 2:
         assert seen > 0, "no hidden move found to test"
 
