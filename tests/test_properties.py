@@ -141,11 +141,15 @@ def test_any_seat_and_seed(case, player, seed, index):
 # ---------------------------------------------------------------- records
 @functools.lru_cache(maxsize=None)
 def records_of(case):
+    """JSON texts of records: a Game.position one first where there is one, then games."""
     records = [s.to_record() for s in states_of(case)]
     game = game_of(case)
-    if game.name == "kitsu" and game.num_players == 2:         # a Game.position record
-        s = game.position(0, seed=1, hand=["B1", "O3"], leader=1, trick=["O6"])
-        records.append(s.to_record())
+    if game.name == "kitsu" and game.num_players == 2:
+        s = game.position(0, seed=1, hand=["B1", "O3"], leader=1, trick=["O6"], pawns=[3, 4],
+                          rounds_won=[0, 1], tokens={"+3": "used", "hidden": None, "invert": 1},
+                          discard=["B2", "O2"], last_trick=["B2", "O2"], known={"1": ["B6"]},
+                          hand_sizes=[2, 3])               # every fact, for the mutations
+        records.insert(0, s.to_record())
     return tuple(json.dumps(r) for r in records)
 
 
@@ -163,9 +167,10 @@ def paths(value, prefix=()):
 def mutate(record, data):
     """Apply a few random edits: delete, retype, replace, insert or truncate anywhere."""
     for _ in range(data.draw(st.integers(1, 3), label="edits")):
-        where = data.draw(st.sampled_from(list(paths(record))[1:] or [()]), label="path")
-        if not where:
+        if not isinstance(record, dict) or not record:
             break
+        top = data.draw(st.sampled_from(sorted(record)), label="key")   # each key as likely
+        where = data.draw(st.sampled_from(list(paths(record[top], (top,)))), label="path")
         parent = record
         for k in where[:-1]:
             parent = parent[k]
@@ -185,12 +190,8 @@ def mutate(record, data):
     return record
 
 
-@pytest.mark.parametrize("case", CASES)
-@FAST
-@given(index=st.integers(0, 99), data=st.data())
-def test_mutated_records(case, index, data):
-    texts = records_of(key(case))
-    record = mutate(json.loads(texts[index % len(texts)]), data)
+def check_replay(record, game):
+    """A (mutated) record replays to a State or raises RecordError, and stays as it was."""
     given_text = json.dumps(record)
     for source in (record, given_text):
         try:
@@ -199,12 +200,30 @@ def test_mutated_records(case, index, data):
             pass
         else:                                   # a mutation may leave a valid record
             assert boardlab.replay(state.to_record()) == state
-    assert json.dumps(record) == given_text     # the record itself is not changed
-    game = game_of(key(case))
     try:
         game.replay(record)
     except RecordError:
         pass
+    assert json.dumps(record) == given_text
+
+
+@pytest.mark.parametrize("case", CASES)
+@FAST
+@given(index=st.integers(0, 99), data=st.data())
+def test_mutated_records(case, index, data):
+    texts = records_of(key(case))
+    check_replay(mutate(json.loads(texts[index % len(texts)]), data), game_of(key(case)))
+
+
+@pytest.mark.parametrize("case", [c for c in CASES if c.values[0][0] == "kitsu"
+                                  and c.values[0][1].get("players") == 2])
+@settings(FAST, max_examples=200)               # one short record: cheap, and worth many tries
+@given(data=st.data())
+def test_mutated_position_records(case, data):
+    """Edits inside the "position" of a Game.position record (seat and facts)."""
+    record = json.loads(records_of(key(case))[0])
+    part = mutate({"position": record.pop("position")}, data)
+    check_replay(dict(record, **part), game_of(key(case)))
 
 
 @FAST
