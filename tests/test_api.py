@@ -514,6 +514,21 @@ def test_kernel_setup_vector_is_range_checked():
         core.setup_state([0, "1"], 0)
 
 
+def test_search_binding_names_out_of_range_arguments(game4):
+    from boardlab import _search
+    core = decision_state(game4, seed=16)._core
+    for kwargs, name in [({"rollout_depth": 2**31}, "rollout_depth"), ({"seed": 2**64}, "seed"),
+                         ({"max_nodes": 2**63}, "max_nodes"), ({"player": 2**40}, "player")]:
+        args = dict({"player": 0}, **kwargs)
+        with pytest.raises(ValueError, match=name):
+            _search.ISMCTSTree(core, **args)
+    tree = _search.ISMCTSTree(core, 0)
+    for n in (-1, 2**63, 1.5):
+        with pytest.raises(ValueError, match="n: must be an integer"):
+            tree.run(n)
+    assert tree.run(5) == 5 and tree.iterations == 5
+
+
 def test_record_huge_numbers():
     record = position_record()
     for changes, pattern in [({"result": [2**2000, 0]}, "result"),
