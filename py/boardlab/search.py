@@ -33,7 +33,8 @@ from . import _core, _search
 from .errors import brief_repr
 
 __all__ = ["ismcts", "SearchResult", "bytes_per_node", "default_rollout_depth",
-           "DEFAULT_MAX_NODES", "MAX_THREADS", "check_options"]
+           "DEFAULT_MAX_NODES", "MAX_ITERATIONS", "MAX_THREADS", "check_budget", "check_options",
+           "core_of"]
 
 _MASK64 = (1 << 64) - 1
 #: Default tree-size cap: 4M nodes = 128 MiB at 32 bytes per node (the tree
