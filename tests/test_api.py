@@ -7,7 +7,8 @@ import numpy as np
 import pytest
 
 import boardlab
-from boardlab import CHANCE, TERMINAL, IllegalActionError, RecordError
+from boardlab import CHANCE, TERMINAL, IllegalActionError, RecordError, search
+from boardlab.agents import ISMCTSAgent, make_agent
 
 from conftest import play_random, random_action, random_positions
 
@@ -453,3 +454,198 @@ def test_random_playouts_from_a_state(game4):
         game4.random_playouts(5, state=boardlab.make("kitsu", players=2).new_initial_state())
     with pytest.raises(ValueError):
         game4.random_playouts(-1)
+
+
+# ---------------------------------------------------------------- bad input: the documented error
+def position_record():
+    """A record of a Kitsu position set up with Game.position (2 players)."""
+    game = boardlab.make("kitsu", players=2)
+    return game.position(0, seed=1, hand=["B1", "O3"], leader=1, trick=["O6"]).to_record()
+
+
+def test_record_nested_too_deeply():
+    for text in ("[" * 100_000, b"[" * 100_000, '{"a": ' * 100_000):
+        with pytest.raises(RecordError, match="nested too deeply"):
+            boardlab.replay(text)
+        with pytest.raises(RecordError, match="nested too deeply"):
+            boardlab.make("kitsu").replay(text)
+
+
+@pytest.mark.parametrize("seat", [7, 2, -1, 2**70])
+def test_record_position_seat_out_of_range(seat):
+    record = position_record()
+    record["position"]["seat"] = seat
+    with pytest.raises(RecordError, match=r"position.*seat must be a seat in \[0, 2\)"):
+        boardlab.replay(record)
+
+
+#: (fact, bad value): each must be refused naming the fact, by Game.position and in a record.
+BAD_FACTS = [
+    ("tokens", [1]), ("tokens", "used"), ("tokens", {"+3": True}), ("tokens", {"+3": 1.0}),
+    ("tokens", {"+3": 2**40}), ("known", [1]), ("known", {"١": ["B1"]}), ("known", {"1": "B1"}),
+    ("trick", 3), ("trick", "O3"), ("trick", [3]), ("trick", [["O3"]]),
+    ("leader", None), ("leader", "1"), ("leader", True), ("leader", 1.9), ("leader", 2**40),
+    ("leader", -1), ("pawns", [2**40, 0]), ("pawns", [0, -2**40]), ("pawns", [0]),
+    ("pawns", "0 0"), ("rounds_won", [0, 2**63]), ("rounds_won", [0.0, 0]),
+    ("hand_sizes", [2**40, 0]), ("hand_sizes", [1, "1"]), ("hand", "B1 O3"), ("hand", [None]),
+    ("hand", [["B1"]]), ("discard", [{"card": "B1"}]), ("last_trick", 5),
+]
+
+
+@pytest.mark.parametrize("fact, bad", BAD_FACTS)
+def test_position_bad_fact_is_named(fact, bad):
+    game = boardlab.make("kitsu", players=2)
+    facts = dict(position_record()["position"]["facts"], **{fact: bad})
+    with pytest.raises(ValueError, match=fact) as info:
+        game.position(0, **facts)
+    assert type(info.value) is ValueError
+    record = position_record()
+    record["position"]["facts"][fact] = bad
+    with pytest.raises(RecordError, match=fact):
+        boardlab.replay(record)
+    with pytest.raises(RecordError, match=fact):
+        boardlab.replay(json.dumps(record))
+
+
+def test_position_facts_of_the_right_type_still_work():
+    game = boardlab.make("kitsu", players=2)
+    s = game.position(1, hand=["B1", "O3"], leader=0, trick=["O6"], tokens={"+3": 0, "hidden": None},
+                      known={"0": ["B6"]}, pawns=(3, 4), discard=None)   # None: not given
+    assert s.current_player == 1 and s.full_observation()["pawns"] == [3, 4]
+    assert boardlab.replay(json.loads(json.dumps(s.to_record()))) == s
+
+
+def test_kernel_setup_vector_is_range_checked():
+    core = boardlab.make("kitsu", players=2)._core
+    with pytest.raises(ValueError, match="position value 2 out of int32 range"):
+        core.setup_state([0, 0, 2**40], 0)
+    with pytest.raises(ValueError, match="position value 1 must be an int"):
+        core.setup_state([0, "1"], 0)
+
+
+def test_search_binding_names_out_of_range_arguments(game4):
+    from boardlab import _search
+    core = decision_state(game4, seed=16)._core
+    for kwargs, name in [({"rollout_depth": 2**31}, "rollout_depth"), ({"seed": 2**64}, "seed"),
+                         ({"max_nodes": 2**63}, "max_nodes"), ({"player": 2**40}, "player")]:
+        args = dict({"player": 0}, **kwargs)
+        with pytest.raises(ValueError, match=name):
+            _search.ISMCTSTree(core, **args)
+    tree = _search.ISMCTSTree(core, 0)
+    for n in (-1, 2**63, 1.5):
+        with pytest.raises(ValueError, match="n: must be an integer"):
+            tree.run(n)
+    assert tree.run(5) == 5 and tree.iterations == 5
+
+
+def test_record_huge_numbers():
+    record = position_record()
+    for changes, pattern in [({"result": [2**2000, 0]}, "result"),
+                             ({"result": [float("inf"), 0.0]}, "result"),
+                             ({"seed": 10**5000}, "seed"),
+                             ({"actions": [10**5000], "moves": None}, r"actions\[0\] = <int too large")]:
+        with pytest.raises(RecordError, match=pattern):
+            boardlab.replay(_tampered(record, **changes))
+    text = '{"format": "boardlab-record", "version": 1, "seed": ' + "9" * 5000 + "}"
+    with pytest.raises(RecordError, match="not valid JSON"):
+        boardlab.replay(text)
+
+
+def test_parse_action_numbers_are_ascii_and_bounded(game4):
+    state = decision_state(game4, seed=12)
+    before = state.clone()
+    a = int(state.legal_actions()[-1])
+    assert state.parse_action(str(a)) == a
+    assert state.parse_action(f"+{a}") == a and state.parse_action(f"000{a}") == a
+    arabic = "".join("٠١٢٣٤٥٦٧٨٩"[int(d)] for d in str(a))      # the same number, Arabic-Indic
+    fullwidth = "".join(chr(0xFF10 + int(d)) for d in str(a))
+    for text in (arabic, fullwidth, "9" * 5000, "9" * 10, f"-{a}", f"1{'0' * 4400}{a}"):
+        with pytest.raises(IllegalActionError, match="no legal move matches"):
+            state.parse_action(text)
+    assert state == before and state.history == before.history
+
+
+def test_huge_action_values_are_illegal_actions(game4):
+    state = decision_state(game4, seed=13)
+    before = state.clone()
+    for bad in (10**5000, 2**64, -(2**63), np.uint64(2**64 - 1)):
+        with pytest.raises(IllegalActionError, match="out of range"):
+            state.apply(bad)
+    assert state == before and state.history == before.history
+
+
+def test_random_playouts_range(game4):
+    for n in (2**31, 2**63, -1, 1.0, True):
+        with pytest.raises(ValueError, match=r"n must be an int in \[0, 2147483647\]"):
+            game4.random_playouts(n)
+
+
+# ---------------------------------------------------------------- search and agent parameters
+@pytest.mark.parametrize("kwargs, message", [
+    ({"iterations": 10, "rollout_depth": 2**31}, r"rollout_depth must be an integer in \[-1, 2147483647\]"),
+    ({"iterations": 10, "max_nodes": 2**63}, r"max_nodes must be an integer in \[1, 2147483647\]"),
+    ({"iterations": 10, "max_nodes": 2**31}, r"max_nodes must be an integer in \[1, 2147483647\]"),
+    ({"iterations": 10, "seed": 2**64}, r"seed must be an integer in \[0, 2\*\*64\)"),
+    ({"iterations": 10, "seed": 2**70}, r"seed must be an integer in \[0, 2\*\*64\)"),
+    ({"seconds": 0.01, "threads": 100_000}, r"threads must be an integer in \[1, 16\]"),
+    ({"iterations": 10, "threads": 17}, r"threads must be an integer in \[1, 16\]"),
+    ({"iterations": 2**32}, r"iterations must be an integer in \[1, 4294967295\]"),
+    ({"iterations": 10, "c": 10**400}, "c must be a finite number >= 0"),
+    ({"iterations": 10, "bias": -(10**400)}, "bias must be a finite number >= 0"),
+    ({"seconds": 10**400}, "seconds must be a finite number > 0"),
+    ({"iterations": 10, "player": 2**70}, r"player must be an integer in \[0, 4\)"),
+    ({"iterations": 10, "final": ["visits"]}, "final must be one of"),
+])
+def test_search_values_out_of_range(game4, kwargs, message):
+    state = decision_state(game4, seed=14)
+    before = state.clone()
+    with pytest.raises(ValueError, match=message):
+        search.ismcts(state, **kwargs)
+    assert state == before and state.history == before.history
+
+
+@pytest.mark.parametrize("bad", ["kitsu", None, 42, [1, 2], boardlab.make("kitsu")])
+def test_search_needs_a_state(bad):
+    with pytest.raises(TypeError, match="state must be a boardlab.State, got"):
+        search.ismcts(bad, iterations=10)
+    for agent in (make_agent("random"), make_agent("greedy"), make_agent("ismcts:10")):
+        with pytest.raises(TypeError, match="state must be a boardlab.State"):
+            agent.step(bad)
+
+
+def test_search_threads_at_the_documented_maximum(game4):
+    state = decision_state(game4, seed=15)
+    r = search.ismcts(state, seconds=0.02, threads=search.MAX_THREADS, seed=1)
+    assert r.iterations > 0 and sum(s["visits"] for s in r.stats) == r.iterations
+    r = search.ismcts(state, iterations=40, threads=search.MAX_THREADS, seed=1)
+    assert r.iterations == 40 and sum(s["visits"] for s in r.stats) == 40
+
+
+@pytest.mark.parametrize("spec, seed, message", [
+    ("ismcts:10:depth=99999999999", 0, r"rollout_depth must be an integer in \[-1, 2147483647\]"),
+    ("ismcts:10:threads=100000", 0, r"threads must be an integer in \[1, 16\]"),
+    ("ismcts:1s:c=1e999", 0, "c must be a finite number"),
+    ("ismcts:10:bias=nan", 0, "bad value 'nan' for bias"),
+    ("ismcts:10:depth=٣", 0, "bad value '٣' for depth"),
+    ("ismcts:10:c=١.٥", 0, "bad value"),
+    ("ismcts:10:depth=" + "9" * 5000, 0, "bad value '9999"),
+    ("ismcts:" + "9" * 5000, 0, "bad ismcts budget"),
+    ("ismcts:٣٠", 0, "bad ismcts budget"),
+    ("ismcts:99999999999", 0, r"iterations must be an integer in \[1, 4294967295\]"),
+    ("random", 2**64, r"seed must be an integer in \[0, 2\*\*64\)"),
+    ("ismcts:10", 2**64, r"seed must be an integer in \[0, 2\*\*64\)"),
+], ids=lambda v: str(v)[:32] if isinstance(v, str) else None)
+def test_agent_spec_values_out_of_range(spec, seed, message):
+    with pytest.raises(ValueError, match=message):
+        make_agent(spec, seed=seed)
+
+
+def test_agent_options_checked_when_made():
+    for kwargs, name in [({"c": float("nan")}, "c"), ({"rollout_depth": 2**31}, "rollout_depth"),
+                         ({"threads": 2**40}, "threads"), ({"bias": float("inf")}, "bias"),
+                         ({"final": "best"}, "final"), ({"seed": 2**64}, "seed"),
+                         ({"iterations": 10, "seconds": 1.0}, "exactly one")]:
+        with pytest.raises(ValueError, match=name):
+            ISMCTSAgent(**kwargs)
+    agent = ISMCTSAgent(iterations=10, seed=2**64 - 1, rollout_depth=2**31 - 1, threads=16)
+    assert agent.name == "ismcts:10:depth=2147483647:threads=16"

@@ -162,7 +162,12 @@ cdef class CoreGame:
         _check_game(self)
         if self.g.vt.setup == NULL:
             raise ValueError(f"{self.name}: setting up a position is not supported")
-        values = [int(x) for x in desc]
+        values = list(desc)
+        for i, v in enumerate(values):
+            if isinstance(v, bool) or not isinstance(v, (int, np.integer)):
+                raise ValueError(f"position value {i} must be an int, got {type(v).__name__}")
+            if not (-2**31 <= v < 2**31):
+                raise ValueError(f"position value {i} out of int32 range")
         cdef int n = len(values)
         cdef int32_t *vec = <int32_t *>malloc((n if n > 0 else 1) * sizeof(int32_t))
         cdef char err[ERR_CAP]

@@ -52,6 +52,14 @@ cdef extern from "search/ismcts.h" nogil:
                              BLISExport *out, int64_t cap) noexcept
 
 
+def _int_in(name, value, low, high):
+    """int(value) if it is an int in [low, high]; else ValueError naming it."""
+    if isinstance(value, bool) or not hasattr(value, "__index__") \
+            or not low <= value.__index__() <= high:
+        raise ValueError(f"{name}: must be an integer in [{low}, {high}], got {type(value).__name__}")
+    return value.__index__()
+
+
 def bytes_per_node():
     """Size in bytes of one tree node."""
     return bl_ismcts_bytes_per_node()
@@ -67,16 +75,17 @@ cdef class ISMCTSTree:
     cdef BLISTree *t
     cdef CoreGame game        # keeps the BLGame alive as long as the tree
 
-    def __cinit__(self, CoreState state not None, int player, double c=0.7,
-                  int rollout_depth=-1, uint64_t seed=0, int64_t max_nodes=0,
-                  double bias=0.0):
+    def __cinit__(self, CoreState state not None, player, c=0.7, rollout_depth=-1, seed=0,
+                  max_nodes=0, bias=0.0):
         cdef BLSearchParams p = bl_ismcts_default_params()
         cdef char err[256]
+        # Out-of-range ints would raise OverflowError in the C conversion: name them instead.
         p.c = c
-        p.rollout_depth = rollout_depth
-        p.seed = seed
-        p.max_nodes = max_nodes
+        p.rollout_depth = _int_in("rollout_depth", rollout_depth, -1, 2**31 - 1)
+        p.seed = _int_in("seed", seed, 0, 2**64 - 1)
+        p.max_nodes = _int_in("max_nodes", max_nodes, -2**63, 2**63 - 1)
         p.bias = bias
+        player = _int_in("player", player, -2**31, 2**31 - 1)
         err[0] = 0
         self.game = state.game
         self.t = bl_ismcts_create(state.game.g, state.st, player, &p, err, 256)
@@ -88,13 +97,12 @@ cdef class ISMCTSTree:
             bl_ismcts_free(self.t)
             self.t = NULL
 
-    def run(self, int64_t n):
+    def run(self, n):
         """Run n more iterations with the GIL released; returns n."""
         cdef int64_t done
-        if n < 0:
-            raise ValueError("n: must be >= 0")
+        cdef int64_t count = _int_in("n", n, 0, 2**63 - 1)
         with nogil:
-            done = bl_ismcts_run(self.t, n)
+            done = bl_ismcts_run(self.t, count)
         if done < 0:
             raise RuntimeError("search: the root state could not be determinized "
                                "(no world agrees with what the player knows)")

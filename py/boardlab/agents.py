@@ -14,7 +14,6 @@ apart from its own legal actions, everything it looks at comes from
 """
 from __future__ import annotations
 
-import math
 import numbers
 import re
 import time
@@ -22,20 +21,16 @@ from typing import Optional
 
 import numpy as np
 
-from .search import SearchResult, ismcts
+from .errors import brief_repr
+from .search import SearchResult, check_budget, check_options, core_of, ismcts
 
 __all__ = ["Agent", "RandomAgent", "GreedyAgent", "ISMCTSAgent", "make_agent"]
 
 _MASK64 = (1 << 64) - 1
 
 
-def _core_of(state):
-    core = getattr(state, "_core", None)
-    return core if core is not None else state
-
-
 def _seat_to_move(state) -> int:
-    seat = int(_core_of(state).current_player())
+    seat = int(core_of(state).current_player())
     if seat < 0:
         raise ValueError("agents decide only at decision nodes, not at "
                          + ("chance nodes" if seat == -1 else "terminal states"))
@@ -53,8 +48,8 @@ def _ply(state) -> int:
 
 
 def _check_seed(seed) -> int:
-    if isinstance(seed, bool) or not isinstance(seed, numbers.Integral) or seed < 0:
-        raise ValueError(f"seed must be an integer >= 0, got {seed!r}")
+    if isinstance(seed, bool) or not isinstance(seed, numbers.Integral) or not 0 <= seed < 2**64:
+        raise ValueError(f"seed must be an integer in [0, 2**64), got {brief_repr(seed)}")
     return int(seed)
 
 
@@ -94,7 +89,7 @@ class RandomAgent(_SeededAgent):
 
     def step(self, state) -> int:
         _seat_to_move(state)
-        legal = _core_of(state).legal_actions()
+        legal = core_of(state).legal_actions()
         return int(legal[int(self._rng.integers(len(legal)))])
 
 
@@ -114,7 +109,7 @@ class GreedyAgent(_SeededAgent):
     def action_values(self, state) -> dict[int, float]:
         """Mean heuristic value for the mover of each legal action."""
         seat = _seat_to_move(state)
-        core = _core_of(state)
+        core = core_of(state)
         legal = [int(a) for a in core.legal_actions()]
         totals = dict.fromkeys(legal, 0.0)
         for _ in range(self.determinizations):
@@ -138,7 +133,7 @@ class GreedyAgent(_SeededAgent):
         per action, ``mean`` = mean heuristic value for the mover)."""
         t0 = time.perf_counter()
         seat = _seat_to_move(state)
-        core = _core_of(state)
+        core = core_of(state)
         values = self.action_values(state)
         best = self._choose(values)
         n, k = self.determinizations, len(values)
@@ -164,25 +159,13 @@ class ISMCTSAgent(Agent):
                  final: str = "visits", bias: float = 0.0):
         if iterations is None and seconds is None:
             iterations = 1000
-        if iterations is not None and seconds is not None:
-            raise ValueError("give exactly one of iterations or seconds")
-        if iterations is not None and (isinstance(iterations, bool)
-                                       or not isinstance(iterations, numbers.Integral)
-                                       or iterations < 1):
-            raise ValueError(f"iterations must be an integer >= 1, got {iterations!r}")
-        if seconds is not None and (isinstance(seconds, bool) or not isinstance(seconds, numbers.Real)
-                                    or not math.isfinite(seconds) or seconds <= 0):
-            raise ValueError(f"seconds must be a finite number > 0, got {seconds!r}")
-        self.iterations = None if iterations is None else int(iterations)
-        self.seconds = None if seconds is None else float(seconds)
+        # The search's own checks, now rather than at the first move.
+        self.iterations, self.seconds = check_budget(iterations, seconds)
         self.seed = _check_seed(seed)
-        self.c = float(c)
-        self.rollout_depth = None if rollout_depth is None else int(rollout_depth)
-        if isinstance(threads, bool) or not isinstance(threads, numbers.Integral) or threads < 1:
-            raise ValueError(f"threads must be an integer >= 1, got {threads!r}")
-        self.threads = int(threads)
-        self.final = str(final)
-        self.bias = float(bias)
+        opts = check_options(c=c, rollout_depth=rollout_depth, threads=threads, final=final,
+                             bias=bias)
+        self.c, self.rollout_depth, self.threads, self.final, self.bias = (
+            opts[k] for k in ("c", "rollout_depth", "threads", "final", "bias"))
         budget = f"{self.iterations}" if self.iterations is not None else f"{self.seconds:g}s"
         opts = []
         if self.c != 0.7:
@@ -205,7 +188,7 @@ class ISMCTSAgent(Agent):
                       final=self.final, bias=self.bias)
 
     def step(self, state) -> int:
-        legal = _core_of(state).legal_actions()
+        legal = core_of(state).legal_actions()
         if len(legal) == 1:                 # nothing to think about (saves the time budget)
             _seat_to_move(state)
             return int(legal[0])
@@ -216,6 +199,10 @@ _SPEC_HELP = ('agent spec must be "random", "greedy", "ismcts" (1000 iterations)
               '"ismcts:N" (N iterations) or "ismcts:Xs" (X seconds)')
 _OPTION_KEYS = {"c": "c", "depth": "rollout_depth", "rollout_depth": "rollout_depth",
                 "threads": "threads", "final": "final", "bias": "bias"}
+# Numbers in a spec: ASCII digits only, and short enough for int() (whose digit
+# limit would otherwise surface as its own ValueError); ranges are checked later.
+_INT_VALUE = re.compile(r"[+-]?[0-9]{1,30}")
+_REAL_VALUE = re.compile(r"[+-]?(?:[0-9]{1,30}\.?[0-9]{0,30}|\.[0-9]{1,30})(?:e[+-]?[0-9]{1,4})?")
 
 
 def make_agent(spec: str, seed: int = 0) -> Agent:
@@ -231,7 +218,7 @@ def make_agent(spec: str, seed: int = 0) -> Agent:
     ValueError: unknown agent spec 'minimax': agent spec must be "random", "greedy", "ismcts" (1000 iterations), "ismcts:N" (N iterations) or "ismcts:Xs" (X seconds)
     """
     if not isinstance(spec, str):
-        raise ValueError(f"agent spec must be a string, got {spec!r}")
+        raise ValueError(f"agent spec must be a string, got {brief_repr(spec)}")
     seed = _check_seed(seed)
     s = spec.strip().lower()
     if s == "random":
@@ -247,21 +234,23 @@ def make_agent(spec: str, seed: int = 0) -> Agent:
         for opt in options:         # ismcts:1s:c=0.5:threads=2:depth=20:final=robust
             key, eq, value = opt.partition("=")
             if not eq or key not in _OPTION_KEYS:
-                raise ValueError(f"bad ismcts option {opt!r} in agent spec {spec!r}: use "
-                                 f"c=, depth=, threads=, bias= or final=")
+                raise ValueError(f"bad ismcts option {brief_repr(opt)} in agent spec "
+                                 f"{brief_repr(spec)}: use c=, depth=, threads=, bias= or final=")
             name = _OPTION_KEYS[key]
-            try:
-                kwargs[name] = (float(value) if name in ("c", "bias") else
-                                value if name == "final" else int(value))
-            except ValueError:
-                raise ValueError(f"bad value {value!r} for {key} in agent spec {spec!r}") from None
+            if name == "final":
+                kwargs[name] = value
+            elif (_REAL_VALUE if name in ("c", "bias") else _INT_VALUE).fullmatch(value):
+                kwargs[name] = float(value) if name in ("c", "bias") else int(value)
+            else:
+                raise ValueError(f"bad value {brief_repr(value)} for {key} in agent spec "
+                                 f"{brief_repr(spec)}")
         if kwargs.get("final", "visits") not in ("visits", "robust", "mean"):
-            raise ValueError(f"final must be visits, robust or mean in agent spec {spec!r}")
-        if re.fullmatch(r"[0-9]+", budget) and int(budget) >= 1:
+            raise ValueError(f"final must be visits, robust or mean in agent spec {brief_repr(spec)}")
+        if re.fullmatch(r"[0-9]{1,30}", budget) and int(budget) >= 1:
             return ISMCTSAgent(iterations=int(budget), seed=seed, **kwargs)
         sm = re.fullmatch(r"([0-9]*\.?[0-9]+)\s*s", budget)
         if sm and float(sm.group(1)) > 0:
             return ISMCTSAgent(seconds=float(sm.group(1)), seed=seed, **kwargs)
-        raise ValueError(f"bad ismcts budget {budget!r} in agent spec {spec!r}: "
+        raise ValueError(f"bad ismcts budget {brief_repr(budget)} in agent spec {brief_repr(spec)}: "
                          f"use a positive iteration count (ismcts:1000) or seconds (ismcts:1.5s)")
-    raise ValueError(f"unknown agent spec {spec!r}: {_SPEC_HELP}")
+    raise ValueError(f"unknown agent spec {brief_repr(spec)}: {_SPEC_HELP}")

@@ -23,3 +23,13 @@ class IllegalActionError(ValueError):
 
 class RecordError(ValueError):
     """A game record that is malformed, tampered with, or of another game."""
+
+
+def brief_repr(value, limit: int = 200) -> str:
+    """repr(value) for an error message: cut to ``limit`` characters, and safe for an
+    int past Python's digit limit (whose repr itself raises ValueError)."""
+    try:
+        text = repr(value)
+    except ValueError:
+        return f"<{type(value).__name__} too large to print>"
+    return text if len(text) <= limit else text[:limit] + "..."

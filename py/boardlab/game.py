@@ -23,11 +23,15 @@ import numpy as np
 
 from . import _core
 from . import games as _games
-from .errors import CHANCE, HIDDEN, TERMINAL, IllegalActionError
+from .errors import CHANCE, HIDDEN, TERMINAL, IllegalActionError, brief_repr
 
 _MAX_SEED = 2**64
-_INT_TEXT = re.compile(r"[+-]?\d+")
+#: A move number in parse_action: ASCII digits only ("٣" is not 3), at most 9 of
+#: them after the sign and leading zeros (action ids are int32; longer is no move).
+_INT_TEXT = re.compile(r"[+-]?0*([0-9]{1,9})", re.ASCII)
 _LIST_LIMIT = 80  # legal moves listed in an error message
+#: Largest ``n`` of Game.random_playouts (the kernel counts playouts in an int32).
+MAX_PLAYOUTS = 2**31 - 1
 
 
 def _norm(text: str) -> str:
@@ -37,10 +41,10 @@ def _norm(text: str) -> str:
 
 def _check_seed(seed, what="seed"):
     if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)):
-        raise ValueError(f"{what} must be an int in [0, 2**64), got {seed!r}")
+        raise ValueError(f"{what} must be an int in [0, 2**64), got {brief_repr(seed)}")
     seed = int(seed)
     if not 0 <= seed < _MAX_SEED:
-        raise ValueError(f"{what} must be an int in [0, 2**64), got {seed!r}")
+        raise ValueError(f"{what} must be an int in [0, 2**64), got {brief_repr(seed)}")
     return seed
 
 
@@ -77,13 +81,13 @@ def make(name: str, seed: int | None = None, **params) -> "Game":
     """
     if name not in games_available():
         raise ValueError(
-            f"unknown game {name!r}; available games: {', '.join(games_available())}"
+            f"unknown game {brief_repr(name)}; available games: {', '.join(games_available())}"
         )
     module = _games.get(name)
     unknown = [k for k in params if k not in module.DEFAULTS]
     if unknown:
         raise ValueError(
-            f"{name}: unknown parameter {unknown[0]!r}; parameters are: "
+            f"{name}: unknown parameter {brief_repr(unknown[0])}; parameters are: "
             f"{', '.join(module.DEFAULTS)}"
         )
     if seed is not None:
@@ -174,18 +178,24 @@ class Game:
     def position(self, seat: int, seed: int = 0, **facts) -> "State":
         """A position as one seat knows it at a real table, to analyse it.
 
-        ``facts`` are game-specific (for Kitsu: hand, leader, trick, discard,
-        pawns, rounds_won, tokens, ...; see the game module's
-        ``position_params``). What the seat cannot know is dealt at random
-        with ``seed``: search from that seat determinizes it anyway.
-        Inconsistent facts raise ValueError naming the problem.
+        ``facts`` are game-specific JSON values (they are saved in the
+        record; for Kitsu: hand, leader, trick, discard, pawns, rounds_won,
+        tokens, ...; see the game module's ``position_params``). What the seat
+        cannot know is dealt at random with ``seed``: search from that seat
+        determinizes it anyway. A bad or inconsistent fact (wrong type, out of
+        range, impossible with the rest) raises ValueError naming it.
         """
-        n = self.num_players
-        if _as_int(seat) is None or not 0 <= seat < n:
-            raise ValueError(f"seat must be a seat in [0, {n}), got {seat!r}")
+        seat = self._position_seat(seat)
         seed = _check_seed(seed)
-        position = {"seat": int(seat), "facts": facts}
+        position = {"seat": seat, "facts": facts}
         return State(self, self._start(seed, position), seed, position=position)
+
+    def _position_seat(self, seat) -> int:
+        n = self.num_players
+        p = _as_int(seat)
+        if p is None or not 0 <= p < n:
+            raise ValueError(f"seat must be a seat in [0, {n}), got {brief_repr(seat)}")
+        return p
 
     def _start(self, seed: int, position: dict | None):
         """The kernel state a game (or a record) starts from."""
@@ -194,7 +204,8 @@ class Game:
         build = getattr(self._module, "position_params", None)
         if build is None:
             raise ValueError(f"{self._name}: setting up a position is not supported")
-        vector = build(self._params, position["seat"], dict(position["facts"]))
+        seat = self._position_seat(position["seat"])
+        vector = build(self._params, seat, dict(position["facts"]))
         return self._core.setup_state(vector, seed)
 
     def replay(self, record) -> "State":
@@ -211,8 +222,8 @@ class Game:
         its own chance stream derived from ``seed``. Same seed, same result.
         """
         n_int = _as_int(n)
-        if n_int is None or n_int < 0:
-            raise ValueError(f"n must be a non-negative int, got {n!r}")
+        if n_int is None or not 0 <= n_int <= MAX_PLAYOUTS:
+            raise ValueError(f"n must be an int in [0, {MAX_PLAYOUTS}], got {brief_repr(n)}")
         seed = _check_seed(seed)
         if state is None:
             state = self.new_initial_state()
@@ -299,13 +310,13 @@ class State:
         a = _as_int(action)
         if a is None:
             raise IllegalActionError(
-                f"action must be an int, got {action!r}; legal actions: {self._describe_legal(legal)}",
+                f"action must be an int, got {brief_repr(action)}; legal actions: {self._describe_legal(legal)}",
                 action, legal)
         if a not in legal:
             why = ("out of range [0, %d)" % self._game.num_actions
                    if not 0 <= a < self._game.num_actions else "not legal here")
             raise IllegalActionError(
-                f"illegal action {a} ({why}); legal actions: {self._describe_legal(legal)}",
+                f"illegal action {brief_repr(a)} ({why}); legal actions: {self._describe_legal(legal)}",
                 a, legal)
         return a
 
@@ -322,19 +333,24 @@ class State:
 
     def parse_action(self, text: str) -> int:
         """The legal action whose notation is ``text`` (case and spacing
-        ignored), or whose number ``text`` is; else IllegalActionError."""
+        ignored), or whose number ``text`` is (ASCII digits only: "3", "+3",
+        "003"; not "٣"); else IllegalActionError."""
         legal = self.legal_actions().tolist()
         if not isinstance(text, str):
-            raise IllegalActionError(f"move text must be a str, got {text!r}", text, legal)
+            raise IllegalActionError(f"move text must be a str, got {brief_repr(text)}", text, legal)
         key = _norm(text)
         for a in legal:
             if _norm(self._core.action_to_string(a)) == key:
                 return a
-        if _INT_TEXT.fullmatch(key) and int(key) in legal:
-            return int(key)
+        number = _INT_TEXT.fullmatch(key)
+        if number:
+            value = int(number.group(1)) * (-1 if key.startswith("-") else 1)
+            if value in legal:
+                return value
         names = [self._core.action_to_string(a) for a in legal[:_LIST_LIMIT]]
         listed = ", ".join(repr(n) for n in names) or "none"
-        raise IllegalActionError(f"no legal move matches {text!r}; legal moves: {listed}", text, legal)
+        raise IllegalActionError(
+            f"no legal move matches {brief_repr(text)}; legal moves: {listed}", text, legal)
 
     def apply_string(self, text: str) -> int:
         """Parse ``text`` (see :meth:`parse_action`), apply it, return the action."""
@@ -365,7 +381,7 @@ class State:
         p = _as_int(player)
         n = self._game.num_players
         if p is None or not 0 <= p < n:
-            raise ValueError(f"{what} must be a seat in [0, {n}), got {player!r}")
+            raise ValueError(f"{what} must be a seat in [0, {n}), got {brief_repr(player)}")
         return p
 
     def observation(self, player: int) -> dict:

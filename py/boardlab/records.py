@@ -23,10 +23,11 @@ True
 from __future__ import annotations
 
 import json
+import math
 
 import numpy as np
 
-from .errors import RecordError
+from .errors import RecordError, brief_repr
 
 FORMAT = "boardlab-record"
 VERSION = 1
@@ -41,8 +42,14 @@ def _is_int(v) -> bool:
     return isinstance(v, int) and not isinstance(v, bool)
 
 
-def _is_number(v) -> bool:
-    return isinstance(v, (int, float)) and not isinstance(v, bool)
+def _is_return(v) -> bool:
+    """A finite number that fits a float (what ``State.returns()`` holds)."""
+    if not isinstance(v, (int, float)) or isinstance(v, bool):
+        return False
+    try:
+        return math.isfinite(float(v))
+    except OverflowError:                          # an int beyond float range
+        return False
 
 
 def make_record(state) -> dict:
@@ -79,32 +86,34 @@ def parse_record(record) -> dict:
     if isinstance(record, str):
         try:
             record = json.loads(record)
-        except ValueError as e:
+        except ValueError as e:         # also an integer with too many digits
             raise RecordError(f"record is not valid JSON: {e}") from None
+        except RecursionError:
+            raise RecordError("record is not a boardlab record: JSON nested too deeply") from None
     if not isinstance(record, dict):
         raise RecordError(f"record must be a JSON object, got {type(record).__name__}")
     missing = [k for k in _REQUIRED if k not in record]
     if missing:
         raise RecordError(f"record lacks {', '.join(repr(k) for k in missing)}")
     if record["format"] != FORMAT:
-        raise RecordError(f"record 'format' must be {FORMAT!r}, got {record['format']!r}")
+        raise RecordError(f"record 'format' must be {FORMAT!r}, got {brief_repr(record['format'])}")
     if not _is_int(record["version"]) or record["version"] != VERSION:
         raise RecordError(
-            f"unsupported record 'version' {record['version']!r} (this boardlab reads {VERSION})")
+            f"unsupported record 'version' {brief_repr(record['version'])} (this boardlab reads {VERSION})")
     if not isinstance(record["game"], str):
-        raise RecordError(f"record 'game' must be a string, got {record['game']!r}")
+        raise RecordError(f"record 'game' must be a string, got {brief_repr(record['game'])}")
     params = record["params"]
     if not isinstance(params, dict) or not all(isinstance(k, str) for k in params):
-        raise RecordError(f"record 'params' must be an object, got {params!r}")
+        raise RecordError(f"record 'params' must be an object, got {brief_repr(params)}")
     seed = record["seed"]
     if not _is_int(seed) or not 0 <= seed < 2**64:
-        raise RecordError(f"record 'seed' must be an int in [0, 2**64), got {seed!r}")
+        raise RecordError(f"record 'seed' must be an int in [0, 2**64), got {brief_repr(seed)}")
     actions = record["actions"]
     if not isinstance(actions, list):
         raise RecordError(f"record 'actions' must be a list, got {type(actions).__name__}")
     for i, a in enumerate(actions):
         if not _is_int(a):
-            raise RecordError(f"actions[{i}] is not an int: {a!r}")
+            raise RecordError(f"actions[{i}] is not an int: {brief_repr(a)}")
     moves = record.get("moves")
     if moves is not None:
         if not isinstance(moves, list):
@@ -114,16 +123,19 @@ def parse_record(record) -> dict:
                 f"record has {len(moves)} 'moves' but {len(actions)} 'actions'")
         for i, m in enumerate(moves):
             if not isinstance(m, str):
-                raise RecordError(f"moves[{i}] is not a string: {m!r}")
+                raise RecordError(f"moves[{i}] is not a string: {brief_repr(m)}")
     result = record.get("result")
     if result is not None:
-        if not isinstance(result, list) or not all(_is_number(r) for r in result):
-            raise RecordError(f"record 'result' must be null or a list of numbers, got {result!r}")
+        if not isinstance(result, list) or not all(_is_return(r) for r in result):
+            raise RecordError(
+                f"record 'result' must be null or a list of finite numbers, got {brief_repr(result)}")
     position = record.get("position")
     if position is not None and not (
             isinstance(position, dict) and set(position) == {"seat", "facts"}
-            and _is_int(position["seat"]) and isinstance(position["facts"], dict)):
-        raise RecordError(f"record 'position' must be {{'seat': int, 'facts': {{...}}}}, got {position!r}")
+            and _is_int(position["seat"]) and isinstance(position["facts"], dict)
+            and all(isinstance(k, str) for k in position["facts"])):
+        raise RecordError("record 'position' must be {'seat': int, 'facts': {name: value}}, "
+                          f"got {brief_repr(position)}")
     return record
 
 
@@ -134,15 +146,16 @@ def replay_into(game, record):
 
     rec = parse_record(record)
     if rec["game"] != game.name:
-        raise RecordError(f"record is of game {rec['game']!r}, not {game.name!r}")
+        raise RecordError(f"record is of game {brief_repr(rec['game'])}, not {game.name!r}")
     unknown = [k for k in rec["params"] if k not in game._module.DEFAULTS]
     if unknown:
-        raise RecordError(f"record 'params' has unknown parameter {unknown[0]!r} for {game.name}")
+        raise RecordError(
+            f"record 'params' has unknown parameter {brief_repr(unknown[0])} for {game.name}")
     params = dict(game._module.DEFAULTS)
     params.update(rec["params"])
     if params != game.params:
         raise RecordError(
-            f"record 'params' {params} differ from this game's {game.params}")
+            f"record 'params' {brief_repr(params)} differ from this game's {game.params}")
 
     seed = rec["seed"]
     position = rec.get("position")
@@ -157,12 +170,12 @@ def replay_into(game, record):
         legal = state.legal_actions().tolist()
         if a not in legal:
             where = "the game is already over" if state.is_terminal() else "it is not legal there"
-            raise RecordError(f"actions[{i}] = {a} cannot be applied: {where}")
+            raise RecordError(f"actions[{i}] = {brief_repr(a)} cannot be applied: {where}")
         if moves is not None:
             note = core.action_to_string(a)
             if _norm(note) != _norm(moves[i]):
                 raise RecordError(
-                    f"moves[{i}] = {moves[i]!r} does not match actions[{i}] = {a} ({note!r})")
+                    f"moves[{i}] = {brief_repr(moves[i])} does not match actions[{i}] = {a} ({note!r})")
         core.apply(a)
         state._history.append(a)
 
@@ -174,10 +187,10 @@ def replay_into(game, record):
                 f"record 'result' is null but the game is over with returns {returns.tolist()}")
         if len(result) != len(returns) or not np.allclose(result, returns, rtol=0, atol=1e-9):
             raise RecordError(
-                f"record 'result' {result} does not match the replayed returns {returns.tolist()}")
+                f"record 'result' {brief_repr(result)} does not match the replayed returns {returns.tolist()}")
     elif result is not None:
         raise RecordError(
-            f"record gives 'result' {result} but the game is not over after "
+            f"record gives 'result' {brief_repr(result)} but the game is not over after "
             f"{len(rec['actions'])} actions")
     return state
 

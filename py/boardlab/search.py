@@ -29,16 +29,26 @@ from typing import Any, Callable, Optional
 
 import numpy as np
 
-from . import _search
+from . import _core, _search
+from .errors import brief_repr
 
 __all__ = ["ismcts", "SearchResult", "bytes_per_node", "default_rollout_depth",
-           "DEFAULT_MAX_NODES"]
+           "DEFAULT_MAX_NODES", "MAX_ITERATIONS", "MAX_THREADS", "check_budget", "check_options",
+           "core_of"]
 
 _MASK64 = (1 << 64) - 1
 #: Default tree-size cap: 4M nodes = 128 MiB at 32 bytes per node (the tree
 #: grows by about one node per iteration; past the cap it keeps iterating
 #: without expanding).
 DEFAULT_MAX_NODES = 1 << 22
+#: Most root-parallel trees one search runs. More threads than cores only slow
+#: each tree down, and each thread runs a first batch before it looks at the
+#: clock, so an unbounded count would overrun a time budget (and each tree may
+#: grow to ``max_nodes``).
+MAX_THREADS = 16
+_INT32_MAX = 2**31 - 1            # the C tree's int fields (depth, node ids)
+#: Largest iteration budget: root visit counts are uint32 in the C tree.
+MAX_ITERATIONS = 2**32 - 1
 
 
 def bytes_per_node() -> int:
@@ -46,27 +56,63 @@ def bytes_per_node() -> int:
     return int(_search.bytes_per_node())
 
 
-def _core_of(state):
-    core = getattr(state, "_core", None)
-    return core if core is not None else state
+def core_of(state):
+    """The kernel state of a ``boardlab.State`` (or a kernel state itself);
+    TypeError for anything else."""
+    core = getattr(state, "_core", state)
+    if not isinstance(core, _core.CoreState):
+        raise TypeError(f"state must be a boardlab.State, got {type(state).__name__}")
+    return core
 
 
-def _check_int(name: str, value, low: int | None = None) -> int:
-    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
-        raise ValueError(f"{name} must be an integer, got {value!r}")
-    value = int(value)
-    if low is not None and value < low:
-        raise ValueError(f"{name} must be >= {low}, got {value}")
-    return value
+def _check_int(name: str, value, low: int, high: int, shown: str | None = None) -> int:
+    """``value`` as an int in [low, high]; ValueError naming ``name`` and the range."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral) \
+            or not low <= int(value) <= high:
+        raise ValueError(f"{name} must be an integer in {shown or f'[{low}, {high}]'}, "
+                         f"got {brief_repr(value)}")
+    return int(value)
 
 
 def _check_real(name: str, value, positive: bool) -> float:
+    rule = f"a finite number {'>' if positive else '>='} 0"
     if isinstance(value, bool) or not isinstance(value, numbers.Real):
-        raise ValueError(f"{name} must be a number, got {value!r}")
-    value = float(value)
-    if not math.isfinite(value) or value < 0 or (positive and value == 0):
-        raise ValueError(f"{name} must be a finite number {'>' if positive else '>='} 0, got {value}")
-    return value
+        raise ValueError(f"{name} must be {rule}, got {brief_repr(value)}")
+    try:
+        number = float(value)
+    except OverflowError:                  # an int past the float range
+        number = math.inf
+    if not math.isfinite(number) or number < 0 or (positive and number == 0):
+        raise ValueError(f"{name} must be {rule}, got {brief_repr(value)}")
+    return number
+
+
+def check_options(c=0.7, rollout_depth=None, seed=0, max_nodes=None, threads=1,
+                  final="visits", bias=0.0) -> dict:
+    """The search options of :func:`ismcts`, checked (ValueError naming the
+    option and its allowed range) and normalised; None keeps a default."""
+    if not isinstance(final, str) or final not in FINAL_CHOICES:
+        raise ValueError(f"final must be one of {', '.join(FINAL_CHOICES)}, got {brief_repr(final)}")
+    return {
+        "c": _check_real("c", c, positive=False),
+        "rollout_depth": None if rollout_depth is None else
+        _check_int("rollout_depth", rollout_depth, -1, _INT32_MAX),
+        "seed": _check_int("seed", seed, 0, 2**64 - 1, "[0, 2**64)"),
+        "max_nodes": None if max_nodes is None else
+        _check_int("max_nodes", max_nodes, 1, _INT32_MAX),
+        "threads": _check_int("threads", threads, 1, MAX_THREADS),
+        "final": final,
+        "bias": _check_real("bias", bias, positive=False),
+    }
+
+
+def check_budget(iterations=None, seconds=None) -> tuple:
+    """(iterations, seconds), exactly one of them given and valid."""
+    if (iterations is None) == (seconds is None):
+        raise ValueError("give exactly one of iterations or seconds")
+    if iterations is not None:
+        return _check_int("iterations", iterations, 1, MAX_ITERATIONS), None
+    return None, _check_real("seconds", seconds, positive=True)
 
 
 def _notation(core, action: int) -> str:
@@ -185,8 +231,8 @@ class SearchResult:
         view) and ``children`` (at most ``top_k``, most visited first), down
         to ``depth`` moves below the root.
         """
-        depth = _check_int("depth", depth, 0)
-        top_k = _check_int("top_k", top_k, 1)
+        depth = _check_int("depth", depth, 0, _INT32_MAX)
+        top_k = _check_int("top_k", top_k, 1, _INT32_MAX)
         if self._tree is None:                    # a one-ply analysis (no tree kept)
             kids = sorted(self.stats, key=lambda s: (-s["visits"], -s["mean"], s["action"]))
             return {"move": None, "action": None, "player": None, "visits": int(self.iterations),
@@ -286,10 +332,12 @@ def _run_tree(tree, quota, seconds, start, tick, progress_box):
             break
         if seconds is not None and elapsed >= seconds:
             break
-        # Aim at ~50 ms per batch (never more than the time left).
+        # Aim at ~50 ms per batch (never more than the time left), growing at most
+        # 2x a batch: a rate measured before the other threads got going would
+        # overrate a thread, and an 8x jump then overran a time budget ~10x.
         rate = n / dt if dt > 0 else n * 1000.0
         target = 0.05 if seconds is None else min(0.05, max(seconds - elapsed, 0.001))
-        batch = int(min(max(rate * target, 16), batch * 8))
+        batch = int(min(max(rate * target, 16), batch * 2))
     return done
 
 
@@ -340,30 +388,24 @@ def ismcts(state, iterations: Optional[int] = None, seconds: Optional[float] = N
     ``"mean"`` (best mean among moves with at least 5% of the visits).
     ``bias > 0`` adds progressive bias from the game's heuristic:
     ``bias * prior / (visits + 1)`` in the tree policy, ``prior`` being the
-    heuristic value of the position right after the move. Bad values raise
-    ValueError naming the parameter.
+    heuristic value of the position right after the move. A ``state`` that is
+    not a ``boardlab.State`` raises TypeError; a bad value ValueError naming the
+    parameter and its allowed range: iterations in [1, 2**32 - 1], seconds > 0,
+    c and bias finite >= 0, rollout_depth in [-1, 2**31 - 1], seed in [0, 2**64),
+    max_nodes in [1, 2**31 - 1], threads in [1, :data:`MAX_THREADS`].
     """
-    if (iterations is None) == (seconds is None):
-        raise ValueError("give exactly one of iterations or seconds")
-    if iterations is not None:
-        iterations = _check_int("iterations", iterations, 1)
-    if seconds is not None:
-        seconds = _check_real("seconds", seconds, positive=True)
-    c = _check_real("c", c, positive=False)
-    core = _core_of(state)
+    core = core_of(state)
+    iterations, seconds = check_budget(iterations, seconds)
+    opts = check_options(c=c, rollout_depth=rollout_depth, seed=seed, max_nodes=max_nodes,
+                         threads=threads, final=final, bias=bias)
+    c, seed, threads, final, bias = (opts[k] for k in ("c", "seed", "threads", "final", "bias"))
+    rollout_depth = opts["rollout_depth"]
     if rollout_depth is None:
         rollout_depth = default_rollout_depth(core.core_game.name)
-    rollout_depth = _check_int("rollout_depth", rollout_depth, -1)
-    seed = _check_int("seed", seed, 0)
+    max_nodes = DEFAULT_MAX_NODES if opts["max_nodes"] is None else opts["max_nodes"]
     if progress is not None and not callable(progress):
-        raise ValueError(f"progress must be callable, got {progress!r}")
-    max_nodes = DEFAULT_MAX_NODES if max_nodes is None else _check_int("max_nodes", max_nodes, 1)
-    threads = _check_int("threads", threads, 1)
-    bias = _check_real("bias", bias, positive=False)
-    if final not in FINAL_CHOICES:
-        raise ValueError(f"final must be one of {', '.join(FINAL_CHOICES)}, got {final!r}")
+        raise ValueError(f"progress must be callable, got {brief_repr(progress)}")
 
-    core = _core_of(state)
     to_move = int(core.current_player())
     if to_move < 0:
         raise ValueError("state must be a decision node (a seat to move), not "
@@ -371,9 +413,7 @@ def ismcts(state, iterations: Optional[int] = None, seconds: Optional[float] = N
     n_players = int(core.core_game.num_players)
     if player is None:
         player = to_move
-    player = _check_int("player", player, 0)
-    if player >= n_players:
-        raise ValueError(f"player must be a seat in [0, {n_players}), got {player}")
+    player = _check_int("player", player, 0, n_players - 1, f"[0, {n_players})")
     if iterations is not None:
         threads = min(threads, iterations)
 

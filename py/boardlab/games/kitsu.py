@@ -10,9 +10,10 @@ Parameters (defaults in brackets):
 from __future__ import annotations
 
 import json
+import re
 from importlib import resources
 
-from ..errors import CHANCE, HIDDEN, TERMINAL
+from ..errors import CHANCE, HIDDEN, TERMINAL, brief_repr
 
 NAME = "kitsu"
 
@@ -152,23 +153,50 @@ def render(obs: dict) -> str:
 TOKENS = ["+3", "no-advance", "hidden", "recover", "invert"]
 POSITION_FACTS = ("hand", "leader", "trick", "discard", "last_trick", "pawns", "rounds_won",
                   "tokens", "hand_sizes", "known")
+_INT32 = 2**31   # every number of the set-up vector is an int32
+_SEAT_KEY = re.compile(r"[0-9]{1,2}", re.ASCII)  # a seat as a JSON object key
+
+
+def _is_int(value) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _number(value, what: str) -> int:
+    """An int the kernel can take (its ranges are checked there, with the rules)."""
+    if not _is_int(value):
+        raise ValueError(f"{what} must be an integer, got {brief_repr(value)}")
+    if not -_INT32 <= value < _INT32:
+        raise ValueError(f"{what}: {brief_repr(value)} is out of range")
+    return value
+
+
+def _seat(value, what: str, players: int) -> int:
+    if not _is_int(value) or not 0 <= value < players:
+        raise ValueError(f"{what} must be a seat 0..{players - 1} (an integer), got {brief_repr(value)}")
+    return value
+
+
+def _list(value, what: str, of: str) -> list:
+    if not isinstance(value, (list, tuple)):
+        raise ValueError(f"{what} must be a list of {of}, got {brief_repr(value)}")
+    return list(value)
 
 
 def _card_counts(cards, what: str) -> list[int]:
-    if isinstance(cards, str) or not isinstance(cards, (list, tuple)):
-        raise ValueError(f"{what} must be a list of card names, got {cards!r}")
     counts = [0] * len(CARD_TYPES)
-    for card in cards:
-        if card not in CARD_TYPES:
-            raise ValueError(f"{what}: unknown card {card!r}; cards are {' '.join(CARD_TYPES)}")
+    for card in _list(cards, what, "card names"):
+        if not isinstance(card, str) or card not in CARD_TYPES:
+            raise ValueError(f"{what}: unknown card {brief_repr(card)}; cards are {' '.join(CARD_TYPES)}")
         counts[CARD_TYPES.index(card)] += 1
     return counts
 
 
 def _trick_entry(text, i: int) -> list[int]:
     """'O3', 'O3 destroyed', 'B5 with +3 blue', 'B5 with hidden', 'hidden' -> 5 ints."""
-    words = str(text).split()
-    where = f"trick card {i + 1} ({text!r})"
+    where = f"trick card {i + 1} ({brief_repr(text)})"
+    if not isinstance(text, str):
+        raise ValueError(f"{where}: must be a string such as 'O3' or 'hidden'")
+    words = text.split()
     if not words:
         raise ValueError(f"{where}: empty")
     card, rest = words[0], words[1:]
@@ -197,10 +225,15 @@ def _trick_entry(text, i: int) -> list[int]:
 
 
 def _pair(value, what: str) -> list[int]:
-    if (not isinstance(value, (list, tuple)) or len(value) != 2
-            or not all(isinstance(x, int) and not isinstance(x, bool) for x in value)):
-        raise ValueError(f"{what} must be [blue, orange] integers, got {value!r}")
-    return list(value)
+    if not isinstance(value, (list, tuple)) or len(value) != 2:
+        raise ValueError(f"{what} must be [blue, orange] integers, got {brief_repr(value)}")
+    return [_number(x, what) for x in value]
+
+
+def _optional(facts: dict, name: str, default):
+    """A fact's value; absent or None means ``default``."""
+    value = facts.get(name)
+    return default if value is None else value
 
 
 def position_params(params: dict, seat: int, facts: dict) -> list[int]:
@@ -213,7 +246,7 @@ def position_params(params: dict, seat: int, facts: dict) -> list[int]:
     (one per seat; default: equal hands, less what each played in this trick),
     known ({seat: cards seat knows another hand holds}, e.g. the card it gave).
     """
-    unknown = sorted(set(facts) - set(POSITION_FACTS))
+    unknown = sorted(set(facts) - set(POSITION_FACTS), key=str)
     if unknown:
         raise ValueError(f"unknown kitsu position fact(s) {', '.join(map(repr, unknown))}; "
                          f"known: {', '.join(POSITION_FACTS)}")
@@ -221,39 +254,48 @@ def position_params(params: dict, seat: int, facts: dict) -> list[int]:
         if required not in facts:
             raise ValueError(f"kitsu position needs {required!r}")
     players = params["players"]
+    seat = _seat(seat, "seat", players)
     hand = _card_counts(facts["hand"], "hand")
-    leader = facts["leader"]
-    trick = [_trick_entry(t, i) for i, t in enumerate(facts.get("trick", []))]
+    leader = _seat(facts["leader"], "leader", players)
+    trick = [_trick_entry(t, i)
+             for i, t in enumerate(_list(_optional(facts, "trick", []), "trick", "cards"))]
     tokens = [-1] * len(TOKENS)
-    for name, holder in dict(facts.get("tokens") or {}).items():
+    held = _optional(facts, "tokens", {})
+    if not isinstance(held, dict):
+        raise ValueError(f"tokens must map a token name to a seat, 'used' or None, got {brief_repr(held)}")
+    for name, holder in held.items():
         if name not in TOKENS:
-            raise ValueError(f"tokens: unknown token {name!r}; tokens are {', '.join(TOKENS)}")
-        if holder == "used":
+            raise ValueError(f"tokens: unknown token {brief_repr(name)}; tokens are {', '.join(TOKENS)}")
+        if isinstance(holder, str) and holder == "used":
             tokens[TOKENS.index(name)] = -2
-        elif isinstance(holder, int) and not isinstance(holder, bool) and 0 <= holder < players:
+        elif _is_int(holder) and 0 <= holder < players:
             tokens[TOKENS.index(name)] = holder
         elif holder is not None:
             raise ValueError(f"tokens: {name!r} must be held by a seat 0..{players - 1}, "
-                             f"'used' or None, got {holder!r}")
+                             f"'used' or None, got {brief_repr(holder)}")
     played = [0] * players
-    if isinstance(leader, int) and not isinstance(leader, bool) and 0 <= leader < players:
-        for i in range(len(trick)):
-            played[(leader + i) % players] += 1
+    for i in range(len(trick)):
+        played[(leader + i) % players] += 1
     sizes = facts.get("hand_sizes")
     if sizes is None:
         sizes = [sum(hand) + played[seat] - played[p] for p in range(players)]
-    elif (not isinstance(sizes, (list, tuple)) or len(sizes) != players
-          or not all(isinstance(x, int) and not isinstance(x, bool) for x in sizes)):
-        raise ValueError(f"hand_sizes must list {players} integers, got {sizes!r}")
+    elif not isinstance(sizes, (list, tuple)) or len(sizes) != players:
+        raise ValueError(f"hand_sizes must list {players} integers, got {brief_repr(sizes)}")
+    else:
+        sizes = [_number(x, "hand_sizes") for x in sizes]
     known = [[0] * len(CARD_TYPES) for _ in range(players)]
-    for p, cards in dict(facts.get("known") or {}).items():
-        p = int(p) if isinstance(p, str) and p.isdigit() else p  # JSON keys are strings
-        if not isinstance(p, int) or not 0 <= p < players or p == seat:
-            raise ValueError(f"known: {p!r} is not another seat")
+    told = _optional(facts, "known", {})
+    if not isinstance(told, dict):
+        raise ValueError(f"known must map a seat to the cards known in its hand, got {brief_repr(told)}")
+    for p, cards in told.items():
+        if isinstance(p, str) and _SEAT_KEY.fullmatch(p):   # JSON keys are strings
+            p = int(p)
+        if not _is_int(p) or not 0 <= p < players or p == seat:
+            raise ValueError(f"known: {brief_repr(p)} is not another seat")
         known[p] = _card_counts(cards, f"known[{p}]")
-    vector = [seat, leader] + _pair(facts.get("pawns", [0, 0]), "pawns") \
-        + _pair(facts.get("rounds_won", [0, 0]), "rounds_won") + tokens + list(sizes) + hand \
-        + _card_counts(facts.get("discard", []), "discard") \
-        + _card_counts(facts.get("last_trick", []), "last_trick") \
+    vector = [seat, leader] + _pair(_optional(facts, "pawns", [0, 0]), "pawns") \
+        + _pair(_optional(facts, "rounds_won", [0, 0]), "rounds_won") + tokens + list(sizes) + hand \
+        + _card_counts(_optional(facts, "discard", []), "discard") \
+        + _card_counts(_optional(facts, "last_trick", []), "last_trick") \
         + [k for row in known for k in row] + [len(trick)] + [x for e in trick for x in e]
     return [int(x) for x in vector]

@@ -249,7 +249,8 @@ class PlaySession:
 
 
 def load_record(data) -> "boardlab.State":
-    """A State from record bytes/text/dict, or boardlab.RecordError with a clear message."""
+    """A State from record bytes/text/dict, or boardlab.RecordError with the reason
+    (for every malformed record: boardlab.replay raises nothing else)."""
     if isinstance(data, (bytes, bytearray)) and len(data) > 5_000_000:
         raise boardlab.RecordError("record file is too large (over 5 MB)")
     return boardlab.replay(data)
@@ -269,8 +270,9 @@ def session_from_record(data, seats=None, preset=None) -> PlaySession:
         seats = app.get("seats")
         if not (isinstance(seats, list) and len(seats) == n and all(s in (HUMAN, AI) for s in seats)):
             seats = [HUMAN] + [AI] * (n - 1)
-    if preset is None:
-        preset = app.get("ai") if app.get("ai") in AI_PRESETS else DEFAULT_PRESET
+    if preset is None:              # the "app" block is optional: ignore what is not ours
+        ai = app.get("ai")
+        preset = ai if isinstance(ai, str) and ai in AI_PRESETS else DEFAULT_PRESET
     return PlaySession(game=state.game, seats=list(seats), preset=preset,
                        seed=int(rec["seed"]), state=state)
 
