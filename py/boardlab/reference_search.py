@@ -34,7 +34,7 @@ child (:func:`ucb` by default: mean + c * sqrt(ln(availability) / visits), plus
 prior from the position right after its move (default: the game's heuristic for
 that seat, used only when ``bias > 0``) - put your own model there.
 
-It is some hundred times slower than the C search (docs/search.md has the
+It is 20 to 170 times slower than the C search (docs/search.md has the
 figures); results agree with it in distribution, not move for move (the
 random streams differ). Beyond C it re-determinizes a determinized copy of the
 root rather than the root itself: the same information set, without replaying
