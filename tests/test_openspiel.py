@@ -89,3 +89,19 @@ def test_openspiel_python_ismcts_runs_on_the_adapter():
     bot = ismcts.ISMCTSBot(game, mcts.RandomRolloutEvaluator(1, np.random.RandomState(1)), 1.0,
                            max_simulations=30, random_state=np.random.RandomState(2))
     assert bot.step(state) in state.legal_actions()
+
+
+@pytest.mark.parametrize("name", ["kitsu", "kyushu"])
+def test_tensors_are_the_shared_ones(name):
+    """Observation and information-state tensors are boardlab.interop.tensors of the seat's view."""
+    from boardlab.interop import tensors
+    game = bos.load_game(name, players=2)
+    assert game.get_type().provides_observation_tensor
+    state = _first_decision(game)
+    bl = boardlab.make(name, players=2).new_initial_state()
+    for a in state.history():
+        bl.apply(a)
+    for seat in range(2):
+        want = tensors.observation_tensor(bl, seat)
+        assert np.allclose(state.observation_tensor(seat), want)
+        assert np.allclose(state.information_state_tensor(seat), want)

@@ -506,3 +506,7 @@ def ismcts(state, iterations: Optional[int] = None, seconds: Optional[float] = N
                         nodes=sum(int(t.num_nodes) for t in trees),
                         memory_bytes=sum(int(t.memory_bytes) for t in trees),
                         _tree=tree, _root=core.clone())
+
+
+# The same algorithm in plain Python, to read and extend: boardlab.search.reference.ismcts.
+from . import reference_search as reference  # noqa: E402

@@ -16,7 +16,9 @@ after :func:`register`). The mapping:
 * hidden information: ``information_state_string(p)`` and
   ``observation_string(p)`` are the JSON of ``state.observation(p)`` (what p
   knows, with perfect recall inside a deal); observation / information-state
-  tensors come from a per-game encoder of that dict where one exists (Kitsu);
+  tensors are :mod:`boardlab.interop.tensors` of that dict (shared with the
+  PettingZoo adapter: Kitsu and Kyushu have their own encoders, any other
+  game the generic hashed fallback);
 * ``resample_from_infostate(p, sampler)``: our ``determinize(p, seed)`` with a
   seed drawn from ``sampler`` - what OpenSpiel's Python ISMCTS
   (``open_spiel.python.algorithms.ismcts``) needs to determinize.
@@ -44,6 +46,7 @@ except ImportError as e:  # pragma: no cover - depends on the environment
 
 import boardlab
 from boardlab import games as _games
+from boardlab.interop import tensors as _tensors
 
 __all__ = ["register", "load_game", "short_name", "BoardlabGame", "BoardlabState"]
 
@@ -59,84 +62,20 @@ def short_name(name: str) -> str:
     return f"boardlab_{name}"
 
 
-# --- observation tensors ---------------------------------------------------------------------
-def _kitsu_tensor(obs: dict, players: int, track: int) -> np.ndarray:
-    """A fixed-size float vector from a Kitsu observation dict (one seat's view)."""
-    from boardlab.games import kitsu
-    types = {t: i for i, t in enumerate(kitsu.CARD_TYPES)}
-    nt = len(types)
-    out = []
-
-    def counts(cards):
-        v = [0.0] * nt
-        for c in cards or ():
-            v[types[c]] += 1.0
-        return v
-
-    def one_hot(i, n):
-        v = [0.0] * n
-        if isinstance(i, int) and 0 <= i < n:
-            v[i] = 1.0
-        return v
-
-    viewer = obs.get("viewer")
-    hands = obs.get("hands") or []
-    out += one_hot(viewer, 6)
-    out += counts(hands[viewer] if isinstance(viewer, int) else None)
-    out += counts(obs.get("discard"))
-    trick = obs.get("trick") or []
-    for i in range(6):
-        if i < len(trick):
-            t = trick[i]
-            out += one_hot(types.get(t.get("card"), -1), nt)
-            out += [1.0 if t.get("hidden") else 0.0, 1.0 if t.get("destroyed") else 0.0]
-            out += one_hot(t.get("seat"), 6)
-        else:
-            out += [0.0] * (nt + 2 + 6)
-    out += [p / max(track, 1) for p in obs.get("pawns", [0, 0])]
-    out += [float(r) for r in obs.get("rounds_won", [0, 0])]
-    out += one_hot(obs.get("leader"), 6)
-    out += one_hot(obs.get("current_player"), 6)
-    sizes = obs.get("hand_sizes") or []
-    out += [sizes[i] / 8.0 if i < len(sizes) else 0.0 for i in range(6)]
-    for name in ("+3", "no-advance", "hidden", "recover", "invert"):
-        tok = (obs.get("tokens") or {}).get(name, {})
-        out += one_hot(tok.get("holder"), 6) + [1.0 if tok.get("used") else 0.0]
-    known = obs.get("known") or []
-    for i in range(6):
-        out += counts(known[i] if i < len(known) else None)
-    caps = obs.get("colour_caps") or []
-    for i in range(6):
-        pair = caps[i] if i < len(caps) else [None, None]
-        out += [1.0 if c is None else c / 8.0 for c in pair]
-    return np.asarray(out, dtype=np.float32)
-
-
-_TENSORS = {"kitsu": lambda obs, game: _kitsu_tensor(obs, game.num_players,
-                                                      int(game.params.get("track_length", 15)))}
-
-
 # --- observer ---------------------------------------------------------------------------------
 class _Observer:
     """pyspiel Python observer: string = JSON of the seat's observation dict,
-    tensor = the game's encoder of it (None if the game has none)."""
+    tensor = :mod:`boardlab.interop.tensors` of it (the game's own encoder, or
+    the generic hashed fallback)."""
 
-    def __init__(self, bl_game, encoder):
+    def __init__(self, bl_game):
         self._game = bl_game
-        self._encoder = encoder
-        if encoder is None:
-            self.tensor = None
-            self.dict = {}
-        else:
-            size = len(encoder(boardlab.make(bl_game.name, **bl_game.params)
-                               .new_initial_state().observation(0), bl_game))
-            self.tensor = np.zeros(size, np.float32)
-            self.dict = {"observation": self.tensor}
+        self.tensor = np.zeros(_tensors.tensor_size(bl_game), np.float32)
+        self.dict = {"observation": self.tensor}
 
     def set_from(self, state, player):
-        if self._encoder is not None:
-            obs = json.loads(state._c.observe_json(player))
-            self.tensor[:] = self._encoder(obs, self._game)
+        obs = json.loads(state._c.observe_json(player))
+        self.tensor[:] = _tensors.encode(self._game, obs)
 
     def string_from(self, state, player):
         return state._c.observe_json(player)
@@ -164,13 +103,12 @@ class BoardlabGame(pyspiel.Game):
             max_game_length=MAX_GAME_LENGTH.get(name, _DEFAULT_MAX_LENGTH))
         super().__init__(gtype, info, full)
         self._name = name
-        self._encoder = _TENSORS.get(name)
 
     def new_initial_state(self):
         return BoardlabState(self)
 
     def make_py_observer(self, iig_obs_type=None, params=None):
-        return _Observer(self.bl_game, self._encoder)
+        return _Observer(self.bl_game)
 
 
 class BoardlabState(pyspiel.State):
@@ -234,7 +172,6 @@ def _game_type(name: str) -> pyspiel.GameType:
     players = [spec.get("players", 2)]
     sets = getattr(module, "PARAMETER_SETS", None) or []
     counts = [p.get("players") for p in sets if "players" in p] or players
-    has_tensor = name in _TENSORS
     return pyspiel.GameType(
         short_name=short_name(name),
         long_name=f"boardlab {name}",
@@ -246,9 +183,9 @@ def _game_type(name: str) -> pyspiel.GameType:
         max_num_players=max(counts),
         min_num_players=min(counts),
         provides_information_state_string=True,
-        provides_information_state_tensor=has_tensor,
+        provides_information_state_tensor=True,
         provides_observation_string=True,
-        provides_observation_tensor=has_tensor,
+        provides_observation_tensor=True,
         parameter_specification=spec)
 
 
