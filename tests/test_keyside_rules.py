@@ -623,6 +623,7 @@ def test_harbours_j_k_move_and_market_or_skill_in_either_order(letter, second):
     ("orange", "reverse", {"stone": 1}, "market orange: stone->3 wood", {"wood": 3, "stone": -1}),
     ("purple", "reverse", {"ruby": 1}, "market purple: ruby->3 stone", {"stone": 3, "ruby": -1}),
     ("red", "top", {}, "market red: recruit a keyple", {}),
+    ("yellow", "top", {"wheat": 1}, "market yellow: wheat->build", {"wheat": -1}),
 ])
 def test_market_trades(market, side, give, trade, gets):
     m = ["blue", "green", "orange", "purple", "grey 1", "grey 2", "red", "yellow"].index(market) + 1
@@ -639,6 +640,8 @@ def test_market_trades(market, side, give, trade, gets):
     play(s, "blue 4 to mat", "blue 2 right", f"activate market M{m} ({market})", trade)
     for good, n in gets.items():
         assert gained(s, before, good) == n
+    if market == "yellow":
+        assert names(s)[0] == "build cottage A (yellow)" and obs(s)["task"]["kind"] == "build"
     if market == "red":
         assert before["seats"][0]["mat"] - obs(s)["seats"][0]["mat"] == 1
         assert obs(s)["markets"][m - 1]["side"] == "top"      # single-sided: never flips
