@@ -157,3 +157,31 @@ def test_kitsu_observed_history_hides_only_what_is_hidden():
                 expected.append(action if visible else boardlab.HIDDEN)
             assert state.observed_history(p) == expected
     assert face_down_checked > 0
+
+
+def test_keyside_observed_history_hides_secret_dice_until_the_reveal():
+    game = boardlab.make("keyside", players=3, seed=1)
+    rng = np.random.default_rng(2)
+    state = game.new_initial_state(4)
+    checked = 0
+    while not state.is_terminal():
+        actor = state.current_player
+        text = ""
+        if state.is_chance():
+            outcomes = state.chance_outcomes()
+            action = outcomes[int(rng.integers(len(outcomes)))][0]
+        else:
+            action = int(rng.choice(state.legal_actions()))
+            text = state.action_to_string(action)
+        state.apply(action)
+        if " = " in text:                       # a die set in secret
+            revealed = state.full_observation()["phase"] != "dice"
+            for p in range(3):
+                seen = state.observed_history(p)[-1]
+                assert seen == (action if p == actor or revealed else boardlab.HIDDEN)
+                if revealed:                        # all dice of the year shown together
+                    assert boardlab.HIDDEN not in state.observed_history(p)
+            checked += 1
+            if checked > 40:
+                break
+    assert checked > 18

@@ -19,7 +19,10 @@ Solo game only (players=1), the four harder options [all False]:
 from __future__ import annotations
 
 import json
+import re
 from importlib import resources
+
+from ..errors import HIDDEN
 
 NAME = "keyside"
 
@@ -122,6 +125,35 @@ def kernel_params(params: dict) -> list[int]:
 
 
 # ---------------------------------------------------------------- drawing
+
+_SECRET_DIE = re.compile(r"(yellow|green|red|blue|purple|orange) = [1-6]")
+
+
+def _phase(core) -> str:
+    return json.loads(core.observe_json(-1))["phase"]
+
+
+def observed_history(start, actions: list[int], seat: int) -> list[int]:
+    """The history as `seat` saw it (State.observed_history): the dice another
+    seat sets in secret are HIDDEN until the dice are revealed together; every
+    other move and chance outcome is public. `start` is a kernel state at the
+    start of `actions`."""
+    out, secret = [], []            # secret: indices of others' dice not yet revealed
+    for a in actions:
+        actor = start.current_player()
+        sets_a_die = actor >= 0 and _SECRET_DIE.fullmatch(start.action_to_string(a))
+        start.apply(a)
+        if sets_a_die and actor != seat:
+            secret.append(len(out))
+            out.append(HIDDEN)
+        else:
+            out.append(a)
+        if secret and _phase(start) != "dice":
+            for i in secret:
+                out[i] = actions[i]
+            secret = []
+    return out
+
 
 def render(obs: dict) -> str:
     """Draw an observation (the full state, or what one seat knows) as text."""
