@@ -53,10 +53,17 @@ def test_backend_options_are_checked():
         play_match(*MATCH, games=2, backend="local", address="127.0.0.1:6379")
 
 
+def test_a_ray_started_for_one_match_is_shut_down_after_it():
+    assert not ray.is_initialized()
+    on_ray = play_match(*MATCH, games=2, seed=3, backend="ray", jobs=2)
+    assert not ray.is_initialized()
+    assert on_ray.to_dict() == play_match(*MATCH, games=2, seed=3).to_dict()
+
+
 @pytest.fixture(scope="module")
 def local_ray():
     """One local Ray for the module (two CPUs, no dashboard), shut down afterwards."""
-    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
+    ray.init(address="local", num_cpus=2, include_dashboard=False, log_to_driver=False)
     yield ray
     ray.shutdown()
 

@@ -78,11 +78,14 @@ def ray_session(address: str | None = None, num_cpus: int | None = None):
             ray.init(address=address, include_dashboard=False, log_to_driver=False,
                      logging_level=logging.WARNING)
         except (ConnectionError, RuntimeError) as e:
-            raise ConnectionError(f"cannot connect to the Ray cluster at {address}: {e}") \
-                from None
+            raise ConnectionError(
+                f"cannot connect to the Ray cluster at {address}: {e} (a cluster with token "
+                f"authentication needs RAY_AUTH_MODE=token and its token, RAY_AUTH_TOKEN, "
+                f"here too: docs/scale.md)") from None
     else:
-        ray.init(num_cpus=num_cpus, include_dashboard=False, log_to_driver=False,
-                 logging_level=logging.WARNING)
+        # address="local": a new Ray of our own, even if a `ray start` cluster runs here
+        ray.init(address="local", num_cpus=num_cpus, include_dashboard=False,
+                 log_to_driver=False, logging_level=logging.WARNING)
     try:
         yield ray
     finally:
