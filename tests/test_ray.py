@@ -119,3 +119,23 @@ def test_tune_search_on_ray_equals_local(local_ray, capsys):
     on_ray = scores(["--backend", "ray"])
     assert len(on_ray) == 2 and "score" in on_ray[0]
     assert on_ray == scores(["--jobs", "2"])
+
+
+def test_batch_analysis_on_ray_equals_local(local_ray, tmp_path):
+    import json
+
+    import pandas as pd
+
+    from boardlab.analysis import analyse_files
+    from test_batch_analysis import _record
+    paths = []
+    for seed in (5, 6):
+        p = tmp_path / f"g{seed}.json"
+        p.write_text(json.dumps(_record(seed, max_decisions=6)))
+        paths.append(str(p))
+    on_ray, local = str(tmp_path / "ray.csv"), str(tmp_path / "local.csv")
+    assert analyse_files(paths, on_ray, budget="40", backend="ray", progress=False)["rows"] == 12
+    analyse_files(paths, local, budget="40", jobs=2, progress=False)
+    key = ["record", "decision"]
+    pd.testing.assert_frame_equal(pd.read_csv(on_ray).sort_values(key).reset_index(drop=True),
+                                  pd.read_csv(local).sort_values(key).reset_index(drop=True))
