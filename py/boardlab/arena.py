@@ -4,7 +4,7 @@ A match is ``games`` independent games between agents given as specs ("random", 
 "ismcts:1000", "ismcts:1.5s" -- see :func:`boardlab.agents.make_agent`). Every game is fully
 determined by ``(seed, game index)``: the chance stream (deals, draws) and each agent's own
 seed are derived from them, so a match gives the same results whether its games run in one
-process or in several (``jobs``), in any order.
+process, in several (``jobs``) or as Ray tasks on a cluster (``backend="ray"``), in any order.
 
 Sides. In a team game an agent plays a whole side: for Kitsu, agent ``i`` plays one clan
 (Blue = even seats, Orange = odd seats) and steps for every seat of it. In a game without
@@ -22,13 +22,12 @@ equally often from the same first deals.
 from __future__ import annotations
 
 import math
-import multiprocessing
 import random
 from dataclasses import asdict, dataclass, field
 from typing import Sequence
 
-__all__ = ["GameOutcome", "MatchResult", "play_match", "play_one", "wilson_interval",
-           "sides_of"]
+__all__ = ["GameOutcome", "MatchResult", "play_match", "prepare_match", "play_one",
+           "wilson_interval", "sides_of"]
 
 _MASK64 = (1 << 64) - 1
 
@@ -295,25 +294,15 @@ def final_scores(state):
     return out
 
 
-def _play_one_star(args):
-    return play_one(*args)
-
-
-def play_match(game_name: str, params: dict | None, agents_specs: Sequence[str], games: int,
-               seed: int = 0, jobs: int = 1, progress=None) -> MatchResult:
-    """Play ``games`` games between ``agents_specs`` (one agent per side) and collect results.
-
-    ``jobs > 1`` spreads the games over that many processes; the result is identical to
-    ``jobs=1`` because every game depends only on ``(seed, index)``. ``progress(done, total)``
-    is called after each finished game, if given.
-    """
+def prepare_match(game_name: str, params: dict | None, agents_specs: Sequence[str], games: int,
+                  seed: int = 0) -> tuple[MatchResult, list[tuple]]:
+    """An empty :class:`MatchResult` and the arguments of :func:`play_one` for each of its
+    games, after checking everything (ValueError naming the bad argument)."""
     import boardlab
     params = dict(params or {})
     agents_specs = [str(s) for s in agents_specs]
     if games < 1:
         raise ValueError(f"games must be at least 1, got {games}")
-    if jobs < 1:
-        raise ValueError(f"jobs must be at least 1, got {jobs}")
     game = boardlab.make(game_name, **params)      # validates name and parameters early
     params = dict(game.params)                      # defaults filled in, for the report
     names, _ = sides_of(game_name, game.num_players)
@@ -324,21 +313,24 @@ def play_match(game_name: str, params: dict | None, agents_specs: Sequence[str],
         _build_agent(spec, 0)
     result = MatchResult(game=game_name, params=params, agents=list(agents_specs), games=games,
                          seed=seed, side_names=names)
-    tasks = [(game_name, params, agents_specs, g, seed) for g in range(games)]
-    outcomes: list[GameOutcome] = []
-    if jobs == 1 or games == 1:
-        for t in tasks:
-            outcomes.append(play_one(*t))
-            if progress:
-                progress(len(outcomes), games)
-    else:
-        methods = multiprocessing.get_all_start_methods()
-        ctx = multiprocessing.get_context("fork" if "fork" in methods else None)
-        with ctx.Pool(processes=min(jobs, games)) as pool:
-            for o in pool.imap_unordered(_play_one_star, tasks):
-                outcomes.append(o)
-                if progress:
-                    progress(len(outcomes), games)
-    outcomes.sort(key=lambda o: o.index)
-    result.outcomes = outcomes
+    return result, [(game_name, params, agents_specs, g, seed) for g in range(games)]
+
+
+def play_match(game_name: str, params: dict | None, agents_specs: Sequence[str], games: int,
+               seed: int = 0, jobs: int | None = None, progress=None, backend: str = "local",
+               address: str | None = None) -> MatchResult:
+    """Play ``games`` games between ``agents_specs`` (one agent per side) and collect results.
+
+    ``backend="local"`` plays in this process or, with ``jobs > 1``, in that many processes;
+    ``backend="ray"`` plays every game as a Ray task on a local Ray (``jobs`` CPUs, default
+    all) or on the cluster at ``address`` (:mod:`boardlab.parallel`). The result is the same
+    on every back end because every game depends only on ``(seed, index)`` (time budgets
+    aside). ``progress(done, total)`` is called after each finished game, if given.
+    """
+    from .parallel import check_backend, run_tasks
+    check_backend(backend, jobs, address)
+    result, tasks = prepare_match(game_name, params, agents_specs, games, seed)
+    outcomes = [o for _, o in run_tasks(play_one, tasks, backend=backend, jobs=jobs,
+                                        address=address, progress=progress)]
+    result.outcomes = sorted(outcomes, key=lambda o: o.index)
     return result

@@ -3,6 +3,8 @@
     boardlab play kitsu --players 2 [--seat N] [--ai SPEC] [--seed S] [--track-length L]
     boardlab arena kitsu --players 4 --agents random ismcts:200 [--games G] [--seed S] [--jobs J]
     boardlab arena kitsu --players 2 --ladder [--agents A B C ...] [--games G per pair] [--plot F]
+    boardlab arena ... --backend ray [--address HOST:PORT]      (games as Ray tasks)
+    boardlab analyse RECORD.json ... --out FILE.parquet|.csv [--budget 1000] [--backend ray]
     boardlab app [--port N] [--host H]
 
 ``play`` lets a person play in the terminal against AI seats (every other seat, teammates
@@ -13,7 +15,9 @@ It reads standard input line by line, so a script can drive it through a pipe.
 ``app`` serves the browser app (Streamlit) from the installed package.
 
 ``arena`` plays a match between agents (see :mod:`boardlab.arena`) and prints win rates with
-95% Wilson intervals.
+95% Wilson intervals; ``--backend ray`` plays the games as Ray tasks (:mod:`boardlab.parallel`).
+
+``analyse`` reviews every decision of saved game records (:mod:`boardlab.analysis`).
 
 Bad options and unknown games end with a message and exit code 2, never a traceback.
 """
@@ -370,23 +374,39 @@ def cmd_play(args) -> int:
 
 
 # --- arena -----------------------------------------------------------------------------------
+def _check_run_options(args) -> None:
+    if getattr(args, "games", 1) < 1:
+        raise UsageError(f"--games must be at least 1, got {args.games}")
+    if args.jobs is not None and args.jobs < 1:
+        raise UsageError(f"--jobs must be at least 1, got {args.jobs}")
+    if args.address is not None and args.backend != "ray":
+        raise UsageError("--address needs --backend ray")
+
+
+def _run_on_backend(run):
+    """``run()``, with a missing Ray or an unreachable cluster as a usage error."""
+    try:
+        return run()
+    except (ImportError, ConnectionError) as e:
+        raise UsageError(str(e)) from None
+
+
 def cmd_ladder(args, params) -> int:
     from .ladder import DEFAULT_LADDER, run_ladder
     specs = args.agents or list(DEFAULT_LADDER)
     for spec in specs:
         _make_agent(spec, 0)
-    if args.games < 1:
-        raise UsageError(f"--games must be at least 1, got {args.games}")
-    if args.jobs < 1:
-        raise UsageError(f"--jobs must be at least 1, got {args.jobs}")
+    _check_run_options(args)
 
     def progress(done, total, a, b, m):
         if args.progress:
             print(f"pair {done}/{total}: {a} vs {b}: {m.wins[0]}-{m.wins[1]}"
                   f"{f' ({m.draws} draws)' if m.draws else ''}", file=sys.stderr, flush=True)
     try:
-        result = run_ladder(args.game, params, specs, games=args.games, seed=args.seed,
-                            jobs=args.jobs, bootstrap=args.bootstrap, progress=progress)
+        result = _run_on_backend(lambda: run_ladder(
+            args.game, params, specs, games=args.games, seed=args.seed, jobs=args.jobs,
+            bootstrap=args.bootstrap, progress=progress, backend=args.backend,
+            address=args.address))
     except ValueError as e:
         raise UsageError(str(e)) from None
     if args.json:
@@ -413,23 +433,37 @@ def cmd_arena(args) -> int:
                          f"agents (one per side: {', '.join(names)}), got {len(args.agents)}")
     for spec in args.agents:
         _make_agent(spec, 0)
-    if args.games < 1:
-        raise UsageError(f"--games must be at least 1, got {args.games}")
-    if args.jobs < 1:
-        raise UsageError(f"--jobs must be at least 1, got {args.jobs}")
+    _check_run_options(args)
 
     def progress(done, total):
         if args.progress:
             print(f"\r{done}/{total} games", end="", file=sys.stderr, flush=True)
 
-    result = play_match(args.game, params, args.agents, args.games, seed=args.seed,
-                        jobs=args.jobs, progress=progress)
+    result = _run_on_backend(lambda: play_match(
+        args.game, params, args.agents, args.games, seed=args.seed, jobs=args.jobs,
+        progress=progress, backend=args.backend, address=args.address))
     if args.progress:
         print(file=sys.stderr)
     if args.json:
         _print(json.dumps(result.to_dict(), indent=1))
     else:
         _print(result.table())
+    return 0
+
+
+# --- analyse ---------------------------------------------------------------------------------
+def cmd_analyse(args) -> int:
+    from .analysis import analyse_files
+    from .errors import RecordError
+    _check_run_options(args)
+    try:
+        summary = _run_on_backend(lambda: analyse_files(
+            args.records, args.out, budget=args.budget, seed=args.seed, backend=args.backend,
+            jobs=args.jobs, address=args.address, progress=not args.quiet))
+    except (ValueError, RecordError) as e:
+        raise UsageError(str(e)) from None
+    _print(f"{args.out}: {summary['rows']} decisions; {summary['analysed']} records analysed, "
+           f"{summary['skipped']} already done")
     return 0
 
 
@@ -453,6 +487,17 @@ def _add_game_options(p) -> None:
                    help="Kitsu: spaces to absolute wisdom (default from the game's data)")
     p.add_argument("--param", action="append", metavar="KEY=VALUE",
                    help="any other game parameter (repeatable)")
+
+
+def _add_backend_options(p) -> None:
+    p.add_argument("--backend", choices=("local", "ray"), default="local",
+                   help="where the games run: local processes or Ray tasks (default local)")
+    p.add_argument("--jobs", type=int, default=None,
+                   help="local: worker processes (default 1); ray: CPUs of the local Ray "
+                        "started here (default all)")
+    p.add_argument("--address", default=None, metavar="HOST:PORT",
+                   help="with --backend ray: an existing Ray cluster (HOST:PORT as printed by "
+                        "`ray start --head`, ray://HOST:10001, or auto)")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -491,10 +536,28 @@ def build_parser() -> argparse.ArgumentParser:
                    help="bootstrap resamples for the ladder's Elo intervals (default 200)")
     a.add_argument("--games", type=int, default=20, help="number of games (default 20)")
     a.add_argument("--seed", type=int, default=0, help="match seed (default 0)")
-    a.add_argument("--jobs", type=int, default=1, help="worker processes (default 1)")
+    _add_backend_options(a)
     a.add_argument("--json", action="store_true", help="print the full result as JSON")
     a.add_argument("--progress", action="store_true", help="show progress on stderr")
     a.set_defaults(func=cmd_arena)
+
+    r = sub.add_parser("analyse", aliases=["analyze"],
+                       help="review every decision of saved games (Parquet or CSV)",
+                       description="Search every decision of the given game records from the "
+                                   "seat to move and write, per decision, the AI's move and "
+                                   "win %%, the move played and the win %% lost. A rerun skips "
+                                   "the records already in --out.")
+    r.add_argument("records", nargs="+", metavar="RECORD",
+                   help="game record JSON files (State.to_record(), the app's Save)")
+    r.add_argument("--out", required=True, metavar="FILE",
+                   help="output file, .parquet (or .pq) or .csv")
+    r.add_argument("--budget", default="1000",
+                   help="search budget per decision: iterations (1000) or seconds (0.5s), "
+                        "optionally with search options (1000:c=0.5) (default 1000)")
+    r.add_argument("--seed", type=int, default=0, help="search seed (default 0)")
+    r.add_argument("--quiet", action="store_true", help="no progress bar")
+    _add_backend_options(r)
+    r.set_defaults(func=cmd_analyse)
 
     w = sub.add_parser("app", help="open the browser app (Streamlit)",
                        description="Serve the browser app: play against the AI, analyse "

@@ -2,7 +2,7 @@
 confidence intervals, a results table and a plot.
 
 Every pair of agents plays a match (:func:`boardlab.arena.play_match`, sides
-rotating on shared deals). Ratings are the maximum-likelihood Bradley-Terry /
+rotating on shared deals; all games on one back end, local processes or Ray). Ratings are the maximum-likelihood Bradley-Terry /
 Elo fit of all games (a draw counts half a win to each), anchored so that the
 first agent (by default ``random``) is 0; the 95% intervals come from
 re-fitting on bootstrap resamples of the games of each pair. A game without
@@ -20,7 +20,7 @@ import math
 import random
 from dataclasses import dataclass, field
 
-from .arena import play_match, sides_of, wilson_interval
+from .arena import play_one, prepare_match, sides_of, wilson_interval
 
 __all__ = ["DEFAULT_LADDER", "LadderResult", "run_ladder", "fit_elo"]
 
@@ -204,10 +204,18 @@ def _svg(rows, title: str) -> str:
 
 
 def run_ladder(game_name: str, params: dict | None, specs=None, games: int = 10, seed: int = 0,
-               jobs: int = 1, bootstrap: int = 200, progress=None) -> LadderResult:
+               jobs: int | None = None, bootstrap: int = 200, progress=None,
+               backend: str = "local", address: str | None = None) -> LadderResult:
     """Round robin of ``specs`` (default :data:`DEFAULT_LADDER`), ``games`` per
-    pair; Elo fit with ``bootstrap`` resamples for the intervals."""
+    pair; Elo fit with ``bootstrap`` resamples for the intervals.
+
+    The games of all pairs go to the back end together (``backend``, ``jobs`` and
+    ``address`` as in :func:`boardlab.arena.play_match`), so a cluster plays pairs in
+    parallel; ``progress(k, pairs, agent, opponent, match)`` is called as each pair's
+    match completes."""
     import boardlab
+    from .parallel import check_backend, run_tasks
+    check_backend(backend, jobs, address)
     specs = list(specs or DEFAULT_LADDER)
     if len(specs) < 2:
         raise ValueError(f"a ladder needs at least 2 agents, got {len(specs)}")
@@ -219,12 +227,22 @@ def run_ladder(game_name: str, params: dict | None, specs=None, games: int = 10,
     result = LadderResult(game=game_name, params=dict(game.params), agents=specs,
                           games_per_pair=games, seed=seed)
     pairs = [(i, j) for i in range(len(specs)) for j in range(i + 1, len(specs))]
+    tasks, pair_of_task = [], []
     for k, (i, j) in enumerate(pairs):
-        m = play_match(game_name, params, [specs[i], specs[j]], games=games,
-                       seed=seed * 1000 + k, jobs=jobs)
+        m, match_tasks = prepare_match(game_name, params, [specs[i], specs[j]], games=games,
+                                       seed=seed * 1000 + k)
         result.matches[(i, j)] = m
-        if progress:
-            progress(k + 1, len(pairs), specs[i], specs[j], m)
+        tasks += match_tasks
+        pair_of_task += [(i, j)] * len(match_tasks)
+    completed = 0
+    for t, outcome in run_tasks(play_one, tasks, backend=backend, jobs=jobs, address=address):
+        m = result.matches[pair_of_task[t]]
+        m.outcomes.append(outcome)
+        if len(m.outcomes) == games:
+            m.outcomes.sort(key=lambda o: o.index)
+            completed += 1
+            if progress:
+                progress(completed, len(pairs), m.agents[0], m.agents[1], m)
 
     def scores(sample):
         out = []

@@ -1,0 +1,153 @@
+"""Run independent tasks (games of a match, records to analyse) on a back end.
+
+Two back ends, one interface, :func:`run_tasks`, which yields ``(key, result)`` pairs as
+tasks finish, in any order:
+
+- ``"local"``: this process (``jobs=1``) or a pool of ``jobs`` processes on this machine;
+- ``"ray"``: Ray tasks, on a local Ray started here (``jobs`` CPUs, default all) or on an
+  existing cluster (``address="HOST:PORT"``, ``"ray://HOST:10001"`` or ``"auto"``). Every
+  machine of a cluster needs the same boardlab installed (docs/scale.md).
+
+Task functions are module-level functions of boardlab, so both back ends ship them by
+reference; callers make every task depend only on its arguments (seeds included), so the
+results do not depend on the back end or the order in which tasks finish.
+"""
+from __future__ import annotations
+
+import contextlib
+import logging
+import multiprocessing
+import socket
+from typing import Callable, Iterable, Iterator, Sequence
+
+__all__ = ["BACKENDS", "RAY_MISSING", "run_tasks", "ray_session", "import_ray"]
+
+BACKENDS = ("local", "ray")
+RAY_MISSING = 'the Ray back end needs Ray: pip install "boardlab[ray]"'
+CONNECT_TIMEOUT = 10.0   # seconds to reach a cluster's address before giving up
+
+
+def check_backend(backend: str, jobs: int | None, address: str | None) -> None:
+    """ValueError naming the bad option, before any work starts."""
+    if backend not in BACKENDS:
+        raise ValueError(f"backend must be one of {', '.join(BACKENDS)}, got {backend!r}")
+    if jobs is not None and (isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1):
+        raise ValueError(f"jobs must be at least 1, got {jobs!r}")
+    if address is not None and backend != "ray":
+        raise ValueError("an address is only used by the ray back end (backend='ray')")
+
+
+def import_ray():
+    """The ray module, or ImportError saying how to install it."""
+    try:
+        import ray
+    except ImportError:
+        raise ImportError(RAY_MISSING) from None
+    return ray
+
+
+def _check_reachable(address: str) -> None:
+    """ConnectionError unless something listens at ``address`` (Ray itself would retry for
+    minutes before failing on a wrong address)."""
+    if address == "auto":
+        return
+    hostport = address.split("://", 1)[1] if "://" in address else address
+    host, sep, port = hostport.rpartition(":")
+    if not sep or not port.isdigit():
+        raise ValueError(f"Ray address must be HOST:PORT, ray://HOST:PORT or auto, got {address!r}")
+    try:
+        with socket.create_connection((host.strip("[]"), int(port)), timeout=CONNECT_TIMEOUT):
+            pass
+    except OSError as e:
+        raise ConnectionError(f"cannot reach a Ray cluster at {address}: {e} (start one with "
+                              f"`ray start --head` and pass the address it prints)") from None
+
+
+@contextlib.contextmanager
+def ray_session(address: str | None = None, num_cpus: int | None = None):
+    """Ray connected for the duration of the block: reuses a Ray already initialised in
+    this process, else connects to ``address`` or starts a local Ray with ``num_cpus``
+    CPUs (all if None), and shuts down on exit only what it started."""
+    ray = import_ray()
+    if ray.is_initialized():
+        yield ray
+        return
+    if address is not None:
+        _check_reachable(address)
+        try:
+            ray.init(address=address, include_dashboard=False, log_to_driver=False,
+                     logging_level=logging.WARNING)
+        except (ConnectionError, RuntimeError) as e:
+            raise ConnectionError(
+                f"cannot connect to the Ray cluster at {address}: {e} (a cluster with token "
+                f"authentication needs RAY_AUTH_MODE=token and its token, RAY_AUTH_TOKEN, "
+                f"here too: docs/scale.md)") from None
+    else:
+        # address="local": a new Ray of our own, even if a `ray start` cluster runs here
+        ray.init(address="local", num_cpus=num_cpus, include_dashboard=False,
+                 log_to_driver=False, logging_level=logging.WARNING)
+    try:
+        yield ray
+    finally:
+        ray.shutdown()
+
+
+def _call(args):
+    fn, key, task_args = args
+    return key, fn(*task_args)
+
+
+def run_tasks(fn: Callable, tasks: Sequence[tuple] | Iterable[tuple], backend: str = "local",
+              jobs: int | None = None, address: str | None = None,
+              progress: Callable[[int, int], None] | None = None) -> Iterator[tuple]:
+    """Yield ``(index, fn(*tasks[index]))`` as each task finishes.
+
+    ``progress(done, total)`` is called after each one. ``jobs``: local processes
+    (default 1) or, for Ray, the CPUs of a local Ray started here (default all; a cluster
+    has its own). Errors: ValueError for bad options, ImportError when Ray is missing,
+    ConnectionError when the cluster's address cannot be reached; an exception raised by
+    a task is raised again here.
+    """
+    check_backend(backend, jobs, address)
+    tasks = list(tasks)
+    total = len(tasks)
+    done = 0
+    if backend == "local":
+        jobs = jobs or 1
+        if jobs == 1 or total <= 1:
+            for k, t in enumerate(tasks):
+                result = fn(*t)
+                done += 1
+                if progress:
+                    progress(done, total)
+                yield k, result
+            return
+        methods = multiprocessing.get_all_start_methods()
+        ctx = multiprocessing.get_context("fork" if "fork" in methods else None)
+        with ctx.Pool(processes=min(jobs, total)) as pool:
+            for k, result in pool.imap_unordered(_call, [(fn, k, t) for k, t in
+                                                          enumerate(tasks)]):
+                done += 1
+                if progress:
+                    progress(done, total)
+                yield k, result
+        return
+    with ray_session(address, jobs) as ray:
+        remote = ray.remote(num_cpus=1)(fn)
+        pending = {remote.remote(*t): k for k, t in enumerate(tasks)}
+        try:
+            while pending:
+                ready, _ = ray.wait(list(pending), num_returns=1)
+                for ref in ready:
+                    k = pending.pop(ref)
+                    result = ray.get(ref)
+                    done += 1
+                    if progress:
+                        progress(done, total)
+                    yield k, result
+        except ray.exceptions.RayTaskError as e:
+            cause = e.as_instanceof_cause()
+            raise cause from None
+        finally:
+            for ref in pending:           # stop what is still queued if we leave early
+                ray.cancel(ref, force=True)
