@@ -11,12 +11,14 @@ pytest.importorskip("streamlit")
 pytest.importorskip("plotly")
 
 from streamlit.testing.v1 import AppTest  # noqa: E402
+from streamlit.testing.v1.element_tree import Block  # noqa: E402
 
 import boardlab  # noqa: E402
 from boardlab.streamlit_app import MAIN_SCRIPT  # noqa: E402
 from boardlab.streamlit_app.games import kyushu as kui  # noqa: E402
 from boardlab.streamlit_app.games import ui_for  # noqa: E402
 from boardlab.streamlit_app.session import AI, HUMAN, PlaySession, actors  # noqa: E402
+from board_clicks import board_data, boards, click_place, legal_places  # noqa: E402
 
 TIMEOUT = 60
 
@@ -59,19 +61,29 @@ def phase(at):
     return sess.state.observation(p)["phase"] if p >= 0 else None
 
 
-def advance_to_map_phase(at, limit=40):
-    """Click the first offered decision until the human seat has to place a card."""
+def advance_to_map_phase(at, limit=40, until=("map",)):
+    """Click the first offered decision (a button, else a lit square of the map) until the
+    human seat has to place a card."""
     for _ in range(limit):
-        if phase(at) == "map":
+        if phase(at) in until:
             return at.session_state["bl_play"]
-        buttons = decisions(at)
+        one_step(at)
+    raise AssertionError(f"never reached {until}")
+
+
+def one_step(at):
+    buttons = decisions(at)
+    legal = {at.session_state["bl_play"].state.action_to_string(a)
+             for a in at.session_state["bl_play"].state.legal_actions()}
+    assert {b.proto.help for b in buttons} <= legal          # only legal choices
+    squares = legal_places(at, "-kysq") if boards(at, "-kysq") else []
+    assert {p["label"] for p in squares} <= legal
+    if squares:
+        click_place(at, "-kysq", squares[0]["id"])
+    else:
         assert buttons, f"no decision offered in phase {phase(at)}"
-        legal = {at.session_state["bl_play"].state.action_to_string(a)
-                 for a in at.session_state["bl_play"].state.legal_actions()}
-        assert {b.proto.help for b in buttons} <= legal          # only legal choices
         buttons[0].click().run()
-        assert not at.exception, at.exception
-    raise AssertionError("never reached the Map phase")
+    assert not at.exception, at.exception
 
 
 def test_new_game_form_has_the_options():
@@ -87,49 +99,58 @@ def test_new_game_form_has_the_options():
     assert len(at.table) == 1 and list(at.table[0].value.index)[:1] == ["P0 (you)"]
 
 
-def test_placement_preview_confirm_ai_reply_and_undo():
+def orient_actions(state):
+    return {state.action_to_string(int(a)): int(a) for a in state.legal_actions()
+            if state.action_to_string(int(a)).startswith("orient ")}
+
+
+def positions_of(state, orient):
+    """The squares (top-left) of the legal positions after ``orient``, from the engine."""
+    clone = state.clone()
+    clone.apply(orient)
+    return {re.search(r" at ([a-z]+\d+) ", clone.action_to_string(int(a))).group(1): int(a)
+            for a in clone.legal_actions()
+            if clone.action_to_string(int(a)).startswith("place ")}
+
+
+def test_placement_by_clicking_the_map_rotate_ai_reply_and_undo():
     at = app()
     sess = start(at, seed=7)
     sess = advance_to_map_phase(at)
     state = sess.state
-    card = state.observation(0)["selected"][0]
-    radio = at.radio(key=f"mv{len(state.history)}_orient")
-    orients = [int(a) for a in state.legal_actions()
-               if state.action_to_string(int(a)).startswith("orient ")]
-    assert sorted(radio.options) == sorted(str(a) for a in orients) or len(radio.options) == len(orients)
-    # choose another orientation: the list of positions follows it
-    radio.set_value(orients[-1]).run()
-    assert not at.exception, at.exception
-    clone = state.clone()
-    clone.apply(orients[-1])
-    legal_places = [int(a) for a in clone.legal_actions()]
-    pos = at.selectbox(key=f"mv{len(state.history)}_pos_{orients[-1]}")
-    assert len(pos.options) == len(legal_places)
-    pos.set_value(legal_places[-1]).run()
-    preview = [v for v in svgs(at) if "Preview:" in v]
-    assert len(preview) == 1 and f"Preview: {card} at" in preview[0]
-    # the preview is that seat's own view of the clone with the card on the map
-    expected = clone.clone()
-    expected.apply(legal_places[-1])
-    assert f">{card}<" in preview[0]
-    assert not at.session_state["bl_play"].state.history[len(state.history):]   # nothing applied
     n_before = len(state.history)
-    confirm = at.button(key=f"mv{n_before}_act_confirm")
-    assert confirm.label.startswith(f"Confirm: place {card} at ")
-    confirm.click().run()
+    card = state.observation(0)["selected"][0]
+    orients = orient_actions(state)
+    first = orients[f"orient {card} horizontal over"]
+    # the map's lit squares are exactly the legal positions of the orientation shown
+    data = board_data(at, f"mv{n_before}-kymap-{first}")
+    assert {p["id"][1:] for p in data["places"]} == set(positions_of(state, first))
+    assert all(p["legal"] and p["preview"] and "<use href=" in p["preview"] for p in data["places"])
+    assert all(re.search(r"[+-]\d+ points", p["note"]) for p in data["places"])
+    assert f"place card {card}" in data["svg"]
+    # Rotate: a quarter turn clockwise; the lit squares follow
+    at.button(key=f"mv{n_before}_ky_rotate").click().run()
+    assert not at.exception, at.exception
+    turned = orients[f"orient {card} vertical over"]
+    assert not boards(at, f"-kymap-{first}")
+    data = board_data(at, f"mv{n_before}-kymap-{turned}")
+    squares = positions_of(state, turned)
+    assert {p["id"][1:] for p in data["places"]} == set(squares)
+    assert not at.session_state["bl_play"].state.history[n_before:]   # nothing applied yet
+    target = sorted(squares)[-1]
+    click_place(at, "-kymap-", f"p{target}")
     assert not at.exception, at.exception
     sess = at.session_state["bl_play"]
     hist = sess.state.history
-    assert hist[n_before:n_before + 2] == [orients[-1], legal_places[-1]]
+    assert hist[n_before:n_before + 2] == [turned, squares[target]]
     ended = phase(at) == "map_after"
     if ended:                                           # terraforming is possible: decline
         [b for b in decisions(at) if b.proto.help == "end turn"][0].click().run()
         sess = at.session_state["bl_play"]
     who = actors(sess.state)
     assert 1 in who[n_before + 2:]                      # the AI replied (its own Map turn)
-    assert sess.state.current_player in (0, boardlab.TERMINAL) or sess.is_human_turn()
     log = at.text[0].value
-    assert f"P0 place {card}" in log
+    assert f"P0 place {card} vertical at {target}" in log
     # undo takes back the whole placement (orientation and position together)
     if ended:
         at.button(key="play_undo").click().run()
@@ -139,6 +160,47 @@ def test_placement_preview_confirm_ai_reply_and_undo():
     sess = at.session_state["bl_play"]
     assert sess.state.history == state.history
     assert phase(at) == "map"
+
+
+def test_layer_choice_and_the_panel_beside_the_map():
+    at = app()
+    sess = start(at, seed=7)
+    sess = advance_to_map_phase(at)
+    state = sess.state
+    n = len(state.history)
+    card = state.observation(0)["selected"][0]
+    orients = orient_actions(state)
+    layer = at.radio(key=f"mv{n}_ky_layer")
+    assert layer.value == "over"
+    if "under" in layer.options:
+        layer.set_value("under").run()
+        assert not at.exception, at.exception
+        under = orients[f"orient {card} horizontal under"]
+        data = board_data(at, f"-kymap-{under}")
+        assert {p["id"][1:] for p in data["places"]} == set(positions_of(state, under))
+        assert all("stroke-dasharray" in p["preview"] for p in data["places"])
+    # the decision panel (layer, Rotate) sits in the column beside the map, not below it
+    chains = list(_chains(at._tree))
+    map_chain = next(ch for node, ch in chains if getattr(node, "type", "") ==
+                     "bidi_component" and "-kymap-" in node.key)
+    rotate_chain = next(ch for node, ch in chains if getattr(node, "type", "") == "button"
+                        and node.key and node.key.endswith("_ky_rotate"))
+    map_col = next(b for b in map_chain if b.type == "column")
+    row = map_chain[[b is map_col for b in map_chain].index(True) + 1]   # holds the columns
+    beside = [c for c in row.children.values() if c is not map_col]
+    rotate_col = next(c for c in beside if any(c is b for b in rotate_chain))
+    table_chain = next(ch for node, ch in chains if getattr(node, "type", "") == "table")
+    assert not any(b is map_col or b is rotate_col for b in table_chain)
+
+
+def _chains(node, above=()):
+    """(element, [its enclosing blocks, innermost first]) for every element of the tree."""
+    for child in node.children.values():
+        if isinstance(child, Block):
+            yield from _chains(child, (child,) + above)
+        else:
+            yield child, list(above)
+
 
 
 def test_hidden_map_turn_of_the_other_seat():
@@ -178,7 +240,8 @@ def test_save_and_load_a_kyushu_game():
     assert not other.exception, other.exception
     loaded = other.session_state["bl_play"]
     assert loaded.state == sess.state and loaded.seats == sess.seats
-    assert other.radio(key=f"mv{len(loaded.state.history)}_orient")      # back at the placement
+    assert other.radio(key=f"mv{len(loaded.state.history)}_ky_layer")      # back at the placement
+    assert boards(other, f"mv{len(loaded.state.history)}-kymap-")
 
 
 def finished_record(seed=5, players=2):
