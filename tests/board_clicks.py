@@ -41,3 +41,29 @@ def click_place(at, key_part: str, place_id: str, timeout=None):
         json_trigger_value=json.dumps([{"event": TRIGGER, "value": place_id}])))
     at._run(states, timeout=timeout)
     return at
+
+
+def _ui_script(game, record, steps, hint):
+    import boardlab
+    from boardlab.streamlit_app.games import ui_for
+    s = boardlab.replay(record)
+    p = s.current_player
+    ui = ui_for(game)
+    for step in steps:
+        if step == "board":
+            ui.board(s.observation(p), viewer=p)
+        elif step == "input":
+            ui.move_input(s, s.observation(p), key="t", hint=hint)
+        elif step == "idle":
+            ui.idle_input(s.observation(p), p, key="t")
+
+
+def run_ui(state, steps=("board", "input"), hint=None, timeout=60):
+    """A script of the game's UI alone at ``state`` (seen by the seat to move): its board,
+    its decision input (key "t", with ``hint``) and/or its inert input, in the order given."""
+    from streamlit.testing.v1 import AppTest
+    at = AppTest.from_function(_ui_script, args=(state.game.name, json.dumps(state.to_record()),
+                                                 list(steps), hint), default_timeout=timeout)
+    at.run()
+    assert not at.exception, at.exception
+    return at

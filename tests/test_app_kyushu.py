@@ -18,7 +18,7 @@ from boardlab.streamlit_app import MAIN_SCRIPT  # noqa: E402
 from boardlab.streamlit_app.games import kyushu as kui  # noqa: E402
 from boardlab.streamlit_app.games import ui_for  # noqa: E402
 from boardlab.streamlit_app.session import AI, HUMAN, PlaySession, actors  # noqa: E402
-from board_clicks import board_data, boards, click_place, legal_places  # noqa: E402
+from board_clicks import board_data, boards, click_place, legal_places, run_ui  # noqa: E402
 
 TIMEOUT = 60
 
@@ -315,3 +315,137 @@ def test_card_drawings_and_square_names():
     assert "No. 5" in svg and svg.startswith("<svg")
     assert "Province 3" in kui.card_svg("S3A")
     assert ui_for("kyushu").title == "Kyūshū"
+
+
+def test_paying_a_resource_is_clicked_on_the_map():
+    at = app()
+    start(at, seed=7)
+    advance_to_map_phase(at, until=("select",))
+    sess = at.session_state["bl_play"]
+    pay = [b for b in decisions(at) if b.proto.help.startswith("pay to take")]
+    assert pay, "no paid take offered"
+    pay[0].click().run()
+    assert not at.exception, at.exception
+    assert phase(at) == "pay"
+    state = at.session_state["bl_play"].state
+    n = len(state.history)
+    legal = {state.action_to_string(int(a)): int(a) for a in state.legal_actions()}
+    places = legal_places(at, f"mv{n}-kysq")
+    assert {p["label"] for p in places} == set(legal)           # every choice is a square
+    assert {p["id"][1:] for p in places} == {nm.split(" at ")[1] for nm in legal}
+    choice = places[-1]
+    click_place(at, "-kysq", choice["id"])
+    assert not at.exception, at.exception
+    assert at.session_state["bl_play"].state.history[n] == legal[choice["label"]]
+    del sess
+
+
+def map_state(seed=7, players=2):
+    game = boardlab.make("kyushu", players=players, travelers=True)
+    s = game.new_initial_state(seed=seed)
+    rng = np.random.default_rng(seed)
+    while True:
+        if s.is_chance():
+            o = s.chance_outcomes()
+            s.apply(o[rng.integers(len(o))][0])
+            continue
+        if s.observation(s.current_player)["phase"] == "map" and s.observation(0)["round"] >= 3:
+            return s
+        legal = s.legal_actions()
+        s.apply(int(legal[rng.integers(len(legal))]))
+
+
+def test_placement_previews_match_the_engine():
+    s = map_state()
+    seat = s.current_player
+    card = s.observation(seat)["selected"][seat]
+    for name, orient in orient_actions(s).items():
+        base = s.clone()
+        base.apply(orient)
+        options = kui.placement_options(base, seat, card)
+        assert {o["action"] for o in options} == set(positions_of(s, orient).values())
+        for o in options:
+            assert (o["row"], o["col"]) == kui.parse_square(o["square"])
+            rows = {r for r, _, _ in o["cells"]}
+            cols = {c for _, c, _ in o["cells"]}
+            assert rows <= set(range(o["row"], o["row"] + o["height"]))
+            assert cols <= set(range(o["col"], o["col"] + o["width"]))
+            if name.endswith(" over"):          # over: all six squares in view
+                assert sorted(sq for _, _, sq in o["cells"]) == list(range(6))
+            else:                               # under: some hidden, some in view
+                assert 0 < len(o["cells"]) < 6
+        svg, places, actions = kui.placement_board(s.observation(seat), seat, card, options)
+        assert set(actions.values()) == {o["action"] for o in options}
+        for o, p in zip(options, places):       # the preview draws the squares left in view
+            assert p.preview.count("<use href='#kyp") == len(o["cells"])
+            assert p.rect[2] == p.rect[3] and p.id == f"p{o['square']}"
+
+
+def test_hint_sets_the_orientation_and_rings_its_buttons():
+    s = map_state()
+    orients = orient_actions(s)
+    card = s.observation(s.current_player)["selected"][s.current_player]
+    hint = orients.get(f"orient {card} vertical under") or orients[f"orient {card} vertical over"]
+
+    at = run_ui(s, ["input"], hint=hint)
+    layer = s.action_to_string(hint).split()[-1]
+    assert at.radio(key="t_ky_layer").value == layer
+    assert any(c.value.startswith(f"vertical · {layer} · the AI's hint") for c in at.caption)
+    assert boards(at, f"t-kymap-{hint}")
+
+
+def test_traveler_buttons_are_short_and_tell_apart():
+    assert kui.traveler_label("traveler to P1 with grey from o17") == ":gray[●] grey from o17"
+    assert kui.traveler_label("traveler to P2 with brown from p3") == ":orange[●] brown from p3"
+    assert kui.traveler_label("traveler on P1's hot spring at q15") == "hot spring q15"
+    assert kui.traveler_label("no traveler to P1") == "No traveler to P1"
+
+
+def test_cards_placed_since_the_last_decision_are_ringed():
+    s = map_state()
+    obs = s.full_observation()
+    seat = 1 - s.current_player
+    placed = [c["card"] for c in obs["maps"][seat]["cards"] if not str(c["card"]).startswith("S")]
+    assert placed
+    recent = [(seat, f"place {placed[-1]} horizontal at c4 over"), (seat, "end turn")]
+    assert kui.recent_cards(recent) == {seat: {str(placed[-1])}}
+    m = kui.seat_map(obs, seat)
+    assert "placed since your last decision" not in kui.map_svg(m)
+    assert kui.map_svg(m, rings=kui.recent_cards(recent)[seat]).count(
+        "placed since your last decision") == 1
+
+
+def test_placement_input_drawn_before_the_board_brings_map_and_panel_once():
+    """A page may draw the decision before the board: the input then draws the mover's map
+    (clickable) with the panel beside it, and the board leaves that map out."""
+    s = map_state()
+    me = s.current_player
+    for steps in (["input", "board"], ["board", "input"]):
+        at = run_ui(s, steps)
+        assert len(boards(at, "t-kymap-")) == 1
+        own = [m for m in at.markdown if m.value.startswith("<svg") and f"aria-label='P{me} (you)" in m.value]
+        assert not own                                   # drawn once: as the clickable map
+        others = [m for m in at.markdown if m.value.startswith("<svg")
+                  and f"aria-label='P{1 - me}" in m.value]
+        assert len(others) == 1
+        assert at.radio(key="t_ky_layer") and at.button(key="t_ky_rotate")
+
+
+def test_changes_ring_the_maps_placed_since():
+    s = map_state()
+    me = s.current_player
+    obs = s.observation(me)
+    other = 1 - me
+    placed = [c["card"] for c in obs["maps"][other]["cards"] if not str(c["card"]).startswith("S")]
+
+    def script(obs, me, lines):
+        from types import SimpleNamespace
+        from boardlab.streamlit_app.games import kyushu as kui
+        kui.KyushuUI().board(obs, viewer=me, changes=SimpleNamespace(lines=lines))
+
+    at = AppTest.from_function(script, args=(obs, me, [
+        f"P{other} placed {placed[-1]} horizontal at c4 over"]), default_timeout=TIMEOUT)
+    at.run()
+    assert not at.exception, at.exception
+    theirs = next(m.value for m in at.markdown if f"aria-label='P{other}" in m.value)
+    assert theirs.count("placed since your last decision") == 1

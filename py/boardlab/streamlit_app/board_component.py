@@ -22,6 +22,7 @@ places are real ``<button>`` elements (keyboard focus, ``disabled``), laid over 
 """
 from __future__ import annotations
 
+import re
 import threading
 from dataclasses import dataclass
 
@@ -119,6 +120,18 @@ def board(places, svg: str | None = None, *, key: str, interactive: bool = True,
     result = _component()(key=key, data=data, on_click_change=_ignore, width="stretch",
                           height="content")
     return clicked_place(getattr(result, TRIGGER, None), places, interactive)
+
+
+def recent_moves(changes) -> list[tuple[int, str]]:
+    """(actor, text) of the moves since the viewer's last decision, read from ``changes``
+    (the app's Changes: ``lines`` are the log lines as the viewer may read them, e.g.
+    "P1 play O3", "P1 placed 37 ..."), so a board highlights only what the viewer knows."""
+    out = []
+    for line in getattr(changes, "lines", None) or ():
+        m = re.match(r"\s*(?:\d+\.\s*)?(?:•\s*)?P(\d+) (.+)", str(line))
+        if m:
+            out.append((int(m.group(1)), m.group(2)))
+    return out
 
 
 def _ignore():          # a trigger needs an on_<name>_change callback to be registered
@@ -284,7 +297,8 @@ export default function (component) {
 # ----------------------------------------------------------------------------------------------
 # Slots: a game's board() may leave a place its decision input later draws into (the table a
 # Katana target is clicked on, the map a card is placed on, the panel beside it). A slot lives
-# for one script run only: an input drawn in another run (or with no board) finds none.
+# for one script run only: an input drawn in another run (or with no board) finds none. Where
+# the page draws the input before the board, the input draws that part itself and claims it.
 # ----------------------------------------------------------------------------------------------
 _RUN = threading.local()
 
@@ -300,16 +314,29 @@ def reserve(name: str, *, replace: bool = True, **info):
     the input replaces (``replace``), else an ``st.container()`` it adds to. ``info`` is kept
     with it (e.g. the observation the slot's drawing was made from)."""
     slot = st.empty() if replace else st.container()
-    marker = _run_marker()
-    if getattr(_RUN, "marker", None) is not marker:
-        _RUN.marker, _RUN.slots = marker, {}
-    _RUN.slots[name] = (slot, info)
+    _this_run()[name] = (slot, info)
     return slot
 
 
 def reserved(name: str):
     """(slot, info) reserved under ``name`` in this script run, else None."""
+    return _this_run().get(name)
+
+
+def claim(name: str) -> None:
+    """An input drew part ``name`` itself (no board had left a slot for it before): the
+    board, drawn later in this run, leaves that part out instead of drawing it twice."""
+    _this_run()[("claimed", name)] = True
+
+
+def claimed(name: str) -> bool:
+    return bool(_this_run().get(("claimed", name)))
+
+
+def _this_run() -> dict:
     marker = _run_marker()
-    if marker is None or getattr(_RUN, "marker", None) is not marker:
-        return None
-    return _RUN.slots.get(name)
+    if marker is None:
+        return {}
+    if getattr(_RUN, "marker", None) is not marker:
+        _RUN.marker, _RUN.slots = marker, {}
+    return _RUN.slots

@@ -13,9 +13,7 @@ What a subclass may override:
 * ``board(obs, key)`` - draw the board from an observation dict (one seat's, or the full one);
 * ``move_input(state, obs, key)`` - widgets for the decision of the seat to move; returns the
   chosen action, a list of actions the seat takes in a row (e.g. orientation then position,
-  confirmed together; undone together), or None. Only legal actions may be offered; a
-  ``hint=`` keyword (an action), where a subclass takes it, is highlighted;
-* ``waiting_input(obs, viewer, key)`` - the viewer's input drawn inert while others move;
+  confirmed together; undone together), or None. Only legal actions may be offered;
 * ``log_text(state, action, actor, viewer)`` - how ``viewer`` may read a move in the log
   (None: not shown), and ``events(before, after)`` - public happenings between two views;
 * ``result_text(state)`` - the game-over line;
@@ -74,11 +72,6 @@ class GameUI:
         st.markdown(f"**{self.seat_name(state.current_player, state.game.num_players)}**, "
                     "choose a move:")
         return action_buttons(state, legal, key)
-
-    def waiting_input(self, obs: dict, viewer: int, key: str) -> None:
-        """(optional) The viewer's input area while other seats move, drawn inert, so that
-        nothing jumps when the viewer's turn comes (e.g. the hand of cards)."""
-        return None
 
     # -- log --------------------------------------------------------------------------------
     def log_text(self, state, action: int, actor: int, viewer):

@@ -271,10 +271,15 @@ def board_svg(obs: dict, viewer=None, *, recent=None, trick_rects=None, last_car
                      f"<rect x='{x:.1f}' y='{top + 14}' width='{pw:.1f}' height='12' fill='{colour}'/>")
         who = f"P{s} · {CLAN_NAME[clan]}" + ("  (you)" if viewer == s else "")
         parts.append(_text(x + 12, top + 18, who, 13, 700, "#fff"))
-        if to_move:                 # in the header bar: never over the cards
-            parts.append(f"<rect x='{x + pw - 70:.1f}' y='{top + 4}' width='62' height='18' rx='9' "
-                         f"fill='{GOLD}' stroke='#fff' stroke-width='1'/>"
-                         + _text(x + pw - 39, top + 17, "to move", 11, 700, "#fff", "middle"))
+        if to_move:                 # in the name bar, over neither the name nor the cards
+            if 12 + 7.6 * len(who) + 70 <= pw:
+                parts.append(f"<rect x='{x + pw - 70:.1f}' y='{top + 4}' width='62' height='18' "
+                             f"rx='9' fill='{GOLD}' stroke='#fff' stroke-width='1'/>"
+                             + _text(x + pw - 39, top + 17, "to move", 11, 700, "#fff", "middle"))
+            else:                   # a narrow seat: a gold marker only
+                parts.append(f"<circle cx='{x + pw - 14:.1f}' cy='{top + 13}' r='8' fill='{GOLD}' "
+                             f"stroke='#fff' stroke-width='1'><title>to move</title></circle>"
+                             + _text(x + pw - 14, top + 17, "▶", 9, 700, "#fff", "middle"))
         bx = x + 12
         if obs["leader"] == s:
             parts.append(f"<circle cx='{bx + 9}' cy='{top + 42}' r='9' fill='{GOLD}' stroke='#9a6f0a'/>"
@@ -528,10 +533,13 @@ class KitsuUI(GameUI):
         return f"P{seat} ({'Blue' if seat % 2 == 0 else 'Orange'})"
 
     # -- drawing ----------------------------------------------------------------------------
-    def board(self, obs: dict, key: str = "board", viewer=None, recent=None) -> None:
-        """The table; ``recent`` (moves since the viewer's last decision, [(actor, notation)])
-        rings the cards they played. The table is left in a slot the Katana's target is
-        clicked in (see :meth:`move_input`)."""
+    def board(self, obs: dict, key: str = "board", viewer=None, changes=None) -> None:
+        """The table; the cards played since the viewer's last decision (``changes``) are
+        ringed. The table is left in a slot the Katana's target is clicked in (see
+        :meth:`move_input`); if that input came first and drew the table, nothing is drawn."""
+        if bc.claimed("kitsu-table"):
+            return
+        recent = bc.recent_moves(changes)
         last = _entered_last_trick(obs)
         slot = bc.reserve("kitsu-table", obs=obs, viewer=viewer, recent=recent, last_cards=last)
         slot.markdown(board_svg(obs, viewer, recent=recent, last_cards=last),
@@ -597,13 +605,14 @@ class KitsuUI(GameUI):
             return _choice_buttons(names, key, hint)
         places = [bc.Place(p.id, p.label, rect=p.rect, note=p.note,
                            mark="hint" if actions[p.id] == hint else None) for p in places]
-        where = kept[0] if kept else st.container()
-        with where:
+        if not kept:
+            bc.claim("kitsu-table")         # the board, drawn after, leaves the table out
+        with (kept[0] if kept else st.container()):
             clicked = bc.board(places, svg, key=f"{key}-katana", max_width=820,
                                note="Hover a card to see whose it is; click to destroy it.")
         return bc.pick(clicked, actions)
 
-    def waiting_input(self, obs: dict, viewer: int, key: str) -> None:
+    def idle_input(self, obs: dict, viewer: int, key: str) -> None:
         """The viewer's hand while the others move: drawn in place, inert (nothing jumps)."""
         hand = (obs["hands"][viewer] or []) if 0 <= viewer < len(obs["hands"]) else []
         st.markdown("**Your hand** (waiting for the other players)")

@@ -722,10 +722,11 @@ def traveler_label(name: str) -> str:
 
 
 def recent_cards(recent) -> dict:
-    """seat -> the cards it placed among ``recent`` moves ([(actor, notation)])."""
+    """seat -> the cards it placed among ``recent`` moves ([(actor, text)]: "place 37 ..."
+    in the mover's own log, "placed 37 ..." once a hidden Map turn is shown)."""
     out: dict = {}
     for actor, name in recent or ():
-        m = re.match(r"place (\d+) ", name)
+        m = re.match(r"placed? (\d+) ", name)
         if m and actor >= 0:
             out.setdefault(actor, set()).add(m.group(1))
     return out
@@ -761,13 +762,14 @@ class KyushuUI(GameUI):
         return f"P{seat}"
 
     # -- drawing ----------------------------------------------------------------------------
-    def board(self, obs: dict, key: str = "board", viewer=None, recent=None) -> None:
+    def board(self, obs: dict, key: str = "board", viewer=None, changes=None) -> None:
         """The table, then (seen from a seat) that seat's map with its hand and the decision
         panel beside it, the other maps, and the score table. The seat's map and the panel are
-        slots its decision input draws into (a placement is clicked on the map). ``recent``:
-        moves since the viewer's last decision ([(actor, notation)]); the cards they placed
-        are ringed where the viewer's observation shows them."""
+        slots its decision input draws into (a placement is clicked on the map); if that input
+        came first, it drew them itself. ``changes``: what happened since the viewer's last
+        decision; the cards placed meanwhile are ringed where the viewer's map view shows them."""
         n = obs["players"]
+        recent = bc.recent_moves(changes)
         rings = recent_cards(recent)
         st.markdown(table_svg(obs, viewer), unsafe_allow_html=True)
         spans = [(m["bbox"]["right"] - m["bbox"]["left"] + 1) if m.get("bbox") else 3
@@ -777,13 +779,8 @@ class KyushuUI(GameUI):
         order = list(range(n))
         if viewer is not None:                     # your own map first, the decision beside it
             order = order[viewer:] + order[:viewer]
-            mine, panel = st.columns([3, 2], gap="medium")
-            with mine:
-                self._seat_panel(obs, viewer, viewer, 520, rings.get(viewer, ()), hand=False,
-                                 slot="kyushu-map", recent=recent)
-            with panel:
-                self._hand(obs, viewer, viewer, per_row=4)
-                bc.reserve("kyushu-panel", replace=False)
+            if not bc.claimed("kyushu-map"):
+                self._mine_and_panel(obs, viewer, recent)
             order = order[1:]
         final = obs["phase"] == "over"
         for start in range(0, len(order), per_row):
@@ -800,6 +797,17 @@ class KyushuUI(GameUI):
         if lines:
             st.markdown(f"**Most/Fewest cards** ({'final' if final else 'current'} counts)  \n"
                         + "  \n".join(lines))
+
+    def _mine_and_panel(self, obs: dict, viewer: int, recent) -> None:
+        """The viewer's map (a slot: "kyushu-map") and beside it the hand and the decision
+        panel (a slot: "kyushu-panel")."""
+        mine, panel = st.columns([3, 2], gap="medium")
+        with mine:
+            self._seat_panel(obs, viewer, viewer, 520, recent_cards(recent).get(viewer, ()),
+                             hand=False, slot="kyushu-map", recent=recent)
+        with panel:
+            self._hand(obs, viewer, viewer, per_row=4)
+            bc.reserve("kyushu-panel", replace=False)
 
     def _seat_panel(self, obs: dict, seat: int, viewer, width: float = 440, rings=(), *,
                     hand: bool = True, slot: str | None = None, recent=None) -> None:
@@ -836,10 +844,16 @@ class KyushuUI(GameUI):
 
     # -- input ------------------------------------------------------------------------------
     def move_input(self, state, obs: dict, key: str, hint=None):
-        """The decision, in the panel beside the mover's map (when the board left one)."""
+        """The decision, in the panel beside the mover's map. The board leaves both; where the
+        page draws the input first, the input draws the map and the panel (and the board then
+        leaves them out)."""
         kept = bc.reserved("kyushu-panel")
-        with (kept[0] if kept else st.container()):
-            return self._decide(state, obs, key, hint, narrow=kept is not None)
+        if kept is None:
+            self._mine_and_panel(obs, state.current_player, None)
+            bc.claim("kyushu-map")
+            kept = bc.reserved("kyushu-panel")
+        with kept[0]:
+            return self._decide(state, obs, key, hint, narrow=True)
 
     def _decide(self, state, obs, key, hint, narrow):
         legal = [int(a) for a in state.legal_actions()]
