@@ -44,23 +44,30 @@ def click_place(at, key_part: str, place_id: str, timeout=None):
 
 
 def _ui_script(game, record, steps, hint):
+    import streamlit as st
+
     import boardlab
     from boardlab.streamlit_app.games import ui_for
     s = boardlab.replay(record)
     p = s.current_player
     ui = ui_for(game)
+    board_box, input_box = st.container(), st.container()     # as on the Play page
     for step in steps:
         if step == "board":
-            ui.board(s.observation(p), viewer=p)
+            with board_box:
+                ui.board(s.observation(p), viewer=p)
         elif step == "input":
-            ui.move_input(s, s.observation(p), key="t", hint=hint)
+            with input_box:
+                ui.move_input(s, s.observation(p), key="t", hint=hint)
         elif step == "idle":
-            ui.idle_input(s.observation(p), p, key="t")
+            with input_box:
+                ui.idle_input(s.observation(p), p, key="t")
 
 
 def run_ui(state, steps=("board", "input"), hint=None, timeout=60):
     """A script of the game's UI alone at ``state`` (seen by the seat to move): its board,
-    its decision input (key "t", with ``hint``) and/or its inert input, in the order given."""
+    its decision input (key "t", with ``hint``) and/or its inert input, called in the order
+    given, drawn as on the Play page: the board's place above the input's."""
     from streamlit.testing.v1 import AppTest
     at = AppTest.from_function(_ui_script, args=(state.game.name, json.dumps(state.to_record()),
                                                  list(steps), hint), default_timeout=timeout)

@@ -420,6 +420,7 @@ def test_placement_input_drawn_before_the_board_brings_map_and_panel_once():
     (clickable) with the panel beside it, and the board leaves that map out."""
     s = map_state()
     me = s.current_player
+    layout = []
     for steps in (["input", "board"], ["board", "input"]):
         at = run_ui(s, steps)
         assert len(boards(at, "t-kymap-")) == 1
@@ -429,6 +430,14 @@ def test_placement_input_drawn_before_the_board_brings_map_and_panel_once():
                   and f"aria-label='P{1 - me}" in m.value]
         assert len(others) == 1
         assert at.radio(key="t_ky_layer") and at.button(key="t_ky_rotate")
+        # on screen in either order: the pick boxes, the map with the panel, the rest
+        texts = [m.value for m in at.markdown]
+        order = [next(i for i, t in enumerate(texts) if "PICK BOXES" in t),
+                 next(i for i, t in enumerate(texts) if t.startswith("**Map phase:**")),
+                 next(i for i, t in enumerate(texts) if f"aria-label='P{1 - me}" in t),
+                 next(i for i, t in enumerate(texts) if t.startswith("**Score so far"))]
+        layout.append(order)
+    assert layout[0] == layout[1] and layout[0] == sorted(layout[0])
 
 
 def test_changes_ring_the_maps_placed_since():

@@ -765,23 +765,29 @@ class KyushuUI(GameUI):
     def board(self, obs: dict, key: str = "board", viewer=None, changes=None) -> None:
         """The table, then (seen from a seat) that seat's map with its hand and the decision
         panel beside it, the other maps, and the score table. The seat's map and the panel are
-        slots its decision input draws into (a placement is clicked on the map); if that input
-        came first, it drew them itself. ``changes``: what happened since the viewer's last
+        slots its decision input draws into (a placement is clicked on the map). If the page
+        drew that input first, the input drew them (with a slot under them for the rest):
+        the order on screen is the same. ``changes``: what happened since the viewer's last
         decision; the cards placed meanwhile are ringed where the viewer's map view shows them."""
-        n = obs["players"]
         recent = bc.recent_moves(changes)
-        rings = recent_cards(recent)
         st.markdown(table_svg(obs, viewer), unsafe_allow_html=True)
+        if viewer is not None and not bc.claimed("kyushu-map"):
+            self._mine_and_panel(obs, viewer, recent)
+        rest = bc.reserved("kyushu-rest")
+        with (rest[0] if rest else st.container()):
+            self._others_and_scores(obs, viewer, recent)
+
+    def _others_and_scores(self, obs: dict, viewer, recent) -> None:
+        """Every map but the viewer's (all of them without a viewer), the live scores."""
+        n = obs["players"]
+        rings = recent_cards(recent)
         spans = [(m["bbox"]["right"] - m["bbox"]["left"] + 1) if m.get("bbox") else 3
                  for m in obs["maps"]]
         per_row = 1 if n == 2 and max(spans) > 10 else 2     # big 2p maps: one per row
         width = 700 if per_row == 1 else 440
         order = list(range(n))
-        if viewer is not None:                     # your own map first, the decision beside it
-            order = order[viewer:] + order[:viewer]
-            if not bc.claimed("kyushu-map"):
-                self._mine_and_panel(obs, viewer, recent)
-            order = order[1:]
+        if viewer is not None:                     # from the viewer's left, round the table
+            order = order[viewer + 1:] + order[:viewer]
         final = obs["phase"] == "over"
         for start in range(0, len(order), per_row):
             cols = st.columns(per_row)
@@ -848,9 +854,10 @@ class KyushuUI(GameUI):
         page draws the input first, the input draws the map and the panel (and the board then
         leaves them out)."""
         kept = bc.reserved("kyushu-panel")
-        if kept is None:
+        if kept is None:                 # no board yet: the map and panel, the rest under them
             self._mine_and_panel(obs, state.current_player, None)
             bc.claim("kyushu-map")
+            bc.reserve("kyushu-rest", replace=False)
             kept = bc.reserved("kyushu-panel")
         with kept[0]:
             return self._decide(state, obs, key, hint, narrow=True)
