@@ -21,22 +21,29 @@ from board_clicks import board_data, click_place, legal_places, run_ui  # noqa: 
 TIMEOUT = 60
 
 
-def katana_state():
-    """4p Kitsu played at random (seed 1) until a seat must choose the Katana's target among
-    cards that include its partner's."""
-    g = boardlab.make("kitsu", players=4)
-    s = g.new_initial_state(seed=1)
-    rng = np.random.default_rng(1)
+def random_until(players: int, seed: int, stop):
+    """Kitsu played at random (seeded) until ``stop(state)`` holds at a seat's decision."""
+    s = boardlab.make("kitsu", players=players).new_initial_state(seed=seed)
+    rng = np.random.default_rng(seed)
     while True:
         if s.is_chance():
             o = s.chance_outcomes()
             s.apply(o[rng.integers(len(o))][0])
             continue
-        if s.observation(s.current_player)["phase"] == "katana":
-            names = [s.action_to_string(int(a)) for a in s.legal_actions()]
-            if any(f"P{(s.current_player + 2) % 4} " in n for n in names):
-                return s
+        if stop(s):
+            return s
         s.apply(int(rng.choice(s.legal_actions())))
+
+
+def katana_state():
+    """4p, seed 1: a seat must choose the Katana's target among cards that include its
+    partner's."""
+    def stop(s):
+        if s.observation(s.current_player)["phase"] != "katana":
+            return False
+        names = [s.action_to_string(int(a)) for a in s.legal_actions()]
+        return any(f"P{(s.current_player + 2) % 4} " in n for n in names)
+    return random_until(4, 1, stop)
 
 
 def load(state, seats):
@@ -225,3 +232,27 @@ def test_changes_ring_the_cards_played_since():
         assert not at.exception, at.exception
         svg = next(m.value for m in at.markdown if "CURRENT TRICK" in m.value)
         assert svg.count("played since your last decision") == rings
+
+
+def recover_state():
+    """2p, seed 0: a seat takes a card back with the Recover-card token."""
+    return random_until(2, 0, lambda s: s.observation(s.current_player)["phase"] == "recover")
+
+
+def test_recovered_card_is_clicked_in_the_last_trick():
+    s = recover_state()
+    me = s.current_player
+    last = [c["card"] for c in s.observation(me)["last_trick"]["cards"]]
+    legal = {s.action_to_string(int(a)): int(a) for a in s.legal_actions()}
+    at = run_ui(s, ["board", "input"])
+    data = board_data(at, "t-recover")
+    assert {p["note"] for p in data["places"]} == set(legal)
+    assert all(p["id"] == f"l{last.index(p['note'].split()[1])}" for p in data["places"])
+    assert not [m for m in at.markdown if "CURRENT TRICK" in m.value]    # one table, clickable
+    # in the app: a click takes that card
+    at = load(s, [HUMAN if p == me else AI for p in range(2)])
+    n = len(s.history)
+    pick = data["places"][-1]
+    click_place(at, f"mv{n}-recover", pick["id"])
+    assert not at.exception, at.exception
+    assert at.session_state["bl_play"].state.history[n] == legal[pick["note"]]

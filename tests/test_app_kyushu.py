@@ -78,8 +78,12 @@ def one_step(at):
     assert {b.proto.help for b in buttons} <= legal          # only legal choices
     squares = legal_places(at, "-kysq") if boards(at, "-kysq") else []
     assert {p["label"] for p in squares} <= legal
+    cards = legal_places(at, "_act_cards") if boards(at, "_act_cards") else []
+    assert {p["label"] for p in cards} <= legal
     if squares:
         click_place(at, "-kysq", squares[0]["id"])
+    elif cards:
+        click_place(at, "_act_cards", cards[0]["id"])
     else:
         assert buttons, f"no decision offered in phase {phase(at)}"
         buttons[0].click().run()
@@ -458,3 +462,26 @@ def test_changes_ring_the_maps_placed_since():
     assert not at.exception, at.exception
     theirs = next(m.value for m in at.markdown if f"aria-label='P{other}" in m.value)
     assert theirs.count("placed since your last decision") == 1
+
+
+def test_cards_to_choose_are_clicked():
+    """Starting Province, the card for the pick box, the replacement: the cards themselves
+    are clicked (a row of pieces), one per legal choice."""
+    at = app()
+    start(at, seed=5)
+    seen = set()
+    for _ in range(12):
+        if phase(at) == "select":
+            break
+        state = at.session_state["bl_play"].state
+        n = len(state.history)
+        legal = {state.action_to_string(int(a)): int(a) for a in state.legal_actions()}
+        data = board_data(at, f"mv{n}_act_cards")
+        assert {p["label"] for p in data["places"]} == set(legal)
+        assert all(p["svg"].startswith("<svg") and p["caption"] for p in data["places"])
+        seen.add(phase(at))
+        pick = data["places"][-1]
+        click_place(at, "_act_cards", pick["id"])
+        assert not at.exception, at.exception
+        assert at.session_state["bl_play"].state.history[n] == legal[pick["label"]]
+    assert {"province", "first_box"} <= seen

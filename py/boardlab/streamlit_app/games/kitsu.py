@@ -181,12 +181,13 @@ def recent_seats(recent) -> set[int]:
     return {a for a, name in (recent or ()) if a >= 0 and name.startswith("play ")}
 
 
-def board_svg(obs: dict, viewer=None, *, recent=None, trick_rects=None, last_cards=None) -> str:
+def board_svg(obs: dict, viewer=None, *, recent=None, trick_rects=None, last_rects=None,
+              last_cards=None) -> str:
     """The whole Kitsu table as an SVG string, drawn from an observation dict.
 
     ``recent``: the moves since the viewer's last decision ([(actor, notation)]): the cards
-    they put on the table are ringed. ``trick_rects``: a list the rectangles (x, y, w, h) of
-    the current trick's cards are appended to (where a click lands). ``last_cards``: cards
+    they put on the table are ringed. ``trick_rects`` / ``last_rects``: lists the rectangles
+    (x, y, w, h) of the current / last trick's cards are appended to (where a click lands). ``last_cards``: cards
     of a last trick known from elsewhere (analysis from a seat), drawn when the observation
     has none."""
     W = 820
@@ -365,6 +366,8 @@ def board_svg(obs: dict, viewer=None, *, recent=None, trick_rects=None, last_car
             if c["seat"] is not None and c["seat"] in new_seats and not trick:
                 parts.append(_new_ring(x, ty + 50, mw, mw * 1.42))
             parts.append(card_svg(x, ty + 50, mw, mw * 1.42, c.get("card"), destroyed=c.get("destroyed")))
+            if last_rects is not None:
+                last_rects.append((x, ty + 50, mw, mw * 1.42))
             if c["seat"] is not None:
                 parts.append(_text(x + mw / 2, ty + 44, f"P{c['seat']}", 11, 600, "#e7f0e2", "middle"))
         if entered:
@@ -478,6 +481,23 @@ def katana_places(state, names: dict, obs: dict, seat: int, rects):
     return places, actions
 
 
+def recover_places(names: dict, obs: dict, rects, last_cards=None):
+    """The Recover-card token's choices as places on the last trick: one per card type (the
+    first card of that type there). None if one is not on the table drawn."""
+    shown = [c.get("card") for c in obs["last_trick"]["cards"]] or list(last_cards or ())
+    places, actions = [], {}
+    for a, nm in names.items():
+        m = re.fullmatch(r"recover (\S+)", nm)
+        if not m or m.group(1) not in shown[:len(rects)]:
+            return None, None
+        i = shown.index(m.group(1))
+        pid = f"l{i}"
+        actions[pid] = a
+        places.append(bc.Place(pid, f"Take {card_long_name(m.group(1))} into your hand",
+                               rect=rects[i], note=nm))
+    return places, actions
+
+
 def _choice_buttons(names: dict, key: str, hint=None, columns: int = 4):
     """A button per action (its notation as label); the AI's hint is the primary one."""
     chosen = None
@@ -578,8 +598,10 @@ class KitsuUI(GameUI):
             if rest:
                 choice = _choice_buttons(rest, key, hint) or choice
             return choice
-        if phase == "katana":
-            return self._katana_input(state, obs, names, key, hint)
+        if phase in ("katana", "recover"):
+            chosen = self._table_input(state, obs, names, key, hint)
+            if chosen is not False:
+                return chosen
         prompts = {
             "plus3_side": "**+3 token:** which clan gets the +3?",
             "recover": "**Recover-card token:** take one card of the last trick into your hand.",
@@ -590,26 +612,35 @@ class KitsuUI(GameUI):
         st.markdown(prompts.get(phase, "**Choose:**"))
         return _choice_buttons(names, key, hint)
 
-    def _katana_input(self, state, obs, names, key, hint):
-        """Click the destroyed card on the table (redrawn, clickable, in the board's slot)."""
+    def _table_input(self, state, obs, names, key, hint):
+        """A card clicked on the table, redrawn clickable in the board's slot: the Katana's
+        target in the trick, the Recover-card token's card in the last trick. False if the
+        choices are not all on the table (the caller offers buttons)."""
         seat = state.current_player
-        st.markdown("**Katana:** click the card it destroys on the table (a face-up numeral card "
-                    "in front of another player).")
         kept = bc.reserved("kitsu-table")
         info = kept[1] if kept else {"obs": obs, "viewer": seat, "recent": None, "last_cards": None}
-        rects = []
-        svg = board_svg(info["obs"], info["viewer"], recent=info["recent"], trick_rects=rects,
-                        last_cards=info["last_cards"])
-        places, actions = katana_places(state, names, info["obs"], seat, rects)
+        trick_rects, last_rects = [], []
+        svg = board_svg(info["obs"], info["viewer"], recent=info["recent"], trick_rects=trick_rects,
+                        last_rects=last_rects, last_cards=info["last_cards"])
+        if obs["phase"] == "katana":
+            places, actions = katana_places(state, names, info["obs"], seat, trick_rects)
+            prompt = ("**Katana:** click the card it destroys on the table (a face-up numeral "
+                      "card in front of another player).")
+            note = "Hover a card to see whose it is; click to destroy it."
+        else:
+            places, actions = recover_places(names, info["obs"], last_rects, info["last_cards"])
+            prompt = ("**Recover-card token:** click the card of the last trick you take into "
+                      "your hand.")
+            note = "Click a lit card of the last trick."
         if places is None:
-            return _choice_buttons(names, key, hint)
+            return False
+        st.markdown(prompt)
         places = [bc.Place(p.id, p.label, rect=p.rect, note=p.note,
                            mark="hint" if actions[p.id] == hint else None) for p in places]
         if not kept:
             bc.claim("kitsu-table")         # the board, drawn after, leaves the table out
         with (kept[0] if kept else st.container()):
-            clicked = bc.board(places, svg, key=f"{key}-katana", max_width=820,
-                               note="Hover a card to see whose it is; click to destroy it.")
+            clicked = bc.board(places, svg, key=f"{key}-{obs['phase']}", max_width=820, note=note)
         return bc.pick(clicked, actions)
 
     def idle_input(self, obs: dict, viewer: int, key: str) -> None:

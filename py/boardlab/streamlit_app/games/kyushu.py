@@ -532,24 +532,21 @@ def most_fewest_lines(obs: dict) -> list[str]:
 # ----------------------------------------------------------------------------------------------
 # Input helpers
 # ----------------------------------------------------------------------------------------------
-def card_choices(state, choices, key: str, prompt: str, label_of=None, per_row: int = 6,
-                 hint=None):
-    """Cards drawn side by side, a button under each; choices is [(action, card)]; the AI's
-    hint is the primary button."""
+def card_choices(state, choices, key: str, prompt: str, label_of=None, hint=None):
+    """Cards to click, side by side (choices: [(action, card)]), each captioned; the AI's
+    hint is ringed. Returns the action of the card clicked, or None."""
     st.markdown(prompt)
-    chosen = None
-    for start in range(0, len(choices), per_row):
-        row = choices[start:start + per_row]
-        cols = st.columns(per_row)
-        for col, (a, card) in zip(cols, row):
-            with col:
-                st.markdown(card_svg(card, 28), unsafe_allow_html=True)
-                text = label_of(a, card) if label_of else state.action_to_string(a)
-                if st.button(text + (" · AI hint" if a == hint else ""), key=f"{key}_act_{a}",
-                             help=state.action_to_string(a), width="stretch",
-                             type="primary" if a == hint else "secondary"):
-                    chosen = a
-    return chosen
+    places, actions = [], {}
+    for a, card in choices:
+        name = state.action_to_string(a)
+        pid = f"c{a}"
+        actions[pid] = a
+        places.append(bc.Place(pid, name + (" (the AI's hint)" if a == hint else ""),
+                               svg=card_svg(card, 26),
+                               caption=(label_of(a, card) if label_of else name)
+                               + (" · AI hint" if a == hint else ""),
+                               mark="hint" if a == hint else None))
+    return bc.pick(bc.board(places, key=f"{key}_act_cards", piece_width=92), actions)
 
 
 # ----------------------------------------------------------------------------------------------
@@ -866,17 +863,16 @@ class KyushuUI(GameUI):
         legal = [int(a) for a in state.legal_actions()]
         names = {a: state.action_to_string(a) for a in legal}
         phase = obs["phase"]
-        per_row = 3 if narrow else 6
         if phase == "province":
             choices = [(a, "S" + nm.split()[-1]) for a, nm in names.items()]
             return card_choices(state, choices, key, "**Choose your Starting Province** "
                                 "(it gets a resource on each production square).",
-                                lambda a, c: f"Province {c[1:]}", per_row=per_row, hint=hint)
+                                lambda a, c: f"Province {c[1:]}", hint=hint)
         if phase == "first_box":
             choices = [(a, int(nm.split()[-1])) for a, nm in names.items()]
             return card_choices(state, choices, key, "**Put a card from your hand into your pick "
                                 "box** (face up: the others may take it).",
-                                lambda a, c: f"Put {c} in my box", per_row=per_row, hint=hint)
+                                lambda a, c: f"Put {c} in my box", hint=hint)
         if phase == "select":
             return self._select_input(state, obs, names, key, hint, narrow)
         if phase == "replace":
@@ -885,7 +881,7 @@ class KyushuUI(GameUI):
             choices = [(a, int(nm.split()[-1])) for a, nm in names.items()]
             return card_choices(state, choices, key, "**Replace it:** the card from your hand that "
                                 "goes into the emptied box" + why.get(mt.get("option"), "") + ".",
-                                lambda a, c: f"Replace with {c}", per_row=per_row, hint=hint)
+                                lambda a, c: f"Replace with {c}", hint=hint)
         if phase in ("map", "position"):
             return self._placement_input(state, obs, names, key, hint)
         prompts = {
@@ -1006,10 +1002,7 @@ class KyushuUI(GameUI):
             if st.session_state.get(layer_key) not in layers:
                 st.session_state[layer_key] = hinted[1] if hinted else layers[0]
             layer = st.radio("Layer", layers, key=layer_key, horizontal=True,
-                             format_func=LAYER_TEXT.get,
-                             help="Over: at least one square on top of the map, no lake covered. "
-                                  "Under: at least one square under a placed card and one in the "
-                                  "open; only the squares in the open count.")
+                             format_func=LAYER_TEXT.get)
             rotations = [r for r in ROTATIONS if (r, layer) in table]
             if st.session_state.get(rot_key) not in rotations:
                 st.session_state[rot_key] = (hinted[0] if hinted and hinted[1] == layer
@@ -1022,6 +1015,9 @@ class KyushuUI(GameUI):
                       help="A quarter turn clockwise (the next orientation offered)")
             c2.caption(f"{rotation} · {layer}" + (" · the AI's hint" if hinted == (rotation, layer)
                                                   else ""))
+            st.caption("Over: at least one square on top of the map, no lake covered. Under: at "
+                       "least one square under a placed card and one in the open; only the "
+                       "squares in the open count, and no lake of the card goes under.")
             chosen_orient = table[(rotation, layer)]
             base = state.clone()
             base.apply(chosen_orient)
