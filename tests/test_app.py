@@ -14,6 +14,7 @@ from boardlab.streamlit_app import MAIN_SCRIPT, streamlit_command  # noqa: E402
 from boardlab.streamlit_app.games import kitsu as kui  # noqa: E402
 from boardlab.streamlit_app.session import (AI, HUMAN, PlaySession, actors,  # noqa: E402
                                             session_from_record)
+from board_clicks import board_data, boards, click_place  # noqa: E402
 
 TIMEOUT = 60
 PLAY = "views/play.py"
@@ -39,8 +40,10 @@ def start_game(at, seed=5, preset="Beginner", players=2):
     return at.session_state["bl_play"]
 
 
-def card_buttons(at, enabled=True):
-    return [b for b in at.button if b.key and "-kcard-" in b.key and (not enabled or not b.disabled)]
+def hand_places(at, enabled=True):
+    """The cards of the clickable hand (the board component keyed *-kcard-hand)."""
+    places = board_data(at, "-kcard-hand")["places"]
+    return [p for p in places if p["legal"] or not enabled]
 
 
 def decision_buttons(at):
@@ -48,9 +51,14 @@ def decision_buttons(at):
 
 
 def play_one_human_move(at):
-    buttons = decision_buttons(at)
-    assert buttons, "no legal decision offered"
-    buttons[0].click().run()
+    """Click the first legal card of the hand, else the first decision button."""
+    cards = hand_places(at) if boards(at, "-kcard-hand") else []
+    if cards:
+        click_place(at, "-kcard-hand", cards[0]["id"])
+    else:
+        buttons = decision_buttons(at)
+        assert buttons, "no legal decision offered"
+        buttons[0].click().run()
     assert not at.exception, at.exception
 
 
@@ -76,10 +84,10 @@ def test_new_game_human_move_and_ai_reply():
     # the AI seats have already moved if they led: it is the human's turn now
     assert sess.state.current_player == 0
     hand = sess.state.observation(0)["hands"][0]
-    assert len(card_buttons(at, enabled=False)) == len(hand)
+    assert len(hand_places(at, enabled=False)) == len(hand)
     legal_names = {sess.state.action_to_string(a) for a in sess.state.legal_actions()}
-    offered = {b.proto.help for b in card_buttons(at)}
-    assert offered <= legal_names          # only legal moves are clickable
+    offered = {p["label"].split(": ", 1)[1] for p in hand_places(at)}
+    assert offered and offered <= legal_names          # only legal moves are clickable
     n_before = len(sess.state.history)
     play_one_human_move(at)
     sess = at.session_state["bl_play"]

@@ -11,12 +11,14 @@ pytest.importorskip("streamlit")
 pytest.importorskip("plotly")
 
 from streamlit.testing.v1 import AppTest  # noqa: E402
+from streamlit.testing.v1.element_tree import Block  # noqa: E402
 
 import boardlab  # noqa: E402
 from boardlab.streamlit_app import MAIN_SCRIPT  # noqa: E402
 from boardlab.streamlit_app.games import kyushu as kui  # noqa: E402
 from boardlab.streamlit_app.games import ui_for  # noqa: E402
 from boardlab.streamlit_app.session import AI, HUMAN, PlaySession, actors  # noqa: E402
+from board_clicks import board_data, boards, click_place, legal_places, run_ui  # noqa: E402
 
 TIMEOUT = 60
 
@@ -59,19 +61,33 @@ def phase(at):
     return sess.state.observation(p)["phase"] if p >= 0 else None
 
 
-def advance_to_map_phase(at, limit=40):
-    """Click the first offered decision until the human seat has to place a card."""
+def advance_to_map_phase(at, limit=40, until=("map",)):
+    """Click the first offered decision (a button, else a lit square of the map) until the
+    human seat has to place a card."""
     for _ in range(limit):
-        if phase(at) == "map":
+        if phase(at) in until:
             return at.session_state["bl_play"]
-        buttons = decisions(at)
+        one_step(at)
+    raise AssertionError(f"never reached {until}")
+
+
+def one_step(at):
+    buttons = decisions(at)
+    legal = {at.session_state["bl_play"].state.action_to_string(a)
+             for a in at.session_state["bl_play"].state.legal_actions()}
+    assert {b.proto.help for b in buttons} <= legal          # only legal choices
+    squares = legal_places(at, "-kysq") if boards(at, "-kysq") else []
+    assert {p["label"] for p in squares} <= legal
+    cards = legal_places(at, "_act_cards") if boards(at, "_act_cards") else []
+    assert {p["label"] for p in cards} <= legal
+    if squares:
+        click_place(at, "-kysq", squares[0]["id"])
+    elif cards:
+        click_place(at, "_act_cards", cards[0]["id"])
+    else:
         assert buttons, f"no decision offered in phase {phase(at)}"
-        legal = {at.session_state["bl_play"].state.action_to_string(a)
-                 for a in at.session_state["bl_play"].state.legal_actions()}
-        assert {b.proto.help for b in buttons} <= legal          # only legal choices
         buttons[0].click().run()
-        assert not at.exception, at.exception
-    raise AssertionError("never reached the Map phase")
+    assert not at.exception, at.exception
 
 
 def test_new_game_form_has_the_options():
@@ -87,49 +103,58 @@ def test_new_game_form_has_the_options():
     assert len(at.table) == 1 and list(at.table[0].value.index)[:1] == ["P0 (you)"]
 
 
-def test_placement_preview_confirm_ai_reply_and_undo():
+def orient_actions(state):
+    return {state.action_to_string(int(a)): int(a) for a in state.legal_actions()
+            if state.action_to_string(int(a)).startswith("orient ")}
+
+
+def positions_of(state, orient):
+    """The squares (top-left) of the legal positions after ``orient``, from the engine."""
+    clone = state.clone()
+    clone.apply(orient)
+    return {re.search(r" at ([a-z]+\d+) ", clone.action_to_string(int(a))).group(1): int(a)
+            for a in clone.legal_actions()
+            if clone.action_to_string(int(a)).startswith("place ")}
+
+
+def test_placement_by_clicking_the_map_rotate_ai_reply_and_undo():
     at = app()
     sess = start(at, seed=7)
     sess = advance_to_map_phase(at)
     state = sess.state
-    card = state.observation(0)["selected"][0]
-    radio = at.radio(key=f"mv{len(state.history)}_orient")
-    orients = [int(a) for a in state.legal_actions()
-               if state.action_to_string(int(a)).startswith("orient ")]
-    assert sorted(radio.options) == sorted(str(a) for a in orients) or len(radio.options) == len(orients)
-    # choose another orientation: the list of positions follows it
-    radio.set_value(orients[-1]).run()
-    assert not at.exception, at.exception
-    clone = state.clone()
-    clone.apply(orients[-1])
-    legal_places = [int(a) for a in clone.legal_actions()]
-    pos = at.selectbox(key=f"mv{len(state.history)}_pos_{orients[-1]}")
-    assert len(pos.options) == len(legal_places)
-    pos.set_value(legal_places[-1]).run()
-    preview = [v for v in svgs(at) if "Preview:" in v]
-    assert len(preview) == 1 and f"Preview: {card} at" in preview[0]
-    # the preview is that seat's own view of the clone with the card on the map
-    expected = clone.clone()
-    expected.apply(legal_places[-1])
-    assert f">{card}<" in preview[0]
-    assert not at.session_state["bl_play"].state.history[len(state.history):]   # nothing applied
     n_before = len(state.history)
-    confirm = at.button(key=f"mv{n_before}_act_confirm")
-    assert confirm.label.startswith(f"Confirm: place {card} at ")
-    confirm.click().run()
+    card = state.observation(0)["selected"][0]
+    orients = orient_actions(state)
+    first = orients[f"orient {card} horizontal over"]
+    # the map's lit squares are exactly the legal positions of the orientation shown
+    data = board_data(at, f"mv{n_before}-kymap-{first}")
+    assert {p["id"][1:] for p in data["places"]} == set(positions_of(state, first))
+    assert all(p["legal"] and p["preview"] and "<use href=" in p["preview"] for p in data["places"])
+    assert all(re.search(r"[+-]\d+ points", p["note"]) for p in data["places"])
+    assert f"place card {card}" in data["svg"]
+    # Rotate: a quarter turn clockwise; the lit squares follow
+    at.button(key=f"mv{n_before}_ky_rotate").click().run()
+    assert not at.exception, at.exception
+    turned = orients[f"orient {card} vertical over"]
+    assert not boards(at, f"-kymap-{first}")
+    data = board_data(at, f"mv{n_before}-kymap-{turned}")
+    squares = positions_of(state, turned)
+    assert {p["id"][1:] for p in data["places"]} == set(squares)
+    assert not at.session_state["bl_play"].state.history[n_before:]   # nothing applied yet
+    target = sorted(squares)[-1]
+    click_place(at, "-kymap-", f"p{target}")
     assert not at.exception, at.exception
     sess = at.session_state["bl_play"]
     hist = sess.state.history
-    assert hist[n_before:n_before + 2] == [orients[-1], legal_places[-1]]
+    assert hist[n_before:n_before + 2] == [turned, squares[target]]
     ended = phase(at) == "map_after"
     if ended:                                           # terraforming is possible: decline
         [b for b in decisions(at) if b.proto.help == "end turn"][0].click().run()
         sess = at.session_state["bl_play"]
     who = actors(sess.state)
     assert 1 in who[n_before + 2:]                      # the AI replied (its own Map turn)
-    assert sess.state.current_player in (0, boardlab.TERMINAL) or sess.is_human_turn()
     log = at.text[0].value
-    assert f"P0 place {card}" in log
+    assert f"P0 place {card} vertical at {target}" in log
     # undo takes back the whole placement (orientation and position together)
     if ended:
         at.button(key="play_undo").click().run()
@@ -139,6 +164,47 @@ def test_placement_preview_confirm_ai_reply_and_undo():
     sess = at.session_state["bl_play"]
     assert sess.state.history == state.history
     assert phase(at) == "map"
+
+
+def test_layer_choice_and_the_panel_beside_the_map():
+    at = app()
+    sess = start(at, seed=7)
+    sess = advance_to_map_phase(at)
+    state = sess.state
+    n = len(state.history)
+    card = state.observation(0)["selected"][0]
+    orients = orient_actions(state)
+    layer = at.radio(key=f"mv{n}_ky_layer")
+    assert layer.value == "over"
+    if "under" in layer.options:
+        layer.set_value("under").run()
+        assert not at.exception, at.exception
+        under = orients[f"orient {card} horizontal under"]
+        data = board_data(at, f"-kymap-{under}")
+        assert {p["id"][1:] for p in data["places"]} == set(positions_of(state, under))
+        assert all("stroke-dasharray" in p["preview"] for p in data["places"])
+    # the decision panel (layer, Rotate) sits in the column beside the map, not below it
+    chains = list(_chains(at._tree))
+    map_chain = next(ch for node, ch in chains if getattr(node, "type", "") ==
+                     "bidi_component" and "-kymap-" in node.key)
+    rotate_chain = next(ch for node, ch in chains if getattr(node, "type", "") == "button"
+                        and node.key and node.key.endswith("_ky_rotate"))
+    map_col = next(b for b in map_chain if b.type == "column")
+    row = map_chain[[b is map_col for b in map_chain].index(True) + 1]   # holds the columns
+    beside = [c for c in row.children.values() if c is not map_col]
+    rotate_col = next(c for c in beside if any(c is b for b in rotate_chain))
+    table_chain = next(ch for node, ch in chains if getattr(node, "type", "") == "table")
+    assert not any(b is map_col or b is rotate_col for b in table_chain)
+
+
+def _chains(node, above=()):
+    """(element, [its enclosing blocks, innermost first]) for every element of the tree."""
+    for child in node.children.values():
+        if isinstance(child, Block):
+            yield from _chains(child, (child,) + above)
+        else:
+            yield child, list(above)
+
 
 
 def test_hidden_map_turn_of_the_other_seat():
@@ -178,7 +244,8 @@ def test_save_and_load_a_kyushu_game():
     assert not other.exception, other.exception
     loaded = other.session_state["bl_play"]
     assert loaded.state == sess.state and loaded.seats == sess.seats
-    assert other.radio(key=f"mv{len(loaded.state.history)}_orient")      # back at the placement
+    assert other.radio(key=f"mv{len(loaded.state.history)}_ky_layer")      # back at the placement
+    assert boards(other, f"mv{len(loaded.state.history)}-kymap-")
 
 
 def finished_record(seed=5, players=2):
@@ -252,3 +319,169 @@ def test_card_drawings_and_square_names():
     assert "No. 5" in svg and svg.startswith("<svg")
     assert "Province 3" in kui.card_svg("S3A")
     assert ui_for("kyushu").title == "Kyūshū"
+
+
+def test_paying_a_resource_is_clicked_on_the_map():
+    at = app()
+    start(at, seed=7)
+    advance_to_map_phase(at, until=("select",))
+    sess = at.session_state["bl_play"]
+    pay = [b for b in decisions(at) if b.proto.help.startswith("pay to take")]
+    assert pay, "no paid take offered"
+    pay[0].click().run()
+    assert not at.exception, at.exception
+    assert phase(at) == "pay"
+    state = at.session_state["bl_play"].state
+    n = len(state.history)
+    legal = {state.action_to_string(int(a)): int(a) for a in state.legal_actions()}
+    places = legal_places(at, f"mv{n}-kysq")
+    assert {p["label"] for p in places} == set(legal)           # every choice is a square
+    assert {p["id"][1:] for p in places} == {nm.split(" at ")[1] for nm in legal}
+    choice = places[-1]
+    click_place(at, "-kysq", choice["id"])
+    assert not at.exception, at.exception
+    assert at.session_state["bl_play"].state.history[n] == legal[choice["label"]]
+    del sess
+
+
+def map_state(seed=7, players=2):
+    game = boardlab.make("kyushu", players=players, travelers=True)
+    s = game.new_initial_state(seed=seed)
+    rng = np.random.default_rng(seed)
+    while True:
+        if s.is_chance():
+            o = s.chance_outcomes()
+            s.apply(o[rng.integers(len(o))][0])
+            continue
+        if s.observation(s.current_player)["phase"] == "map" and s.observation(0)["round"] >= 3:
+            return s
+        legal = s.legal_actions()
+        s.apply(int(legal[rng.integers(len(legal))]))
+
+
+def test_placement_previews_match_the_engine():
+    s = map_state()
+    seat = s.current_player
+    card = s.observation(seat)["selected"][seat]
+    for name, orient in orient_actions(s).items():
+        base = s.clone()
+        base.apply(orient)
+        options = kui.placement_options(base, seat, card)
+        assert {o["action"] for o in options} == set(positions_of(s, orient).values())
+        for o in options:
+            assert (o["row"], o["col"]) == kui.parse_square(o["square"])
+            rows = {r for r, _, _ in o["cells"]}
+            cols = {c for _, c, _ in o["cells"]}
+            assert rows <= set(range(o["row"], o["row"] + o["height"]))
+            assert cols <= set(range(o["col"], o["col"] + o["width"]))
+            if name.endswith(" over"):          # over: all six squares in view
+                assert sorted(sq for _, _, sq in o["cells"]) == list(range(6))
+            else:                               # under: some hidden, some in view
+                assert 0 < len(o["cells"]) < 6
+        svg, places, actions = kui.placement_board(s.observation(seat), seat, card, options)
+        assert set(actions.values()) == {o["action"] for o in options}
+        for o, p in zip(options, places):       # the preview draws the squares left in view
+            assert p.preview.count("<use href='#kyp") == len(o["cells"])
+            assert p.rect[2] == p.rect[3] and p.id == f"p{o['square']}"
+
+
+def test_hint_sets_the_orientation_and_rings_its_buttons():
+    s = map_state()
+    orients = orient_actions(s)
+    card = s.observation(s.current_player)["selected"][s.current_player]
+    hint = orients.get(f"orient {card} vertical under") or orients[f"orient {card} vertical over"]
+
+    at = run_ui(s, ["input"], hint=hint)
+    layer = s.action_to_string(hint).split()[-1]
+    assert at.radio(key="t_ky_layer").value == layer
+    assert any(c.value.startswith(f"vertical · {layer} · the AI's hint") for c in at.caption)
+    assert boards(at, f"t-kymap-{hint}")
+
+
+def test_traveler_buttons_are_short_and_tell_apart():
+    assert kui.traveler_label("traveler to P1 with grey from o17") == ":gray[●] grey from o17"
+    assert kui.traveler_label("traveler to P2 with brown from p3") == ":orange[●] brown from p3"
+    assert kui.traveler_label("traveler on P1's hot spring at q15") == "hot spring q15"
+    assert kui.traveler_label("no traveler to P1") == "No traveler to P1"
+
+
+def test_cards_placed_since_the_last_decision_are_ringed():
+    s = map_state()
+    obs = s.full_observation()
+    seat = 1 - s.current_player
+    placed = [c["card"] for c in obs["maps"][seat]["cards"] if not str(c["card"]).startswith("S")]
+    assert placed
+    recent = [(seat, f"place {placed[-1]} horizontal at c4 over"), (seat, "end turn")]
+    assert kui.recent_cards(recent) == {seat: {str(placed[-1])}}
+    m = kui.seat_map(obs, seat)
+    assert "placed since your last decision" not in kui.map_svg(m)
+    assert kui.map_svg(m, rings=kui.recent_cards(recent)[seat]).count(
+        "placed since your last decision") == 1
+
+
+def test_placement_input_drawn_before_the_board_brings_map_and_panel_once():
+    """A page may draw the decision before the board: the input then draws the mover's map
+    (clickable) with the panel beside it, and the board leaves that map out."""
+    s = map_state()
+    me = s.current_player
+    layout = []
+    for steps in (["input", "board"], ["board", "input"]):
+        at = run_ui(s, steps)
+        assert len(boards(at, "t-kymap-")) == 1
+        own = [m for m in at.markdown if m.value.startswith("<svg") and f"aria-label='P{me} (you)" in m.value]
+        assert not own                                   # drawn once: as the clickable map
+        others = [m for m in at.markdown if m.value.startswith("<svg")
+                  and f"aria-label='P{1 - me}" in m.value]
+        assert len(others) == 1
+        assert at.radio(key="t_ky_layer") and at.button(key="t_ky_rotate")
+        # on screen in either order: the pick boxes, the map with the panel, the rest
+        texts = [m.value for m in at.markdown]
+        order = [next(i for i, t in enumerate(texts) if "PICK BOXES" in t),
+                 next(i for i, t in enumerate(texts) if t.startswith("**Map phase:**")),
+                 next(i for i, t in enumerate(texts) if f"aria-label='P{1 - me}" in t),
+                 next(i for i, t in enumerate(texts) if t.startswith("**Score so far"))]
+        layout.append(order)
+    assert layout[0] == layout[1] and layout[0] == sorted(layout[0])
+
+
+def test_changes_ring_the_maps_placed_since():
+    s = map_state()
+    me = s.current_player
+    obs = s.observation(me)
+    other = 1 - me
+    placed = [c["card"] for c in obs["maps"][other]["cards"] if not str(c["card"]).startswith("S")]
+
+    def script(obs, me, lines):
+        from types import SimpleNamespace
+        from boardlab.streamlit_app.games import kyushu as kui
+        kui.KyushuUI().board(obs, viewer=me, changes=SimpleNamespace(lines=lines))
+
+    at = AppTest.from_function(script, args=(obs, me, [
+        f"P{other} placed {placed[-1]} horizontal at c4 over"]), default_timeout=TIMEOUT)
+    at.run()
+    assert not at.exception, at.exception
+    theirs = next(m.value for m in at.markdown if f"aria-label='P{other}" in m.value)
+    assert theirs.count("placed since your last decision") == 1
+
+
+def test_cards_to_choose_are_clicked():
+    """Starting Province, the card for the pick box, the replacement: the cards themselves
+    are clicked (a row of pieces), one per legal choice."""
+    at = app()
+    start(at, seed=5)
+    seen = set()
+    for _ in range(12):
+        if phase(at) == "select":
+            break
+        state = at.session_state["bl_play"].state
+        n = len(state.history)
+        legal = {state.action_to_string(int(a)): int(a) for a in state.legal_actions()}
+        data = board_data(at, f"mv{n}_act_cards")
+        assert {p["label"] for p in data["places"]} == set(legal)
+        assert all(p["svg"].startswith("<svg") and p["caption"] for p in data["places"])
+        seen.add(phase(at))
+        pick = data["places"][-1]
+        click_place(at, "_act_cards", pick["id"])
+        assert not at.exception, at.exception
+        assert at.session_state["bl_play"].state.history[n] == legal[pick["label"]]
+    assert {"province", "first_box"} <= seen

@@ -95,7 +95,7 @@ def shots():
     return OUT
 
 DECISION = ('div[class*="kcard"] button:not([disabled]), '
-            'div[class*="_act_"] button:not([disabled])')
+            'div[class*="_act_"] button:not([disabled]), div[class*="-kysq"] button.blb-place')
 VIEWPORT = {"width": 1440, "height": 1100}
 
 
@@ -268,7 +268,7 @@ def round_of(page) -> int:
 
 def test_kyushu_rounds_by_clicking_then_the_ai_finishes(browser, server, shots):
     """A 2-player Kyushu game against the AI: several rounds by clicking (selection, pay,
-    replacement, orientation, a position picked from the list with its preview, Confirm),
+    replacement, a position clicked on the map after its hover preview),
     then the visible "Let the AI finish the game" control plays it out (a whole game by
     clicking is about 55 human decisions: too slow for CI on 2 cores)."""
     ctx = browser.new_context(viewport=KY_VIEWPORT)
@@ -289,25 +289,15 @@ def test_kyushu_rounds_by_clicking_then_the_ai_finishes(browser, server, shots):
     deadline = time.time() + 240
     while round_of(page) <= KY_ROUNDS_BY_CLICKING and time.time() < deadline:
         assert not page.get_by_text("Game over:").count()
-        confirm = page.locator('div[class*="_act_confirm"] button')
-        if confirm.count():
-            # a placement: pick another legal position from the list, see its preview
-            box = page.locator('[data-testid="stSelectbox"]').filter(
-                has_text=re.compile(r"^Position")).last
-            preview = page.locator("svg[aria-label^='Preview:']").first
-            before = preview.get_attribute("aria-label")
-            box.click()
-            opts = page.get_by_role("option")
-            opts.first.wait_for(timeout=10000)
-            n_opts = opts.count()
-            opts.nth(min(2, n_opts - 1)).click()
-            settle(page, quiet=0.4)
-            if n_opts > 1:                      # the preview follows the chosen position
-                assert preview.get_attribute("aria-label") != before
+        lit = page.locator('div[class*="-kymap-"] button.blb-place')
+        if lit.count():
+            # a placement: hover a lit square of the map (the card is previewed there), click it
+            button = lit.nth(min(2, lit.count() - 1))
+            button.hover()
+            page.locator('div[class*="-kymap-"] .blb-preview use').first.wait_for(timeout=10000)
             previews += 1
             if previews == 2:
                 page.screenshot(path=str(shots / "11-kyushu-placement-preview.png"))
-            button = page.locator('div[class*="_act_confirm"] button')
         else:
             button = page.locator(DECISION).first
         button.wait_for(timeout=30000)

@@ -13,11 +13,13 @@ import streamlit as st
 
 import boardlab
 
-from . import GameUI, action_buttons, esc
+from .. import board_component as bc
+from . import GameUI, esc
 
 BLUE, BLUE_DARK = "#2f6fd6", "#1c468f"
 ORANGE, ORANGE_DARK = "#ee7a24", "#b4520d"
 GOLD = "#e3a81b"
+NEW = "#7ef0c2"          # ring round what changed since the viewer's last decision
 INK = "#1f2430"
 PAPER = "#fbf7ef"
 CLAN_COLOUR = {"blue": BLUE, "orange": ORANGE}
@@ -153,14 +155,43 @@ def _token_chip(x, y, name, state="free", owner=None) -> str:
     return "".join(out), w
 
 
+def _new_ring(x, y, w, h) -> str:
+    """A glow round a card played since the viewer's last decision."""
+    return (f"<rect x='{x - 4:.1f}' y='{y - 4:.1f}' width='{w + 8:.1f}' height='{h + 8:.1f}' "
+            f"rx='{w * 0.12 + 3:.1f}' fill='none' stroke='{NEW}' stroke-width='3.5'>"
+            "<title>played since your last decision</title></rect>")
+
+
 def _text(x, y, s, size=13, weight=400, fill=INK, anchor="start", extra="") -> str:
     return (f"<text x='{x:.1f}' y='{y:.1f}' font-size='{size}' font-weight='{weight}' fill='{fill}' "
             f"text-anchor='{anchor}' font-family='Helvetica, Arial, sans-serif' {extra}>{esc(s)}</text>")
 
 
-def board_svg(obs: dict, viewer=None) -> str:
-    """The whole Kitsu table as an SVG string, drawn from an observation dict."""
+def relation(seat: int, viewer, clans) -> str:
+    """How ``viewer`` calls ``seat``: "you", "your partner" or "opponent" ("" without a viewer)."""
+    if viewer is None or viewer < 0:
+        return ""
+    if seat == viewer:
+        return "you"
+    return "your partner" if clans[seat] == clans[viewer] else "opponent"
+
+
+def recent_seats(recent) -> set[int]:
+    """Seats that played a card among ``recent`` moves ([(actor, notation), ...])."""
+    return {a for a, name in (recent or ()) if a >= 0 and name.startswith("play ")}
+
+
+def board_svg(obs: dict, viewer=None, *, recent=None, trick_rects=None, last_rects=None,
+              last_cards=None) -> str:
+    """The whole Kitsu table as an SVG string, drawn from an observation dict.
+
+    ``recent``: the moves since the viewer's last decision ([(actor, notation)]): the cards
+    they put on the table are ringed. ``trick_rects`` / ``last_rects``: lists the rectangles
+    (x, y, w, h) of the current / last trick's cards are appended to (where a click lands). ``last_cards``: cards
+    of a last trick known from elsewhere (analysis from a seat), drawn when the observation
+    has none."""
     W = 820
+    new_seats = recent_seats(recent)
     n = obs["players"]
     L = obs["track_length"]
     parts = [_defs()]
@@ -241,10 +272,15 @@ def board_svg(obs: dict, viewer=None) -> str:
                      f"<rect x='{x:.1f}' y='{top + 14}' width='{pw:.1f}' height='12' fill='{colour}'/>")
         who = f"P{s} · {CLAN_NAME[clan]}" + ("  (you)" if viewer == s else "")
         parts.append(_text(x + 12, top + 18, who, 13, 700, "#fff"))
-        if to_move:
-            parts.append(f"<rect x='{x + pw - 70:.1f}' y='{top + ph - 24}' width='62' height='18' rx='9' "
-                         f"fill='{GOLD}'/>" + _text(x + pw - 39, top + ph - 11, "to move", 11, 700,
-                                                   "#fff", "middle"))
+        if to_move:                 # in the name bar, over neither the name nor the cards
+            if 12 + 7.6 * len(who) + 70 <= pw:
+                parts.append(f"<rect x='{x + pw - 70:.1f}' y='{top + 4}' width='62' height='18' "
+                             f"rx='9' fill='{GOLD}' stroke='#fff' stroke-width='1'/>"
+                             + _text(x + pw - 39, top + 17, "to move", 11, 700, "#fff", "middle"))
+            else:                   # a narrow seat: a gold marker only
+                parts.append(f"<circle cx='{x + pw - 14:.1f}' cy='{top + 13}' r='8' fill='{GOLD}' "
+                             f"stroke='#fff' stroke-width='1'><title>to move</title></circle>"
+                             + _text(x + pw - 14, top + 17, "▶", 9, 700, "#fff", "middle"))
         bx = x + 12
         if obs["leader"] == s:
             parts.append(f"<circle cx='{bx + 9}' cy='{top + 42}' r='9' fill='{GOLD}' stroke='#9a6f0a'/>"
@@ -288,11 +324,18 @@ def board_svg(obs: dict, viewer=None) -> str:
     for i, c in enumerate(trick):
         x = 24 + i * (cw + 14)
         card = c.get("card")
+        if c["seat"] in new_seats:
+            parts.append(_new_ring(x, ty + 50, cw, ch))
         parts.append(card_svg(x, ty + 50, cw, ch, card, hidden=c.get("hidden", False),
                               destroyed=c.get("destroyed", False)))
+        if trick_rects is not None:
+            trick_rects.append((x, ty + 50, cw, ch))
         parts.append(_text(x + cw / 2, ty + 44, f"#{i + 1}  P{c['seat']}", 12, 700, "#e7f0e2", "middle"))
         if c.get("destroyed"):
             parts.append(_text(x + cw / 2, ty + 50 + ch + 15, "destroyed", 11, 700, "#ffb4b4", "middle"))
+        elif relation(c["seat"], viewer, obs["clans"]):
+            parts.append(_text(x + cw / 2, ty + 50 + ch + 15, relation(c["seat"], viewer, obs["clans"]),
+                               11, 400, "#cfe0c8", "middle"))
     if not trick:
         who = obs["current_player"]
         msg = "No card played yet" + (f" — P{who} to lead" if who is not None and who >= 0
@@ -311,15 +354,25 @@ def board_svg(obs: dict, viewer=None) -> str:
         parts.append(_text(lx, ty + 180 - 16 * (len(notes) - 1 - k), note, 11.5, 600, "#ffe69a"))
     # last trick
     last = obs["last_trick"]
+    entered = not last["cards"] and bool(last_cards)
+    if entered:                 # known from the facts entered, seats and result unknown
+        last = {"cards": [{"seat": None, "card": c} for c in last_cards], "winner": None, "moved": 0}
     parts.append(f"<line x1='{lx - 16}' y1='{ty + 14}' x2='{lx - 16}' y2='{ty + 182}' stroke='#4f7a5c'/>")
     parts.append(_text(lx, ty + 24, "LAST TRICK", 12, 700, "#e7f0e2", extra="letter-spacing='2'"))
     if last["cards"]:
         mw = min(44, 250 / max(len(last["cards"]), 1) - 6)
         for i, c in enumerate(last["cards"]):
             x = lx + i * (mw + 6)
+            if c["seat"] is not None and c["seat"] in new_seats and not trick:
+                parts.append(_new_ring(x, ty + 50, mw, mw * 1.42))
             parts.append(card_svg(x, ty + 50, mw, mw * 1.42, c.get("card"), destroyed=c.get("destroyed")))
-            parts.append(_text(x + mw / 2, ty + 44, f"P{c['seat']}", 11, 600, "#e7f0e2", "middle"))
-        if last["winner"]:
+            if last_rects is not None:
+                last_rects.append((x, ty + 50, mw, mw * 1.42))
+            if c["seat"] is not None:
+                parts.append(_text(x + mw / 2, ty + 44, f"P{c['seat']}", 11, 600, "#e7f0e2", "middle"))
+        if entered:
+            res = "Entered (seats not given)"
+        elif last["winner"]:
             res = f"{CLAN_NAME.get(last['winner'], last['winner'])} wins, +{last['moved']}"
         else:
             res = "Tie: nobody moves"
@@ -329,7 +382,7 @@ def board_svg(obs: dict, viewer=None) -> str:
 
     # --- footer -------------------------------------------------------------------------------
     fy = ty + 196 + 22
-    bits = [f"Round {obs['round']}", f"deal {obs['deal']}", f"{obs['tricks']} tricks played"]
+    bits = [f"Round {obs['round']}", f"deal {obs['deal']}", f"{obs['tricks']} trick{'s' if obs['tricks'] != 1 else ''} played"]
     if n == 2 or obs["phase"] == "deal":
         bits.append(f"draw pile {obs['stock_size']}")
     bits.append(f"discard {len(obs['discard'])}")
@@ -344,52 +397,17 @@ def board_svg(obs: dict, viewer=None) -> str:
 
 
 # ----------------------------------------------------------------------------------------------
-# Hand buttons styled as cards
+# The hand as clickable cards
 # ----------------------------------------------------------------------------------------------
-HAND_CSS = f"""
-<style>
-div[class*="kcard"] button {{
-  height: 118px; min-height: 118px; width: 100%; border-radius: 10px;
-  font-family: Georgia, serif; font-weight: 800; position: relative;
-  box-shadow: 0 2px 5px rgba(0,0,0,.25); border: 1px solid rgba(0,0,0,.25);
-}}
-div[class*="kcard"] button p {{ font-size: 2.3rem; line-height: 1; }}
-div[class*="kcard-B"] button {{ background: linear-gradient({BLUE}, {BLUE_DARK}); color: #fff; }}
-div[class*="kcard-O"] button {{ background: linear-gradient({ORANGE}, {ORANGE_DARK}); color: #fff; }}
-div[class*="kcard-W"] button {{ background: #fffdf6; color: #6b7080; border-color: #b8b2a3; }}
-div[class*="kcard-K"] button {{ background: #22252c; color: #f3efe4; }}
-div[class*="kcard-X"] button {{ background: #8e1f1f; color: #f3efe4; }}
-div[class*="kcard-W"] button p, div[class*="kcard-K"] button p, div[class*="kcard-X"] button p {{
-  font-size: .95rem; font-family: Helvetica, Arial, sans-serif; font-weight: 700;
-  white-space: normal; line-height: 1.15; }}
-div[class*="kcard-W"] button div, div[class*="kcard-K"] button div, div[class*="kcard-X"] button div {{
-  white-space: normal; overflow: visible; }}
-div[class*="kcard-B"] button::before {{ content: "BLUE"; }}
-div[class*="kcard-O"] button::before {{ content: "ORANGE"; }}
-div[class*="kcard"] button::before {{ position: absolute; bottom: 8px; left: 0; right: 0;
-  font: 700 .62rem Helvetica, Arial, sans-serif; letter-spacing: 1.5px; opacity: .85; }}
-div[class*="kcard"] button:hover:not(:disabled) {{ transform: translateY(-6px); transition: .12s;
-  outline: 3px solid {GOLD}; }}
-div[class*="kcard"] button:disabled {{ opacity: .35; filter: grayscale(.4); cursor: not-allowed; }}
-div[class*="kcard-B"] button:disabled {{ background: linear-gradient({BLUE}, {BLUE_DARK}) !important; color: #fff !important; }}
-div[class*="kcard-O"] button:disabled {{ background: linear-gradient({ORANGE}, {ORANGE_DARK}) !important; color: #fff !important; }}
-div[class*="kcard-W"] button:disabled {{ background: #fffdf6 !important; color: #6b7080 !important; }}
-div[class*="kcard-K"] button:disabled {{ background: #22252c !important; color: #f3efe4 !important; }}
-div[class*="kcard-X"] button:disabled {{ background: #8e1f1f !important; color: #f3efe4 !important; }}
-</style>
-"""
+HAND_CARD_W, HAND_CARD_H = 84, 119
 
 
-def _card_class(card: str) -> str:
-    if card[0] in "BO" and card[1:].isdigit():
-        return card[0]
-    return {"White": "W", "Black": "K", "Katana": "X"}[card]
-
-
-def _card_label(card: str) -> str:
-    if card[0] in "BO" and card[1:].isdigit():
-        return card[1:]
-    return SPECIAL_TITLE[card]
+def hand_card_svg(card: str) -> str:
+    """One card of the hand, as its own small SVG (a piece of the board component)."""
+    w, h = HAND_CARD_W, HAND_CARD_H
+    return (f"<svg xmlns='http://www.w3.org/2000/svg' viewBox='-3 -3 {w + 6} {h + 8}' "
+            f"role='img' aria-label='{esc(card_long_name(card))}'>{_defs()}"
+            f"{card_svg(0, 0, w, h, card)}</svg>")
 
 
 def card_long_name(card: str) -> str:
@@ -398,6 +416,121 @@ def card_long_name(card: str) -> str:
     return SPECIAL_TITLE.get(card, card)
 
 
+def hand_actions(names: dict, use_token: bool) -> dict:
+    """card -> action of playing (or giving) it, from {action: notation}: with the power token
+    if ``use_token`` (cards it cannot go with are absent), else plainly."""
+    out = {}
+    for a, nm in names.items():
+        m = re.fullmatch(r"play (\S+) with (\S+)", nm)
+        if m:
+            if use_token:
+                out.setdefault(m.group(1), a)
+            continue
+        m = re.fullmatch(r"(?:play|give) (\S+)", nm)
+        if m and not use_token:
+            out.setdefault(m.group(1), a)
+    return out
+
+
+def hand_places(hand, by_card: dict, names: dict, hint=None):
+    """The hand as places of the board component, and place id -> action."""
+    hint_card = None
+    if hint is not None and hint in names:
+        m = re.fullmatch(r"(?:play|give) (\S+).*", names[hint])
+        hint_card = m.group(1) if m else None
+    places, actions = [], {}
+    for i, card in enumerate(hand):
+        a = by_card.get(card)
+        pid = f"h{i}-{card}"
+        hinted = card == hint_card
+        if a is not None:
+            actions[pid] = a
+            label = f"{card_long_name(card)}: {names[a]}"
+        else:
+            label = f"{card_long_name(card)} cannot be played now"
+        places.append(bc.Place(pid, label + (" (the AI's hint)" if hinted else ""),
+                               legal=a is not None, svg=hand_card_svg(card),
+                               caption="AI hint" if hinted else "",
+                               mark="hint" if hinted else None))
+    return places, actions
+
+
+def hand_view(hand, key: str, names=None, by_card=None, hint=None, interactive=True):
+    """Draw the hand (clickable where legal); returns the action clicked, or None."""
+    places, actions = hand_places(hand, by_card or {}, names or {}, hint)
+    if not places:
+        st.caption("No cards in your hand.")
+        return None
+    return bc.pick(bc.board(places, key=f"{key}-kcard-hand", interactive=interactive,
+                            piece_width=HAND_CARD_W), actions)
+
+
+def katana_places(state, names: dict, obs: dict, seat: int, rects):
+    """The Katana's targets as places on the table: id -> the trick card's rectangle."""
+    places, actions = [], {}
+    for a, nm in names.items():
+        m = re.fullmatch(r"katana #(\d+) P(\d+) (\S+)", nm)
+        if not m or not 0 < int(m.group(1)) <= len(rects):
+            return None, None                  # not a trick card: the caller offers buttons
+        i, target, card = int(m.group(1)) - 1, int(m.group(2)), m.group(3)
+        who = relation(target, seat, obs["clans"])
+        pid = f"t{i}"
+        actions[pid] = a
+        places.append(bc.Place(pid, f"Destroy {card_long_name(card)} of P{target} ({who})",
+                               rect=rects[i], note=f"{nm}: P{target} ({who})"))
+    return places, actions
+
+
+def recover_places(names: dict, obs: dict, rects, last_cards=None):
+    """The Recover-card token's choices as places on the last trick: one per card type (the
+    first card of that type there). None if one is not on the table drawn."""
+    shown = [c.get("card") for c in obs["last_trick"]["cards"]] or list(last_cards or ())
+    places, actions = [], {}
+    for a, nm in names.items():
+        m = re.fullmatch(r"recover (\S+)", nm)
+        if not m or m.group(1) not in shown[:len(rects)]:
+            return None, None
+        i = shown.index(m.group(1))
+        pid = f"l{i}"
+        actions[pid] = a
+        places.append(bc.Place(pid, f"Take {card_long_name(m.group(1))} into your hand",
+                               rect=rects[i], note=nm))
+    return places, actions
+
+
+def _choice_buttons(names: dict, key: str, hint=None, columns: int = 4):
+    """A button per action (its notation as label); the AI's hint is the primary one."""
+    chosen = None
+    acts = list(names)
+    cols = st.columns(min(columns, max(len(acts), 1)))
+    for i, a in enumerate(acts):
+        if cols[i % len(cols)].button(names[a] + ("  · AI hint" if a == hint else ""),
+                                      key=f"{key}_act_{a}", width="stretch", help=names[a],
+                                      type="primary" if a == hint else "secondary"):
+            chosen = a
+    return chosen
+
+
+# ----------------------------------------------------------------------------------------------
+# The last trick entered in "analyse from a seat": the engine knows its cards (for the
+# Recover-card token) but not their seats, so its observation does not list them; the form
+# keeps them here, matched to the position by what the seat sees.
+# ----------------------------------------------------------------------------------------------
+ENTERED_LAST = "kitsu_entered_last_trick"
+
+
+def _facts_print(obs: dict):
+    viewer = obs.get("viewer")
+    hand = obs["hands"][viewer] if isinstance(viewer, int) and obs.get("hands") else None
+    return (obs["players"], viewer, tuple(hand or ()), tuple(obs["discard"]), tuple(obs["pawns"]),
+            obs["tricks"], tuple((c["seat"], c.get("card")) for c in obs["trick"]))
+
+
+def _entered_last_trick(obs: dict):
+    if obs["last_trick"]["cards"] or obs["tricks"]:
+        return None
+    kept = st.session_state.get(ENTERED_LAST)
+    return kept[1] if kept and kept[0] == _facts_print(obs) else None
 
 
 class KitsuUI(GameUI):
@@ -420,33 +553,32 @@ class KitsuUI(GameUI):
         return f"P{seat} ({'Blue' if seat % 2 == 0 else 'Orange'})"
 
     # -- drawing ----------------------------------------------------------------------------
-    def board(self, obs: dict, key: str = "board", viewer=None) -> None:
-        st.markdown(board_svg(obs, viewer), unsafe_allow_html=True)
+    def board(self, obs: dict, key: str = "board", viewer=None, changes=None) -> None:
+        """The table; the cards played since the viewer's last decision (``changes``) are
+        ringed. The table is left in a slot the Katana's target is clicked in (see
+        :meth:`move_input`); if that input came first and drew the table, nothing is drawn."""
+        if bc.claimed("kitsu-table"):
+            return
+        recent = bc.recent_moves(changes)
+        last = _entered_last_trick(obs)
+        slot = bc.reserve("kitsu-table", obs=obs, viewer=viewer, recent=recent, last_cards=last)
+        slot.markdown(board_svg(obs, viewer, recent=recent, last_cards=last),
+                      unsafe_allow_html=True)
 
     # -- input ------------------------------------------------------------------------------
-    def move_input(self, state, obs: dict, key: str):
+    def move_input(self, state, obs: dict, key: str, hint=None):
+        """The decision of the seat to move: a card clicked in the hand, a Katana target clicked
+        on the table, or a button. ``hint`` (an action) is highlighted."""
         seat = state.current_player
-        legal = [int(a) for a in state.legal_actions()]
-        names = {a: state.action_to_string(a) for a in legal}
+        names = {int(a): state.action_to_string(int(a)) for a in state.legal_actions()}
         phase = obs.get("phase")
         hand = obs["hands"][seat] or []
-        st.markdown(HAND_CSS, unsafe_allow_html=True)
         if phase in ("play", "exchange"):
-            with_token = {}
-            plain = {}
-            for a, nm in names.items():
-                m = re.fullmatch(r"play (\S+) with (\S+)", nm)
-                if m:
-                    with_token[m.group(1)] = (a, m.group(2))
-                    continue
-                m = re.fullmatch(r"(?:play|give) (\S+)", nm)
-                if m:
-                    plain[m.group(1)] = a
+            with_token = {m.group(2) for nm in names.values()
+                          if (m := re.fullmatch(r"play (\S+) with (\S+)", nm))}
             use_token = False
             if phase == "exchange":
-                partner = [s for s in range(obs["players"]) if s != seat]
-                st.markdown("**Exchange:** choose the card you put face down for your partner.")
-                del partner
+                st.markdown("**Exchange:** click the card you put face down for your partner.")
             else:
                 forced = obs.get("forced")
                 msg = "**Your turn:** click a card to play it."
@@ -454,39 +586,68 @@ class KitsuUI(GameUI):
                     msg += f" A Black Kitsune obliges you to play **{forced['colour']}** if you can."
                 st.markdown(msg)
                 if with_token:
-                    token = next(iter(with_token.values()))[1]
+                    token = next(iter(with_token))
                     use_token = st.toggle(f"Play my **{TOKEN_TITLE.get(token, token)}** with this card",
-                                          key=f"{key}-usetoken")
-            choice = None
-            cols = st.columns(max(len(hand), 6))
-            for i, card in enumerate(hand):
-                if use_token:
-                    a = with_token.get(card, (None,))[0]
-                else:
-                    a = plain.get(card)
-                label = _card_label(card)
-                clicked = cols[i].button(label, key=f"{key}-kcard-{_card_class(card)}-{i}",
-                                         disabled=a is None, width="stretch",
-                                         help=(f"{names[a]}" if a is not None
-                                               else f"{card_long_name(card)} cannot be played now"))
-                if clicked and a is not None:
-                    choice = a
-            # anything legal not reachable through the hand (should not happen) stays offered
-            rest = [a for a in legal if a not in plain.values()
-                    and a not in [v[0] for v in with_token.values()]]
+                                          key=f"{key}-usetoken",
+                                          value=hint is not None and " with " in names.get(hint, ""))
+            by_card = hand_actions(names, use_token)
+            choice = hand_view(hand, key, names, by_card, hint)
+            # anything legal the hand cannot reach (should not happen) stays offered
+            reached = set(hand_actions(names, True).values()) | set(hand_actions(names, False).values())
+            rest = {a: nm for a, nm in names.items() if a not in reached}
             if rest:
-                choice = action_buttons(state, rest, key) or choice
+                choice = _choice_buttons(rest, key, hint) or choice
             return choice
+        if phase in ("katana", "recover"):
+            chosen = self._table_input(state, obs, names, key, hint)
+            if chosen is not False:
+                return chosen
         prompts = {
             "plus3_side": "**+3 token:** which clan gets the +3?",
-            "katana": "**Katana:** choose the card it destroys.",
             "recover": "**Recover-card token:** take one card of the last trick into your hand.",
             "token_pick": "**Your clan gains a power token:** choose it.",
             "token_seat": "**Who in your clan receives the token?**",
             "round_leader": "**Your clan won the round:** who leads the next round?",
         }
         st.markdown(prompts.get(phase, "**Choose:**"))
-        return action_buttons(state, legal, key)
+        return _choice_buttons(names, key, hint)
+
+    def _table_input(self, state, obs, names, key, hint):
+        """A card clicked on the table, redrawn clickable in the board's slot: the Katana's
+        target in the trick, the Recover-card token's card in the last trick. False if the
+        choices are not all on the table (the caller offers buttons)."""
+        seat = state.current_player
+        kept = bc.reserved("kitsu-table")
+        info = kept[1] if kept else {"obs": obs, "viewer": seat, "recent": None, "last_cards": None}
+        trick_rects, last_rects = [], []
+        svg = board_svg(info["obs"], info["viewer"], recent=info["recent"], trick_rects=trick_rects,
+                        last_rects=last_rects, last_cards=info["last_cards"])
+        if obs["phase"] == "katana":
+            places, actions = katana_places(state, names, info["obs"], seat, trick_rects)
+            prompt = ("**Katana:** click the card it destroys on the table (a face-up numeral "
+                      "card in front of another player).")
+            note = "Hover a card to see whose it is; click to destroy it."
+        else:
+            places, actions = recover_places(names, info["obs"], last_rects, info["last_cards"])
+            prompt = ("**Recover-card token:** click the card of the last trick you take into "
+                      "your hand.")
+            note = "Click a lit card of the last trick."
+        if places is None:
+            return False
+        st.markdown(prompt)
+        places = [bc.Place(p.id, p.label, rect=p.rect, note=p.note,
+                           mark="hint" if actions[p.id] == hint else None) for p in places]
+        if not kept:
+            bc.claim("kitsu-table")         # the board, drawn after, leaves the table out
+        with (kept[0] if kept else st.container()):
+            clicked = bc.board(places, svg, key=f"{key}-{obs['phase']}", max_width=820, note=note)
+        return bc.pick(clicked, actions)
+
+    def idle_input(self, obs: dict, viewer: int, key: str) -> None:
+        """The viewer's hand while the others move: drawn in place, inert (nothing jumps)."""
+        hand = (obs["hands"][viewer] or []) if 0 <= viewer < len(obs["hands"]) else []
+        st.markdown("**Your hand** (waiting for the other players)")
+        hand_view(hand, key, interactive=False)
 
     # -- log --------------------------------------------------------------------------------
     def log_text(self, state, action: int, actor: int, viewer):
@@ -702,6 +863,10 @@ def kitsu_seat_facts(key: str):
             msg = msg[len("kitsu: "):]
         st.error(f"These facts cannot be set up: {msg}")
         return None
+    if facts["last_trick"]:
+        st.session_state[ENTERED_LAST] = (_facts_print(state.observation(seat)), facts["last_trick"])
+    else:
+        st.session_state.pop(ENTERED_LAST, None)
     notes = []
     if players > 2 and not facts["known"]:
         notes.append("No known cards entered: if you gave your partner a card in the exchange, "

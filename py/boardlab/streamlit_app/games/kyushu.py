@@ -18,6 +18,7 @@ from importlib import resources
 
 import streamlit as st
 
+from .. import board_component as bc
 from . import GameUI, action_buttons, esc
 
 # ----------------------------------------------------------------------------------------------
@@ -33,6 +34,7 @@ TERRAIN_NAME = {"lake": "Lake", "forest": "Forest", "town": "Town", "hot_spring"
                 "fallow": "Fallow", "production": "Production", "factory": "Factory"}
 SEAT_COLOURS = ["#d1495b", "#2e86ab", "#e0a21b", "#3f9c6d", "#7b5ea7"]
 GOLD = "#f0b429"
+NEW = "#10b981"          # ring round what changed since the viewer's last decision
 FONT = "Helvetica, Arial, sans-serif"
 SCORE_ROWS = [("hot_springs", "Hot springs"), ("forests", "Forests"), ("towns", "Towns"),
               ("lakes", "Lakes"), ("factories", "Factories"), ("travelers", "Travelers"),
@@ -57,6 +59,23 @@ def card_face(card) -> tuple[list[str], list[tuple[int, int]]]:
         face = data["map_cards"]["cards"][int(card) - 1]
     squares = face["squares"][0] + face["squares"][1]
     return squares, [tuple(p) for p in face.get("duals", [])]
+
+
+def face_squares(card) -> list[tuple]:
+    """(terrain, colour or None, factory value or None) of the six printed squares: a
+    factory is worth 2, 3 in a dual pair of different colours, 4 in a pair of one colour."""
+    squares, duals = card_face(card)
+    out = []
+    for i, sq in enumerate(squares):
+        terrain, _, colour = sq.partition(":")
+        value = None
+        if terrain == "factory":
+            value = 2
+            for a, b in duals:
+                if i in (a, b):
+                    value = 4 if squares[a] == squares[b] else 3
+        out.append((terrain, colour or None, value))
+    return out
 
 
 def most_fewest_text(card: int, side: str) -> str:
@@ -184,7 +203,7 @@ def _meeple(cx, cy, s, colour) -> str:
 def card_svg(card, s: float = 22, *, label=None, dim=False, standalone=True, x=0.0, y=0.0,
              ring=None) -> str:
     """A Map card (number) or Starting Province ("S3A") as printed: 2 rows of 3 squares."""
-    squares, duals = card_face(card)
+    _, duals = card_face(card)
     head = max(s * 0.62, 12)
     w, h = 3 * s + 6, 2 * s + head + 5
     out = [f"<g transform='translate({x:.1f},{y:.1f})'>",
@@ -193,15 +212,8 @@ def card_svg(card, s: float = 22, *, label=None, dim=False, standalone=True, x=0
     title = label if label is not None else (f"Province {card[1:]}" if isinstance(card, str)
                                              else f"No. {card}")
     out.append(_text(5, head - 2.5, title, round(head * .72, 1), 700, "#4b3d22"))
-    for i, sq in enumerate(squares):
-        terrain, _, colour = sq.partition(":")
-        value = None
-        if terrain == "factory":
-            value = 2
-            for a, b in duals:
-                if i in (a, b):
-                    value = 4 if squares[a] == squares[b] else 3
-        out.append(square_svg(3 + (i % 3) * s, head + (i // 3) * s, s, terrain, colour or None, value))
+    for i, (terrain, colour, value) in enumerate(face_squares(card)):
+        out.append(square_svg(3 + (i % 3) * s, head + (i // 3) * s, s, terrain, colour, value))
     for a, b in duals:
         ax, ay = 3 + (a % 3) * s + s / 2, head + (a // 3) * s + s / 2
         bx, by = 3 + (b % 3) * s + s / 2, head + (b // 3) * s + s / 2
@@ -236,11 +248,15 @@ def card_back(x, y, s=22, text="") -> str:
 # One player's map
 # ----------------------------------------------------------------------------------------------
 def map_svg(m: dict, *, cell: float = 40, title: str = "", title_colour: str = INK,
-            highlight=None, marks=None, bounds=None, subtitle: str = "", pad: int = 1) -> str:
+            highlight=None, marks=None, bounds=None, subtitle: str = "", pad: int = 1,
+            rings=(), extra: str = "", geometry: dict | None = None) -> str:
     """A map of an observation ({"cells", "cards", "bbox"}) as SVG: terrain squares with icons,
     resources, tiles, travelers, card outlines with their numbers, column letters and row
     numbers. ``highlight`` (a card id) is outlined in gold; ``marks`` are (row, col, label,
-    active) dots, e.g. the candidate positions of a placement."""
+    active) dots, e.g. the candidate positions of a placement; ``rings``: cards placed since
+    the viewer's last decision, ringed. ``extra`` is SVG added last (e.g. <defs>);
+    ``geometry``, if a dict, receives where square (row, col) is drawn: its top-left corner is
+    (gx + (col - left) * cell, gy + (row - top) * cell)."""
     cells = m["cells"]
     marks = marks or []
     rows = [c["row"] for c in cells] + [r for r, _, _, _ in marks]
@@ -263,6 +279,8 @@ def map_svg(m: dict, *, cell: float = 40, title: str = "", title_colour: str = I
     def xy(r, c):
         return gx + (c - left) * cell, gy + (r - top) * cell
 
+    if geometry is not None:
+        geometry.update(gx=gx, gy=gy, top=top, left=left, bottom=bottom, right=right, cell=cell)
     out = [_text(8, 21, title, 16, 700, title_colour)]
     if subtitle:
         out.append(_text(8, 40, subtitle, 11.5, 400, "#5b5240"))
@@ -343,6 +361,13 @@ def map_svg(m: dict, *, cell: float = 40, title: str = "", title_colour: str = I
         x, y = xy(t["row"], t["col"])
         out.append(f"<g><title>traveler of P{t['owner']}</title>"
                    + _meeple(x + cell * .25, y + cell * .64, cell * 1.35, t["colour"]) + "</g>")
+    ring_cards = {str(x) for x in rings}
+    for card in m.get("cards", []):             # placed since the viewer's last decision
+        if str(card["card"]) in ring_cards:
+            x, y = xy(card["row"], card["col"])
+            out.append(f"<rect x='{x - 2:.1f}' y='{y - 2:.1f}' width='{card['width'] * cell + 4:.1f}' "
+                       f"height='{card['height'] * cell + 4:.1f}' rx='4' fill='none' stroke='{NEW}' "
+                       f"stroke-width='4'><title>placed since your last decision</title></rect>")
     for r, c, label, active in marks:           # the chosen one is the gold outline
         if active:
             continue
@@ -352,7 +377,7 @@ def map_svg(m: dict, *, cell: float = 40, title: str = "", title_colour: str = I
                    + _text(x + cell / 2, y + cell / 2 + 3.2, label, 8.5, 700, INK, "middle") + "</g>")
     return (f"<svg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 {W:.0f} {H:.0f}' width='100%' "
             f"style='max-width:{W:.0f}px;background:{PAPER};border-radius:10px' role='img' "
-            f"aria-label='{esc(title)}'>{''.join(out)}</svg>")
+            f"aria-label='{esc(title)}'>{''.join(out)}{extra}</svg>")
 
 
 def cell_size(m: dict, width: float = 440) -> float:
@@ -431,9 +456,24 @@ def table_svg(obs: dict, viewer=None) -> str:
             f"aria-label='Kyushu table'>{''.join(out)}</svg>")
 
 
-def hand_svg(cards, s: float = 24, taken=None, size=None, title="") -> str:
-    """A row of cards: the taken card (marked) then the hand; face down if cards is None."""
+def hand_svg(cards, s: float = 24, taken=None, size=None, title="", per_row=None) -> str:
+    """A row of cards: the taken card (marked) then the hand; face down if cards is None.
+    With ``per_row``, face-up cards wrap after that many (a narrow column)."""
     cw, ch = card_size(s)
+    if per_row and cards:
+        shown = ([taken] if taken is not None else []) + list(cards)
+        top = 22 if title else 6
+        out = [_text(8, 15, title, 12, 700, "#4b3d22")] if title else []
+        for i, c in enumerate(shown):
+            x, y = 8 + (i % per_row) * (cw + 8), top + (i // per_row) * (ch + 8)
+            out.append(card_svg(c, s, standalone=False, x=x, y=y, ring=GOLD if i == 0 and
+                                taken is not None else None,
+                                label=f"Taken: {c}" if i == 0 and taken is not None else None))
+        rows = (len(shown) + per_row - 1) // per_row
+        W, H = 8 + min(len(shown), per_row) * (cw + 8), top + rows * (ch + 8)
+        return (f"<svg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 {W:.0f} {H:.0f}' "
+                f"width='{W:.0f}' style='max-width:100%' role='img' aria-label='cards'>"
+                f"{''.join(out)}</svg>")
     out = []
     x = 8
     top = 22 if title else 6
@@ -492,38 +532,208 @@ def most_fewest_lines(obs: dict) -> list[str]:
 # ----------------------------------------------------------------------------------------------
 # Input helpers
 # ----------------------------------------------------------------------------------------------
-def card_choices(state, choices, key: str, prompt: str, label_of=None, per_row: int = 6):
-    """Cards drawn side by side, a button under each; choices is [(action, card)]."""
+def card_choices(state, choices, key: str, prompt: str, label_of=None, hint=None):
+    """Cards to click, side by side (choices: [(action, card)]), each captioned; the AI's
+    hint is ringed. Returns the action of the card clicked, or None."""
     st.markdown(prompt)
-    chosen = None
-    for start in range(0, len(choices), per_row):
-        row = choices[start:start + per_row]
-        cols = st.columns(per_row)
-        for col, (a, card) in zip(cols, row):
-            with col:
-                st.markdown(card_svg(card, 32), unsafe_allow_html=True)
-                text = label_of(a, card) if label_of else state.action_to_string(a)
-                if st.button(text, key=f"{key}_act_{a}", help=state.action_to_string(a),
-                             width="stretch"):
-                    chosen = a
-    return chosen
+    places, actions = [], {}
+    for a, card in choices:
+        name = state.action_to_string(a)
+        pid = f"c{a}"
+        actions[pid] = a
+        places.append(bc.Place(pid, name + (" (the AI's hint)" if a == hint else ""),
+                               svg=card_svg(card, 26),
+                               caption=(label_of(a, card) if label_of else name)
+                               + (" · AI hint" if a == hint else ""),
+                               mark="hint" if a == hint else None))
+    return bc.pick(bc.board(places, key=f"{key}_act_cards", piece_width=92), actions)
 
 
-def _orient_label(name: str) -> str:
-    m = re.fullmatch(r"orient \d+ (.+) (over|under)", name)
-    if not m:
-        return name
-    return f"{m.group(1)} · {m.group(2)}"
+# ----------------------------------------------------------------------------------------------
+# Placement on the map by clicking: orientations, the legal positions and their previews
+# ----------------------------------------------------------------------------------------------
+ROTATIONS = ("horizontal", "vertical", "horizontal turned", "vertical turned")
+ROTATION_DEGREES = {"horizontal": 0, "vertical": 90, "horizontal turned": 180, "vertical turned": 270}
+LAYER_TEXT = {"over": "Over: on top of the map", "under": "Under: slid beneath placed cards"}
+SQUARE_PHASES = ("pay", "terraform_resource_1", "terraform_resource_2", "terraform_fallow",
+                 "traveler_resource")
+ON_MY_MAP = re.compile(r"^(?:pay \w+ at |discard \w+ at |\w+ tile at |traveler to P\d+ with \w+ from )"
+                       r"([a-z]{1,2}\d+)$")
 
 
-def _score_delta(before: dict, after: dict) -> str:
-    bits = []
-    for k, label in SCORE_ROWS[:-2]:
-        d = after[k] - before[k]
-        if d:
-            bits.append(f"{label.lower()} {d:+d}")
+def orient_table(names: dict) -> dict:
+    """{(rotation, layer): action} of the "orient <card> <rotation> <layer>" actions."""
+    out = {}
+    for a, nm in names.items():
+        m = re.fullmatch(r"orient \d+ (.+) (over|under)", nm)
+        if m and m.group(1) in ROTATIONS:
+            out[(m.group(1), m.group(2))] = a
+    return out
+
+
+def _anchor(m: dict):
+    prov = next((c for c in m["cards"] if str(c["card"]).startswith("S")), None)
+    return (prov["row"], prov["col"]) if prov else (0, 0)
+
+
+def placement_options(base, seat: int, card) -> list[dict]:
+    """The legal positions of ``card`` in ``base`` (orientation chosen), each with what a
+    player sees before choosing: the card's squares left visible there, its extent and the
+    change of score. Computed by applying each position to a copy of the state and reading
+    the mover's own view (nothing the seat may not see)."""
+    before = base.observation(seat)
+    anchor = _anchor(before["maps"][seat])
+    out = []
+    for a in (int(x) for x in base.legal_actions()):
+        name = base.action_to_string(a)
+        m = re.fullmatch(r"place \d+ (.+) at ([a-z]{1,2}\d+) (over|under)", name)
+        if not m:
+            continue
+        row, col = parse_square(m.group(2))
+        after = base.clone()
+        after.apply(a)
+        obs = after.observation(seat)
+        mp = obs["maps"][seat]
+        ar, ac = _anchor(mp)
+        dr, dc = ar - anchor[0], ac - anchor[1]       # the grid re-centred: back to before
+        entry = next(c for c in mp["cards"] if str(c["card"]) == str(card))
+        out.append({"action": a, "name": name, "square": m.group(2), "row": row, "col": col,
+                    "layer": m.group(3), "height": entry["height"], "width": entry["width"],
+                    "cells": [(c["row"] - dr, c["col"] - dc, c["square"]) for c in mp["cells"]
+                              if str(c["card"]) == str(card)],
+                    "delta": _score_delta_text(before["scores"][seat], obs["scores"][seat])})
+    return out
+
+
+def _score_delta_text(before: dict, after: dict) -> str:
+    bits = [f"{label.lower()} {after[k] - before[k]:+d}" for k, label in SCORE_ROWS[:-2]
+            if after[k] != before[k]]
     total = after["total"] - before["total"]
-    return f"**{total:+d} points now** ({', '.join(bits)})" if bits else "**no points change now**"
+    return f"{total:+d} points" + (f" ({', '.join(bits)})" if bits else "")
+
+
+def face_defs(card, cell: float, prefix: str) -> str:
+    """<defs> with the card's six printed squares drawn at (0, 0), ids ``prefix`` + index."""
+    out = ["<defs>"]
+    for i, (terrain, colour, value) in enumerate(face_squares(card)):
+        out.append(f"<g id='{prefix}{i}'>{square_svg(0, 0, cell, terrain, colour, value)}</g>")
+    out.append("</defs>")
+    return "".join(out)
+
+
+def placement_board(obs: dict, seat: int, card, options: list[dict], *, width: float = 520,
+                    prefix: str = "kyp", recent_cards=()):
+    """The mover's map with a place on the top-left square of every legal position, each
+    previewing the card there. Returns (svg, places, place id -> action)."""
+    m = seat_map(obs, seat)
+    rows = [c["row"] for c in m["cells"]] + [o["row"] for o in options] + \
+        [o["row"] + o["height"] - 1 for o in options]
+    cols = [c["col"] for c in m["cells"]] + [o["col"] for o in options] + \
+        [o["col"] + o["width"] - 1 for o in options]
+    bounds = (min(rows), min(cols), max(rows), max(cols)) if rows else None
+    span = (bounds[3] - bounds[1] + 3) if bounds else 6
+    cell = max(22.0, min(44.0, width / span))
+    geo: dict = {}
+    svg = map_svg(m, cell=cell, title=f"P{seat} (you) · place card {card}",
+                  title_colour=SEAT_COLOURS[seat % len(SEAT_COLOURS)], bounds=bounds,
+                  rings=recent_cards, extra=face_defs(card, cell, prefix), geometry=geo)
+
+    def xy(r, c):
+        return geo["gx"] + (c - geo["left"]) * cell, geo["gy"] + (r - geo["top"]) * cell
+
+    places, actions = [], {}
+    for o in options:
+        x, y = xy(o["row"], o["col"])
+        uses = "".join(f"<use href='#{prefix}{sq}' x='{xy(r, c)[0]:.1f}' y='{xy(r, c)[1]:.1f}'/>"
+                       for r, c, sq in o["cells"])
+        dash = " stroke-dasharray='6 4'" if o["layer"] == "under" else ""
+        preview = (f"<g opacity='.92'>{uses}</g><rect x='{x:.1f}' y='{y:.1f}' "
+                   f"width='{o['width'] * cell:.1f}' height='{o['height'] * cell:.1f}' fill='none' "
+                   f"stroke='{GOLD}' stroke-width='3.5'{dash}/>")
+        pid = f"p{o['square']}"
+        actions[pid] = o["action"]
+        places.append(bc.Place(pid, f"Place {card} with its top-left square at {o['square']} "
+                                    f"({o['layer']})", rect=(x, y, cell, cell), preview=preview,
+                               note=f"{card} at {o['square']} {o['layer']}: {o['delta']}"))
+    return svg, places, actions
+
+
+def square_places(obs: dict, seat: int, names: dict, *, width: float = 520, recent_cards=()):
+    """Decisions naming a square of the mover's own map (pay / discard a resource, a tile's
+    Fallow, a traveler's resource) as places on that map. Returns (svg, places, id -> action,
+    the other actions) or None if two actions share a square."""
+    m = seat_map(obs, seat)
+    on_map, rest = {}, {}
+    for a, nm in names.items():
+        mm = ON_MY_MAP.match(nm)
+        if mm and mm.group(1) not in on_map:
+            on_map[mm.group(1)] = (a, nm)
+        elif mm:
+            return None
+        else:
+            rest[a] = nm
+    span = 6
+    if m.get("bbox"):
+        span = m["bbox"]["right"] - m["bbox"]["left"] + 3
+    cell = max(22.0, min(44.0, width / span))
+    geo: dict = {}
+    svg = map_svg(m, cell=cell, title=f"P{seat} (you)", rings=recent_cards,
+                  title_colour=SEAT_COLOURS[seat % len(SEAT_COLOURS)], geometry=geo)
+    places, actions = [], {}
+    for sq, (a, nm) in on_map.items():
+        r, c = parse_square(sq)
+        x, y = geo["gx"] + (c - geo["left"]) * cell, geo["gy"] + (r - geo["top"]) * cell
+        pid = f"s{sq}"
+        actions[pid] = a
+        places.append(bc.Place(pid, nm, rect=(x, y, cell, cell), note=nm))
+    return svg, places, actions, rest
+
+
+def oriented_card_svg(card, rotation: str, s: float = 20) -> str:
+    """The card as it will lie: turned clockwise by the rotation."""
+    w, h = card_size(s)
+    deg = ROTATION_DEGREES.get(rotation, 0)
+    W, H = (h, w) if deg in (90, 270) else (w, h)
+    return (f"<svg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 {W:.1f} {H:.1f}' width='{W:.0f}' "
+            f"height='{H:.0f}' role='img' aria-label='card {esc(card)} {esc(rotation)}'>"
+            f"<g transform='translate({W / 2:.1f},{H / 2:.1f}) rotate({deg}) "
+            f"translate({-w / 2:.1f},{-h / 2:.1f})'>{card_svg(card, s, standalone=False)}</g></svg>")
+
+
+RESOURCE_MARK = {"blue": "blue", "brown": "orange", "grey": "gray", "purple": "violet"}
+
+
+def traveler_label(name: str) -> str:
+    """A short, distinguishable button label for a traveler decision."""
+    m = re.fullmatch(r"traveler to (P\d+) with (\w+) from ([a-z]{1,2}\d+)", name)
+    if m:
+        c = m.group(2)
+        return f":{RESOURCE_MARK.get(c, 'gray')}[●] {c} from {m.group(3)}"
+    m = re.fullmatch(r"traveler on (P\d+)'s hot spring at ([a-z]{1,2}\d+)", name)
+    if m:
+        return f"hot spring {m.group(2)}"
+    m = re.fullmatch(r"no traveler to (P\d+)", name)
+    if m:
+        return f"No traveler to {m.group(1)}"
+    return name
+
+
+def recent_cards(recent) -> dict:
+    """seat -> the cards it placed among ``recent`` moves ([(actor, text)]: "place 37 ..."
+    in the mover's own log, "placed 37 ..." once a hidden Map turn is shown)."""
+    out: dict = {}
+    for actor, name in recent or ():
+        m = re.match(r"placed? (\d+) ", name)
+        if m and actor >= 0:
+            out.setdefault(actor, set()).add(m.group(1))
+    return out
+
+
+def _rotate(rot_key: str, rotations: list) -> None:
+    """on_click of Rotate: the next rotation offered (a quarter turn clockwise)."""
+    cur = st.session_state.get(rot_key)
+    i = rotations.index(cur) if cur in rotations else -1
+    st.session_state[rot_key] = rotations[(i + 1) % len(rotations)]
 
 
 class KyushuUI(GameUI):
@@ -549,22 +759,38 @@ class KyushuUI(GameUI):
         return f"P{seat}"
 
     # -- drawing ----------------------------------------------------------------------------
-    def board(self, obs: dict, key: str = "board", viewer=None) -> None:
-        n = obs["players"]
+    def board(self, obs: dict, key: str = "board", viewer=None, changes=None) -> None:
+        """The table, then (seen from a seat) that seat's map with its hand and the decision
+        panel beside it, the other maps, and the score table. The seat's map and the panel are
+        slots its decision input draws into (a placement is clicked on the map). If the page
+        drew that input first, the input drew them (with a slot under them for the rest):
+        the order on screen is the same. ``changes``: what happened since the viewer's last
+        decision; the cards placed meanwhile are ringed where the viewer's map view shows them."""
+        recent = bc.recent_moves(changes)
         st.markdown(table_svg(obs, viewer), unsafe_allow_html=True)
+        if viewer is not None and not bc.claimed("kyushu-map"):
+            self._mine_and_panel(obs, viewer, recent)
+        rest = bc.reserved("kyushu-rest")
+        with (rest[0] if rest else st.container()):
+            self._others_and_scores(obs, viewer, recent)
+
+    def _others_and_scores(self, obs: dict, viewer, recent) -> None:
+        """Every map but the viewer's (all of them without a viewer), the live scores."""
+        n = obs["players"]
+        rings = recent_cards(recent)
         spans = [(m["bbox"]["right"] - m["bbox"]["left"] + 1) if m.get("bbox") else 3
                  for m in obs["maps"]]
         per_row = 1 if n == 2 and max(spans) > 10 else 2     # big 2p maps: one per row
         width = 700 if per_row == 1 else 440
         order = list(range(n))
-        if viewer is not None:                     # your own map first
-            order = order[viewer:] + order[:viewer]
+        if viewer is not None:                     # from the viewer's left, round the table
+            order = order[viewer + 1:] + order[:viewer]
         final = obs["phase"] == "over"
-        for start in range(0, n, per_row):
+        for start in range(0, len(order), per_row):
             cols = st.columns(per_row)
             for col, seat in zip(cols, order[start:start + per_row]):
                 with col:
-                    self._seat_panel(obs, seat, viewer, width)
+                    self._seat_panel(obs, seat, viewer, width, rings.get(seat, ()))
         rows = score_rows(obs, viewer)
         title = "Final scores" if final else "Score so far (live)"
         st.markdown(f"**{title}**" + ("" if final else " — as the maps stand now (factories fed "
@@ -575,7 +801,19 @@ class KyushuUI(GameUI):
             st.markdown(f"**Most/Fewest cards** ({'final' if final else 'current'} counts)  \n"
                         + "  \n".join(lines))
 
-    def _seat_panel(self, obs: dict, seat: int, viewer, width: float = 440) -> None:
+    def _mine_and_panel(self, obs: dict, viewer: int, recent) -> None:
+        """The viewer's map (a slot: "kyushu-map") and beside it the hand and the decision
+        panel (a slot: "kyushu-panel")."""
+        mine, panel = st.columns([3, 2], gap="medium")
+        with mine:
+            self._seat_panel(obs, viewer, viewer, 520, recent_cards(recent).get(viewer, ()),
+                             hand=False, slot="kyushu-map", recent=recent)
+        with panel:
+            self._hand(obs, viewer, viewer, per_row=4)
+            bc.reserve("kyushu-panel", replace=False)
+
+    def _seat_panel(self, obs: dict, seat: int, viewer, width: float = 440, rings=(), *,
+                    hand: bool = True, slot: str | None = None, recent=None) -> None:
         colour = SEAT_COLOURS[seat % len(SEAT_COLOURS)]
         me = viewer == seat
         to_move = obs.get("current_player") == seat
@@ -588,19 +826,40 @@ class KyushuUI(GameUI):
         held = (obs.get("travelers") or {}).get("held")
         if obs["options"].get("travelers") and held:
             sub.append(f"travelers left: {held[seat]}")
-        st.markdown(map_svg(seat_map(obs, seat), title=title, title_colour=colour,
-                            cell=cell_size(obs["maps"][seat], width)), unsafe_allow_html=True)
+        svg = map_svg(seat_map(obs, seat), title=title, title_colour=colour, rings=rings,
+                      cell=cell_size(obs["maps"][seat], width))
+        where = bc.reserve(slot, obs=obs, recent=recent) if slot else st
+        where.markdown(svg, unsafe_allow_html=True)
         if sub:
             st.caption(" · ".join(sub))
+        if hand:
+            self._hand(obs, seat, viewer)
+
+    def _hand(self, obs: dict, seat: int, viewer, per_row=None) -> None:
+        me = viewer == seat
         hand = obs["hands"][seat]
         taken = obs["selected"][seat]
         if hand or taken is not None or obs["hand_sizes"][seat]:
-            st.markdown(hand_svg(hand, 28 if me else 22, taken=taken, size=obs["hand_sizes"][seat],
+            st.markdown(hand_svg(hand, 24 if per_row else 28 if me else 22, taken=taken,
+                                 size=obs["hand_sizes"][seat], per_row=per_row,
                                  title="Your hand" if me else ("Hand" if hand is not None else "")),
                         unsafe_allow_html=True)
 
     # -- input ------------------------------------------------------------------------------
-    def move_input(self, state, obs: dict, key: str):
+    def move_input(self, state, obs: dict, key: str, hint=None):
+        """The decision, in the panel beside the mover's map. The board leaves both; where the
+        page draws the input first, the input draws the map and the panel (and the board then
+        leaves them out)."""
+        kept = bc.reserved("kyushu-panel")
+        if kept is None:                 # no board yet: the map and panel, the rest under them
+            self._mine_and_panel(obs, state.current_player, None)
+            bc.claim("kyushu-map")
+            bc.reserve("kyushu-rest", replace=False)
+            kept = bc.reserved("kyushu-panel")
+        with kept[0]:
+            return self._decide(state, obs, key, hint, narrow=True)
+
+    def _decide(self, state, obs, key, hint, narrow):
         legal = [int(a) for a in state.legal_actions()]
         names = {a: state.action_to_string(a) for a in legal}
         phase = obs["phase"]
@@ -608,51 +867,79 @@ class KyushuUI(GameUI):
             choices = [(a, "S" + nm.split()[-1]) for a, nm in names.items()]
             return card_choices(state, choices, key, "**Choose your Starting Province** "
                                 "(it gets a resource on each production square).",
-                                lambda a, c: f"Province {c[1:]}")
+                                lambda a, c: f"Province {c[1:]}", hint=hint)
         if phase == "first_box":
             choices = [(a, int(nm.split()[-1])) for a, nm in names.items()]
             return card_choices(state, choices, key, "**Put a card from your hand into your pick "
                                 "box** (face up: the others may take it).",
-                                lambda a, c: f"Put {c} in my box")
+                                lambda a, c: f"Put {c} in my box", hint=hint)
         if phase == "select":
-            return self._select_input(state, obs, names, key)
-        if phase == "pay":
-            st.markdown("**Pay:** choose the resource you discard from your map (square names "
-                        "as on the map's edges).")
-            return self._buttons(state, names, key, lambda nm: nm.replace("pay ", "discard ", 1))
+            return self._select_input(state, obs, names, key, hint, narrow)
         if phase == "replace":
             mt = obs.get("my_turn") or {}
             why = {1: " (higher than the card you took)", 2: " (lower than the card you took)"}
             choices = [(a, int(nm.split()[-1])) for a, nm in names.items()]
             return card_choices(state, choices, key, "**Replace it:** the card from your hand that "
                                 "goes into the emptied box" + why.get(mt.get("option"), "") + ".",
-                                lambda a, c: f"Replace with {c}")
+                                lambda a, c: f"Replace with {c}", hint=hint)
         if phase in ("map", "position"):
-            return self._placement_input(state, obs, names, key)
+            return self._placement_input(state, obs, names, key, hint)
         prompts = {
+            "pay": "**Pay:** click the resource on your map you discard to take the card.",
             "map_after": "**Your card is placed.** Terraform a Fallow now, or end your Map turn.",
-            "terraform_resource_1": "**Terraforming:** discard a first resource from your map.",
-            "terraform_resource_2": "**Terraforming:** discard a second resource.",
+            "terraform_resource_1": "**Terraforming:** click a first resource on your map to "
+                                    "discard.",
+            "terraform_resource_2": "**Terraforming:** click a second resource to discard.",
             "terraform_colour": "**Terraforming:** which colour decides the tile?",
-            "terraform_fallow": "**Terraforming:** the Fallow that gets the tile.",
-            "traveler_resource": "**Travelers:** send a traveler with a resource from your map?",
+            "terraform_fallow": "**Terraforming:** click the Fallow on your map that gets the tile.",
+            "traveler_resource": "**Travelers:** click the resource on your map your traveler takes "
+                                 "along, or send none.",
             "traveler_spring": "**Travelers:** the hot spring it goes to.",
         }
         st.markdown(prompts.get(phase, "**Choose:**"))
-        return self._buttons(state, names, key)
+        if phase in SQUARE_PHASES:
+            chosen = self._square_input(state, obs, names, key, hint)
+            if chosen is not False:
+                return chosen
+        if phase.startswith("traveler"):
+            return self._buttons(state, names, key, traveler_label, columns=2, hint=hint)
+        return self._buttons(state, names, key, hint=hint, columns=2 if narrow else 4)
 
-    def _buttons(self, state, names, key, label=None, columns: int = 4):
+    def _buttons(self, state, names, key, label=None, columns: int = 4, hint=None):
         chosen = None
         acts = list(names)
         cols = st.columns(min(columns, max(len(acts), 1)))
         for i, a in enumerate(acts):
             text = label(names[a]) if label else names[a]
-            if cols[i % len(cols)].button(text, key=f"{key}_act_{a}", width="stretch",
-                                          help=names[a]):
+            if cols[i % len(cols)].button(text + ("  · AI hint" if a == hint else ""),
+                                          key=f"{key}_act_{a}", width="stretch", help=names[a],
+                                          type="primary" if a == hint else "secondary"):
                 chosen = a
         return chosen
 
-    def _select_input(self, state, obs, names, key):
+    def _square_input(self, state, obs, names, key, hint):
+        """A resource / Fallow clicked on the mover's map (in the map's slot); the actions that
+        name no square of it stay buttons. False if the decision is not of that kind."""
+        seat = state.current_player
+        kept = bc.reserved("kyushu-map")
+        info = kept[1] if kept else {"obs": obs, "recent": None}
+        made = square_places(info["obs"], seat, names, recent_cards=recent_cards(
+            info["recent"]).get(seat, ()))
+        if made is None or not made[1]:
+            return False
+        svg, places, actions, rest = made
+        places = [bc.Place(p.id, p.label, rect=p.rect, note=p.note,
+                           mark="hint" if actions[p.id] == hint else None) for p in places]
+        with (kept[0] if kept else st.container()):
+            clicked = bc.board(places, svg, key=f"{key}-kysq", max_width=640,
+                               note="Lit squares can be chosen: hover to read, click to choose.")
+        chosen = bc.pick(clicked, actions)
+        if rest:
+            label = traveler_label if obs["phase"].startswith("traveler") else None
+            chosen = self._buttons(state, rest, key, label, columns=2, hint=hint) or chosen
+        return chosen
+
+    def _select_input(self, state, obs, names, key, hint=None, narrow=False):
         """Selection: each pick box with its card, and under it the ways to take it."""
         st.markdown("**Selection:** take a card from a pick box. Free: your own box (replace with "
                     "any card), the box on your left (replace with a higher card) or on your right "
@@ -665,100 +952,103 @@ class KyushuUI(GameUI):
             by_card.setdefault(int(m.group(2)), []).append((a, bool(m.group(1)), m.group(3)))
         boxes = [b for b in obs["pick_boxes"] if b["card"] in by_card]
         chosen = None
-        cols = st.columns(max(len(obs["pick_boxes"]), 4))
+        per_row = 1 if narrow else max(len(obs["pick_boxes"]), 4)
         seat = state.current_player
-        for col, b in zip(cols, boxes):
-            with col:
-                owner = b["owner"]
-                where = ("Your box" if owner == seat else f"P{owner}'s box" if owner is not None
-                         else f"Middle, {b['label']}")
-                st.markdown(f"**{where}**")
-                st.markdown(card_svg(b["card"], 32), unsafe_allow_html=True)
-                for a, pay, frm in sorted(by_card[b["card"]], key=lambda t: t[1]):
-                    if pay:
-                        text = "Pay a resource, take"
-                    elif "left" in frm:
-                        text = "Take (replace higher)"
-                    elif "right" in frm:
-                        text = "Take (replace lower)"
-                    else:
-                        text = "Take (replace any)"
-                    if st.button(text, key=f"{key}_act_{a}", help=names[a], width="stretch",
-                                 type="secondary"):
-                        chosen = a
+        for start in range(0, len(boxes), per_row):
+            cols = st.columns(per_row)
+            for col, b in zip(cols, boxes[start:start + per_row]):
+                with col:
+                    owner = b["owner"]
+                    where = ("Your box" if owner == seat else f"P{owner}'s box"
+                             if owner is not None else f"Middle, {b['label']}")
+                    pic, acts = st.columns([1, 1.3]) if narrow else (st.container(),) * 2
+                    pic.markdown(f"**{where}**")
+                    pic.markdown(card_svg(b["card"], 26), unsafe_allow_html=True)
+                    for a, pay, frm in sorted(by_card[b["card"]], key=lambda t: t[1]):
+                        if pay:
+                            text = "Pay & take"
+                        elif "left" in frm:
+                            text = "Take · refill higher"
+                        elif "right" in frm:
+                            text = "Take · refill lower"
+                        else:
+                            text = "Take · refill any"
+                        if acts.button(text + (" · AI hint" if a == hint else ""),
+                                       key=f"{key}_act_{a}", help=names[a], width="stretch",
+                                       type="primary" if a == hint else "secondary"):
+                            chosen = a
         rest = [a for a in names if not any(a == x[0] for v in by_card.values() for x in v)]
         if rest:
             chosen = action_buttons(state, rest, key) or chosen
         return chosen
 
-    def _placement_input(self, state, obs, names, key):
-        """Orientation and layer, then a position from the legal ones, a preview of the card
-        there on your own map, and Confirm. Returns the action(s) to apply."""
+    def _placement_input(self, state, obs, names, key, hint=None):
+        """Rotate / over-under beside the map, then a click on a lit square of the map places
+        the card there (hover: the card drawn there and the change of score). Returns the
+        action(s) to apply: orientation and position together."""
         seat = state.current_player
         phase = obs["phase"]
-        orients = [a for a, nm in names.items() if nm.startswith("orient ")]
-        places = [a for a, nm in names.items() if nm.startswith("place ")]
-        others = [a for a in names if a not in orients and a not in places]
+        table = orient_table(names)
+        others = {a: nm for a, nm in names.items()
+                  if a not in table.values() and not nm.startswith("place ")}
         card = obs["selected"][seat]
-        st.markdown(f"**Map phase:** place card **{card}** on your map — at least one square on "
-                    "top of or under a card already there, at least one visible; lakes never go "
-                    "under a card.")
-        chosen_orient = None
-        base = state
-        if phase == "map" and orients:
-            labels = {a: _orient_label(names[a]) for a in orients}
-            chosen_orient = st.radio("Orientation · layer", orients, format_func=labels.get,
-                                     horizontal=True, key=f"{key}_orient",
-                                     help="horizontal = as printed; vertical = a quarter turn "
-                                          "clockwise; turned = a further half turn. Over: on top "
-                                          "of the map; under: slid beneath placed cards.")
+        st.markdown(f"**Map phase:** place card **{card}**: click a lit square of your map, where "
+                    "the card's top-left corner goes (hover to preview it there).")
+        chosen_orient, base = None, state
+        if phase == "map" and table:
+            rot_key, layer_key = f"{key}_ky_rot", f"{key}_ky_layer"
+            hinted = next((rl for rl, a in table.items() if a == hint), None)
+            layers = [lay for lay in ("over", "under") if any(rl[1] == lay for rl in table)]
+            if st.session_state.get(layer_key) not in layers:
+                st.session_state[layer_key] = hinted[1] if hinted else layers[0]
+            layer = st.radio("Layer", layers, key=layer_key, horizontal=True,
+                             format_func=LAYER_TEXT.get)
+            rotations = [r for r in ROTATIONS if (r, layer) in table]
+            if st.session_state.get(rot_key) not in rotations:
+                st.session_state[rot_key] = (hinted[0] if hinted and hinted[1] == layer
+                                             else rotations[0])
+            rotation = st.session_state[rot_key]
+            c1, c2 = st.columns([1, 1.4], vertical_alignment="center")
+            c1.markdown(oriented_card_svg(card, rotation), unsafe_allow_html=True)
+            c2.button("Rotate ↻", key=f"{key}_ky_rotate", on_click=_rotate,
+                      args=(rot_key, rotations), disabled=len(rotations) < 2, width="stretch",
+                      help="A quarter turn clockwise (the next orientation offered)")
+            c2.caption(f"{rotation} · {layer}" + (" · the AI's hint" if hinted == (rotation, layer)
+                                                  else ""))
+            st.caption("Over: at least one square on top of the map, no lake covered. Under: at "
+                       "least one square under a placed card and one in the open; only the "
+                       "squares in the open count, and no lake of the card goes under.")
+            chosen_orient = table[(rotation, layer)]
             base = state.clone()
             base.apply(chosen_orient)
-            places = [int(a) for a in base.legal_actions()
-                      if base.action_to_string(int(a)).startswith("place ")]
         elif phase == "position":
             mt = obs.get("my_turn") or {}
             st.caption(f"Orientation chosen: {mt.get('orientation')} · {mt.get('layer')} "
                        "(Undo to change it).")
+        options = placement_options(base, seat, card)
         result = None
-        if places:
-            pnames = {a: base.action_to_string(a) for a in places}
-            squares = {a: re.search(r" at ([a-z]+\d+)", pnames[a]).group(1) for a in places}
-            index = {a: i + 1 for i, a in enumerate(places)}
-            pick = st.selectbox(f"Position (top-left square) — {len(places)} legal", places,
-                                format_func=lambda a: f"{index[a]} · {squares[a]}",
-                                key=f"{key}_pos_{chosen_orient}")
-            preview = base.clone()
-            preview.apply(pick)
-            pobs = preview.observation(seat)
-            before = obs["scores"][seat]
-            after = pobs["scores"][seat]
-            marks = []
-            for a in places:
-                r, c = parse_square(squares[a])
-                marks.append((r, c, str(index[a]), a == pick))
-            left, right = st.columns([3, 2])
-            with left:
-                st.markdown(map_svg(seat_map(pobs, seat), title=f"Preview: {card} at {squares[pick]}",
-                                    title_colour=SEAT_COLOURS[seat % len(SEAT_COLOURS)],
-                                    highlight=card, marks=marks, cell=cell_size(pobs["maps"][seat])),
-                            unsafe_allow_html=True)
-                st.caption("Gold: the card in the chosen position. Numbered dots: the top-left "
-                           "squares of the other legal positions (numbers as in the list).")
-            with right:
-                st.markdown(f"**{pnames[pick]}**")
-                st.markdown(_score_delta(before, after))
-                if st.button(f"Confirm: place {card} at {squares[pick]}", type="primary",
-                             key=f"{key}_act_confirm", width="stretch"):
-                    result = [chosen_orient, pick] if chosen_orient is not None else pick
-        elif phase == "map" and orients:
-            st.warning("No legal position with this orientation and layer: choose another.")
+        if options:
+            kept = bc.reserved("kyushu-map")
+            info = kept[1] if kept else {"obs": obs, "recent": None}
+            svg, places, actions = placement_board(
+                info["obs"], seat, card, options, prefix=f"kyp{abs(hash(key)) % 10**8}",
+                recent_cards=recent_cards(info["recent"]).get(seat, ()))
+            places = [bc.Place(p.id, p.label, rect=p.rect, preview=p.preview, note=p.note,
+                               mark="hint" if actions[p.id] == hint else None) for p in places]
+            with (kept[0] if kept else st.container()):
+                clicked = bc.board(places, svg, key=f"{key}-kymap-{chosen_orient}", max_width=640,
+                                   note=f"{len(places)} lit squares: hover one to see card {card} "
+                                        "there and the points it makes; click to place it.")
+            pick = bc.pick(clicked, actions)
+            if pick is not None:
+                result = [chosen_orient, pick] if chosen_orient is not None else pick
+        elif phase == "map" and table:
+            st.warning("No legal position this way: rotate or change the layer.")
         if others:
             st.markdown("Or, before placing:")
-            labels = {a: ("Terraform a Fallow first" if names[a] == "terraform" else names[a])
-                      for a in others}
-            for a in others:
-                if st.button(labels[a], key=f"{key}_first_{a}", help=names[a]):
+            for a, nm in others.items():
+                if st.button("Terraform a Fallow first" if nm == "terraform" else nm,
+                             key=f"{key}_first_{a}", help=nm):
                     result = a
         return result
 
