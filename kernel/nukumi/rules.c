@@ -153,8 +153,6 @@ static int begin_events(const NkConfig *c, NkState *s) {
     return 0;
 }
 
-static void push(NkState *s, int op, int a, int b);
-
 /* Returns 1 when it pushed effects to run (Score Attack's NPC moves). */
 static int begin_round(const NkConfig *c, NkState *s) {
     if (c->solo == SOLO_SCORE_ATTACK) {   /* the NPCs move first, one after another */
