@@ -185,3 +185,27 @@ def test_keyside_observed_history_hides_secret_dice_until_the_reveal():
             if checked > 40:
                 break
     assert checked > 18
+
+
+def test_nukumi_observed_history_hides_only_others_helper_draws():
+    game = boardlab.make("nukumi", players=3, seed=1)
+    rng = np.random.default_rng(3)
+    state = game.new_initial_state(5)
+    moves = []
+    while not state.is_terminal():
+        if state.is_chance():
+            outcomes = state.chance_outcomes()
+            action = outcomes[int(rng.integers(len(outcomes)))][0]
+        else:
+            action = int(rng.choice(state.legal_actions()))
+        moves.append((state.is_chance(), action, state.action_to_string(action)))
+        state.apply(action)
+    draws = 0
+    for p in range(3):
+        expected = []
+        for chance, action, text in moves:
+            helper_to_other = chance and " draws S-" in text and not text.startswith(f"P{p} ")
+            draws += helper_to_other
+            expected.append(boardlab.HIDDEN if helper_to_other else action)
+        assert state.observed_history(p) == expected
+    assert draws > 0

@@ -212,6 +212,13 @@ int nk_observe_json(const BLGame *g, const void *vst, int v, char *buf, int cap)
     }
     bl_jw(&w, "]");
     jw_solo(&w, g, s);
+    /* The action being paid for is public (the player announced it). */
+    bl_jw(&w, ",\"paying_for\":");
+    if (s->phase != NP_PAY) bl_jw(&w, "null");
+    else if (s->pend_kind == PK_SPOT) bl_jw(&w, "\"%s\"", NK_SPOT_NAME[(int)s->pend_idx]);
+    else if (s->pend_kind == PK_BUILD) bl_jw(&w, "\"build %s\"", NK_BLD_NAME[(int)s->pend_idx]);
+    else if (s->pend_kind == PK_PARTNER) bl_jw(&w, "\"partner action\"");
+    else bl_jw(&w, "\"EX-%02d\"", s->card[(int)s->to_move][(int)s->pend_idx] + 1);
     bl_jw(&w, ",\"carriage_ridden\":%s,\"pending\":[", s->rode ? "true" : "false");
     for (int i = s->sp - 1; i >= 0; i--) {
         const NkFrame *f = &s->stack[i];

@@ -15,7 +15,10 @@ Parameters (defaults in brackets):
 from __future__ import annotations
 
 import json
+import re
 from importlib import resources
+
+from ..errors import CHANCE, HIDDEN
 
 NAME = "nukumi"
 
@@ -222,6 +225,25 @@ def _end(end: dict, what: str) -> list[int]:
 
 
 _COMPONENTS = _components()
+
+
+_HELPER_DRAW = re.compile(r"P(\d) draws S-\d+")
+
+
+def observed_history(start, actions: list[int], seat: int) -> list[int]:
+    """The history as `seat` saw it (State.observed_history): a Helper drawn into
+    another hand is HIDDEN; every decision and every other chance outcome (bag
+    draws, dice, cards turned face up) is public. `start` is a kernel state at
+    the start of `actions`."""
+    out = []
+    for a in actions:
+        private = False
+        if start.current_player() == CHANCE:
+            drawn = _HELPER_DRAW.fullmatch(start.action_to_string(a))
+            private = drawn is not None and int(drawn.group(1)) != seat
+        start.apply(a)
+        out.append(HIDDEN if private else a)
+    return out
 
 
 def kernel_params(params: dict) -> list[int]:
