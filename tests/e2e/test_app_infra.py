@@ -126,7 +126,9 @@ def test_input_is_inert_while_the_ai_thinks(browser, server, shots):
     button.click()
     page.get_by_text(re.compile(r"is thinking… \(AI, Strong")).first.wait_for(timeout=30000)
     page.screenshot(path=str(shots / "infra-04-ai-thinking.png"))
-    enabled = page.locator(f'[class*="st-key-mv"] button:not([disabled])').count()
+    enabled = page.evaluate("""() => [...document.querySelectorAll(
+        '[class*="st-key-mv"] button:not([disabled])')].filter(b => b.offsetParent !== null)
+        .length""")
     assert enabled == 0, "decision buttons stay clickable while the AI thinks"
     assert abs(board.bounding_box()["y"] - top_before) < 2
     for _ in range(3):                                  # clicks where your cards were

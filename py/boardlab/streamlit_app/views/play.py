@@ -15,10 +15,10 @@ import boardlab
 from boardlab.streamlit_app import common
 from boardlab.streamlit_app.games import ui_for
 from boardlab.streamlit_app.session import (AI, AI_PRESETS, DEFAULT_PRESET, HUMAN, PlaySession,
-                                            search_rows, session_from_record)
+                                            run_search, search_rows, session_from_record)
 
 ss = st.session_state
-REPAINT_EVERY = 0.4      # seconds between board repaints while AI moves are being played
+REPAINT_EVERY = 0.4      # seconds of slow AI moves between two paintings of the table
 SLOW_ITERATIONS = 5000   # AI budgets above this show "thinking" with a progress bar
 STATUS_HEIGHT, CHANGES_HEIGHT = 56, 40   # pixels
 
@@ -127,9 +127,10 @@ def human_input(sess, ui, status):
     hc1, hc2 = st.columns([1, 3])
     if hc1.button("Hint", icon=":material/lightbulb:", key=f"hint_{ply}",
                   help=f"What the AI would play here ({AI_PRESETS[sess.preset][1]})"):
-        with status.container():
-            result = common.search_with_progress(state, sess.ai_budget, sess.ai_seed() ^ 0x4E1,
-                                                 "Thinking about a hint")
+        bar = status.progress(0.0, text="Thinking about a hint…")   # the slot stays an element
+        result = run_search(state, sess.ai_budget, sess.ai_seed() ^ 0x4E1,
+                            lambda frac, text: bar.progress(min(max(frac, 0.0), 1.0),
+                                                            text=f"Thinking about a hint: {text}"))
         sess.hint, sess.hint_ply = result, ply
         common.remember_search(result, f"Hint for P{p} at move {ply}", state)
     if sess.hint is not None and sess.hint_ply == ply:
@@ -139,23 +140,27 @@ def human_input(sess, ui, status):
     return action
 
 
-def idle(sess, ui, input_slot) -> None:
-    """Your input area while the AI plays: one inert element (replacing the decision's
-    widgets at once: a container would keep them on screen until the run ends)."""
+HIDE_INPUT = "<style>div.st-key-play_input { display: none !important; }</style>"
+
+
+def idle(sess, ui, idle_slot) -> None:
+    """Your input area while the AI plays: the decision's widgets are hidden at once (a
+    style in the idle slot; replacing them would leave them on screen until the run ends)
+    and the game's inert drawing shows in their place. The slot is always one element and
+    the input always a container: Streamlit's page breaks if a place changes kind."""
     viewer = sess.viewer()
     obs = sess.state.observation(viewer) if viewer is not None else None
-    input_slot.markdown(ui.idle_input(obs, viewer), unsafe_allow_html=True)
+    idle_slot.markdown(HIDE_INPUT + ui.idle_input(obs, viewer), unsafe_allow_html=True)
 
 
-def play_ai_moves(sess, ui, status, board_slot, input_slot, show_all) -> None:
+def play_ai_moves(sess, ui, status) -> None:
     """Play the AI seats until a human decides or the game ends. Fast AI moves are played
     without painting anything; slow ones say who thinks (with progress) in the status slot
-    and repaint the board every REPAINT_EVERY seconds."""
+    and stop after REPAINT_EVERY seconds, for the rerun that follows to show the board."""
     budget = sess.ai_budget
     slow = sess.finishing or "seconds" in budget or budget.get("iterations", 0) > SLOW_ITERATIONS
     n = sess.game.num_players
-    viewer = sess.viewer()
-    painted = time.perf_counter()
+    started = time.perf_counter()
     lock = common.game_lock()
     while sess.is_ai_turn():
         p = sess.to_move
@@ -171,11 +176,8 @@ def play_ai_moves(sess, ui, status, board_slot, input_slot, show_all) -> None:
             if not sess.is_ai_turn():            # another tab of this game moved meanwhile
                 break
             sess.play_ai(progress)
-        if slow and time.perf_counter() - painted > REPAINT_EVERY:
-            with board_slot.container():
-                common.draw_board(sess.state, viewer, show_all, key="board")
-            common.save_game()
-            painted = time.perf_counter()
+        if slow and time.perf_counter() - started > REPAINT_EVERY:
+            break
     common.save_game()
 
 
@@ -243,11 +245,14 @@ def table(show_all: bool) -> None:
     left, right = st.columns([3, 1.15])
     with left:
         # fixed heights: what these say changes, the board below them never moves
+        # (a place keeps its kind: status and idle_slot hold one element, the others are
+        # containers; the page breaks when a place turns from one into the other)
         status = st.container(key="play_status", height=STATUS_HEIGHT, border=False).empty()
-        changes_slot = st.container(key="play_changes", height=CHANGES_HEIGHT,
-                                    border=False).empty()
-        board_slot = st.empty()
-        input_slot = st.empty()
+        changes_slot = st.container(key="play_changes", height=CHANGES_HEIGHT, border=False)
+        board_slot = st.container(key="play_board")
+        idle_slot = st.empty()
+        idle_slot.markdown("")
+        input_slot = st.container(key="play_input")
     with right:
         with st.container():
             controls(sess)
@@ -266,23 +271,23 @@ def table(show_all: bool) -> None:
         status_line(status, f"{ui.seat_name(p, n)} to move (AI)…")
     changes = (common.changes_since(sess, viewer) if viewer is not None
                and not state.is_terminal() else None)
-    with changes_slot.container():
+    with changes_slot:
         if changes:
             ui.show_changes(changes, key="changes")
-    with board_slot.container():
+    with board_slot:
         if state.is_terminal():
             st.success(ui.result_text(state), icon=":material/emoji_events:")
         common.draw_board(state, viewer, show_all, key="board", changes=changes)
 
     if state.is_terminal():
-        with input_slot.container():
+        with input_slot:
             if st.button("Play again with the same seats", key="play_again"):
                 common.set_play_session(PlaySession(game=sess.game, seats=list(sess.seats),
                                                     preset=sess.preset,
                                                     seed=random.randrange(1, 100000)))
                 st.rerun()
     elif gated:
-        with input_slot.container():
+        with input_slot:
             st.warning(f"**{ui.seat_name(p, n)}** to move. Pass the device: the other players "
                        "should look away.")
             st.button(f"I am P{p} — show my hand", key=f"reveal_{p}_{sess.ply}", type="primary",
@@ -290,7 +295,7 @@ def table(show_all: bool) -> None:
     elif sess.is_human_turn():
         sess.revealed = p
         ply = sess.ply
-        with input_slot.container():
+        with input_slot:
             action = human_input(sess, ui, status)
         if action is not None:
             with common.game_lock():
@@ -298,12 +303,12 @@ def table(show_all: bool) -> None:
                     sess.apply_human(action)
             common.save_game()
             if sess.is_ai_turn():
-                idle(sess, ui, input_slot)
-                play_ai_moves(sess, ui, status, board_slot, input_slot, show_all)
+                idle(sess, ui, idle_slot)
+                play_ai_moves(sess, ui, status)
             rerun_table()
     else:                                   # the AI seats to move: new game, AI finishing, reload
-        idle(sess, ui, input_slot)
-        play_ai_moves(sess, ui, status, board_slot, input_slot, show_all)
+        idle(sess, ui, idle_slot)
+        play_ai_moves(sess, ui, status)
         rerun_table()
 
 
