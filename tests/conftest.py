@@ -103,3 +103,19 @@ def game4():
 @pytest.fixture
 def rng():
     return np.random.default_rng(1234)
+
+
+def pytest_configure(config):
+    """Games the app keeps (boardlab.streamlit_app.store) go to a throw-away directory, for
+    the in-process AppTests and for the servers the end-to-end tests start."""
+    import os
+    import tempfile
+    if not os.environ.get("BOARDLAB_DATA_DIR"):
+        config._boardlab_data = tempfile.TemporaryDirectory(prefix="boardlab-test-games-")
+        os.environ["BOARDLAB_DATA_DIR"] = config._boardlab_data.name
+
+
+def pytest_unconfigure(config):
+    data = getattr(config, "_boardlab_data", None)
+    if data is not None:
+        data.cleanup()

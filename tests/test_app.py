@@ -219,7 +219,7 @@ def test_analysis_table_visits_sum_to_budget():
     assert not at.exception, at.exception
     sliders = [s for s in at.slider if s.key and s.key.startswith("an_ply")]
     assert sliders
-    sliders[0].set_value(1).run()
+    sliders[0].set_value(sliders[0].max).run()     # now: the human to move (a live game)
     at.number_input(key="an_game_iters").set_value(300).run()
     at.button(key="an_game_run").click().run()
     assert not at.exception, at.exception
@@ -227,7 +227,7 @@ def test_analysis_table_visits_sum_to_budget():
     assert int(table["visits"].sum()) == 300
     assert {"move", "visits", "win %", "share %"} <= set(table.columns)
     assert any("Principal variation" in m.value for m in at.markdown)
-    at.toggle(key="an_show_all").set_value(True).run()      # a later rerun keeps the result
+    at.toggle(key="an_show_all_live").set_value(True).run()  # a later rerun keeps the result
     assert int(at.dataframe[0].value["visits"].sum()) == 300
 
 
@@ -402,3 +402,236 @@ def test_play_session_records_and_undo_without_ui():
     assert sess.undo() and sess.state.history == hist and sess.state.current_player == p
     again = session_from_record(sess.record_json())
     assert again.state == sess.state and again.seats == sess.seats
+
+
+# --- games kept on the server: links, reloads, restarts -------------------------------------
+def test_a_game_is_resumed_from_its_link_and_after_a_server_restart():
+    at = app()
+    start_game(at, seed=31)
+    play_one_human_move(at)
+    gid = at.session_state["bl_game_id"]
+    hist = list(at.session_state["bl_play"].state.history)
+    assert at.query_params["game"] in (gid, [gid])            # the link names the game
+
+    tab = AppTest.from_file(str(MAIN_SCRIPT), default_timeout=TIMEOUT)  # a reload / new tab
+    tab.query_params["game"] = gid
+    tab.run()
+    assert not tab.exception, tab.exception
+    assert tab.session_state["bl_play"].state.history == hist
+    assert tab.session_state["bl_play"] is at.session_state["bl_play"]   # the same game
+    assert decision_buttons(tab)                                        # ready to play on
+
+    from boardlab.streamlit_app.common import game_store
+    game_store.clear()                                       # a server restart: memory gone
+    again = AppTest.from_file(str(MAIN_SCRIPT), default_timeout=TIMEOUT)
+    again.query_params["game"] = gid
+    again.switch_page(ANALYSE).run()                         # straight to another page
+    assert not again.exception, again.exception
+    sess = again.session_state["bl_play"]
+    assert sess.state.history == hist and sess.seats == [HUMAN, AI] and sess.preset == "Beginner"
+    assert again.radio(key="an_source").value == "Current game"
+
+
+@pytest.mark.parametrize("gid, needle", [("nope", "not a game id"),
+                                         ("../../etc/passwd", "not a game id"),
+                                         ("A" * 16, "no saved game")])
+def test_a_bad_or_unknown_game_link_says_so(gid, needle):
+    at = AppTest.from_file(str(MAIN_SCRIPT), default_timeout=TIMEOUT)
+    at.query_params["game"] = gid
+    at.run()
+    assert not at.exception, at.exception
+    assert any(needle in w.value for w in at.warning), [w.value for w in at.warning]
+    assert at.session_state["bl_play"] is None if "bl_play" in at.session_state else True
+    assert at.button(key="ng_start")                         # a new game can be started
+
+
+def test_new_game_while_one_is_in_progress_asks_first():
+    at = app()
+    first = start_game(at, seed=41)
+    at.button(key="ng_start").click().run()                  # no decision yet: no question
+    assert not at.get("warning") or not any("in progress" in w.value for w in at.warning)
+    first = at.session_state["bl_play"]
+    first_id = at.session_state["bl_game_id"]
+    play_one_human_move(at)
+    at.button(key="ng_start").click().run()
+    assert not at.exception, at.exception
+    assert any("A game is in progress" in w.value for w in at.warning)
+    assert at.session_state["bl_play"] is first              # nothing changed yet
+    at.button(key="ng_confirm_no").click().run()
+    assert at.session_state["bl_play"] is first and not at.session_state.get("ng_pending")
+    at.button(key="ng_start").click().run()
+    at.button(key="ng_confirm_yes").click().run()
+    assert not at.exception, at.exception
+    assert at.session_state["bl_play"] is not first
+    assert at.session_state["bl_game_id"] != first_id
+    from boardlab.streamlit_app.common import game_store
+    assert game_store().get(first_id) is first               # the old game keeps its link
+
+
+def test_loading_a_record_while_a_game_is_in_progress_asks_first():
+    at = app()
+    start_game(at, seed=43)
+    play_one_human_move(at)
+    first = at.session_state["bl_play"]
+    rec = json.dumps(finished_record()).encode()
+    at.file_uploader(key="ng_upload").upload("done.json", rec, "application/json").run()
+    assert not at.exception, at.exception
+    assert at.session_state["bl_play"] is first
+    at.button(key="ng_confirm_yes").click().run()
+    assert at.session_state["bl_play"].state.is_terminal()
+
+
+# --- the table: AI replies, changes, undo after the AI finished, save -----------------------
+def test_since_your_last_move_lists_what_the_others_did():
+    at = app()
+    start_game(at, seed=5, players=4)
+    play_one_human_move(at)
+    sess = at.session_state["bl_play"]
+    strip = [m.value for m in at.markdown if "class='bl-changes'" in m.value]
+    assert len(strip) == 1 and "Since your last move:" in strip[0]
+    since = sess.since_last_decision(0)
+    assert sess._actors[since - 1] == 0 and 0 not in sess._actors[since:]
+    for seat in (1, 2, 3):
+        if seat in sess._actors[since:]:
+            assert f"P{seat} " in strip[0]
+
+
+def test_let_the_ai_finish_keeps_the_seats_for_undo_and_play_again():
+    at = app()
+    start_game(at, seed=12)
+    play_one_human_move(at)
+    mine = at.session_state["bl_play"].state.history
+    at.button(key="play_ai_finish").click().run(timeout=120)
+    assert not at.exception, at.exception
+    sess = at.session_state["bl_play"]
+    assert sess.state.is_terminal() and sess.seats == [HUMAN, AI]
+    assert any("Game over" in x.value for x in at.success)
+    at.button(key="play_undo").click().run()                 # back to the last human decision
+    sess = at.session_state["bl_play"]
+    assert not sess.finishing and sess.is_human_turn() and sess.state.current_player == 0
+    assert len(sess.state.history) >= len(mine) and decision_buttons(at)
+    at.button(key="play_ai_finish").click().run(timeout=120)
+    at.button(key="play_again").click().run()
+    assert not at.exception, at.exception
+    again = at.session_state["bl_play"]
+    assert again is not sess and again.seats == [HUMAN, AI] and not again.finishing
+    assert again.is_human_turn() and decision_buttons(at)
+
+
+def test_save_builds_the_record_only_when_asked():
+    at = app()
+    start_game(at, seed=8)
+    assert not at.get("download_button")                    # no record sent on every run
+    at.button(key="play_save").click().run()
+    assert not at.exception, at.exception
+    downloads = at.get("download_button")
+    assert len(downloads) == 1
+    play_one_human_move(at)
+    assert not at.get("download_button")                    # stale after a move: Save again
+    assert at.button(key="play_save")
+
+
+def test_the_log_has_round_headings_and_the_round_ending_trick():
+    from boardlab.streamlit_app.common import log_lines, move_log
+    game = boardlab.make("kitsu", players=2)
+    sess = PlaySession(game=game, seats=[AI, AI], preset="Beginner", seed=3)
+    while not sess.state.is_terminal():
+        sess.play_ai()
+    lines = move_log(sess.state, 0)
+    rounds = [i for i, line in enumerate(lines) if line.startswith("── Round")]
+    assert len(rounds) >= 2
+    ends = [i for i, line in enumerate(lines) if "wins the round" in line]
+    assert ends
+    for i in ends:                       # the trick that ended the round is listed with its cards
+        before = [line for line in lines[:i] if "Trick:" in line or line.startswith("──")]
+        assert before and before[-1].lstrip().startswith("• Trick: P")
+    # built move by move with a cache, the log is the same as built in one go
+    cache = {}
+    replay = game.new_initial_state(seed=3)
+    for a in sess.state.history:
+        replay.apply(a)
+        log_lines(replay, 0, cache)
+    assert move_log(sess.state, 0, cache) == lines
+
+
+def test_kyushu_placements_are_listed_under_their_round():
+    from boardlab.streamlit_app.common import move_log
+    game = boardlab.make("kyushu", players=3)
+    sess = PlaySession(game=game, seats=[AI, AI, AI], preset="Beginner", seed=3)
+    while sess.state.observation(0)["round"] < 4:
+        sess.play_ai()
+    lines = move_log(sess.state, 0)
+    heads = [i for i, line in enumerate(lines) if line.startswith("── Round")]
+    assert [lines[i] for i in heads] == [f"── Round {r} ──" for r in (1, 2, 3, 4)]
+    for r in (1, 2):                      # P1's round-r placement is before round r+1 begins
+        block = lines[heads[r - 1]:heads[r]]
+        assert any(line.strip().startswith("• P1 placed") for line in block), block
+
+
+def test_app_command_hides_deploy_and_skips_the_post_run_gc():
+    cmd = streamlit_command(8600)
+    assert cmd[cmd.index("--client.toolbarMode") + 1] == "minimal"
+    assert cmd[cmd.index("--runner.postScriptGC") + 1] == "false"
+    from boardlab.streamlit_app import APP_DIR
+    assert 'toolbarMode = "minimal"' in (APP_DIR / ".streamlit" / "config.toml").read_text()
+
+
+def test_the_store_keeps_games_as_files(tmp_path):
+    import os
+    from boardlab.streamlit_app.store import GameStore
+    store = GameStore(tmp_path)
+    sess = PlaySession(game=boardlab.make("kitsu", players=4), seats=[HUMAN, AI, HUMAN, AI],
+                       preset="Beginner", seed=3)
+    while not sess.is_human_turn():
+        sess.play_ai()
+    sess.apply_human(int(sess.state.legal_actions()[0]))
+    sess.finish_by_ai()
+    gid = store.add(sess)
+    assert os.listdir(tmp_path) == [f"{gid}.json"]
+    back = GameStore(tmp_path).get(gid)                      # another process, from the file
+    assert back.state == sess.state and back.seats == sess.seats and back.finishing
+    assert back.last_human == sess.last_human and back.can_undo()
+    assert GameStore(tmp_path).get("B" * 12) is None
+    with pytest.raises(ValueError, match="not a game id"):
+        store.get("../x")
+    (tmp_path / ("C" * 12 + ".json")).write_text("{broken")
+    with pytest.raises(boardlab.RecordError):
+        GameStore(tmp_path).get("C" * 12)
+
+
+def test_a_foreign_groups_block_in_a_record_is_ignored():
+    game = boardlab.make("kitsu", players=2)
+    sess = PlaySession(game=game, seats=[HUMAN, AI], preset="Beginner", seed=3)
+    while not sess.is_human_turn():
+        sess.play_ai()
+    rec = sess.record()
+    for bad in ([[0, 999]], "x", [[1, 0]], [[0, True]]):
+        rec["app"]["groups"] = bad
+        assert session_from_record(json.dumps(rec)).groups == []
+
+
+def test_analyse_of_a_live_game_shows_only_the_human_seat():
+    at = app()
+    sess = start_game(at, seed=5, players=4)
+    play_one_human_move(at)
+    at.switch_page(ANALYSE).run()
+    assert not at.exception, at.exception
+    sess = at.session_state["bl_play"]
+    from boardlab.streamlit_app.session import decision_plies
+    plies = decision_plies(sess.state)
+    who = actors(sess.state)
+    ai_decisions = [i for i, ply in enumerate(plies[:-1]) if who[ply] != 0]
+    assert ai_decisions
+    slider = [s for s in at.slider if s.key and s.key.startswith("an_ply")][0]
+    slider.set_value(ai_decisions[-1]).run()
+    assert not at.exception, at.exception
+    svg = next(m.value for m in at.markdown if m.value.startswith("<svg"))
+    assert svg.count("(you)") == 1 and "P0 · Blue  (you)" in svg
+    mover = who[plies[ai_decisions[-1]]]
+    pos_hand = sess.state.observation(0)["hand_sizes"]
+    assert "cards" in svg                                   # the others' hands face down
+    assert not at.get("button") or not [b for b in at.button if b.key == "an_game_run"]
+    assert any(f"P{mover}'s decision" in i.value for i in at.info)
+    at.toggle(key="an_show_all_live").set_value(True).run()   # stated, explicit
+    assert at.button(key="an_game_run")
+    del pos_hand

@@ -284,8 +284,9 @@ def test_let_the_ai_finish():
     at.button(key="play_ai_finish").click().run(timeout=120)
     assert not at.exception, at.exception
     sess = at.session_state["bl_play"]
-    assert sess.state.is_terminal() and sess.seats == [AI, AI]
+    assert sess.state.is_terminal() and sess.seats == [HUMAN, AI]     # the seats are kept
     assert any("Game over" in x.value for x in at.success)
+    assert not at.button(key="play_undo").disabled
 
 
 @pytest.mark.parametrize("players", [2, 3, 5])

@@ -169,3 +169,14 @@ def test_arena_json():
     assert r.returncode == 0, r.stderr
     d = json.loads(r.stdout)
     assert sum(d["wins"]) + d["draws"] == 2 and len(d["outcomes"]) == 2
+
+
+def test_version_help_text_and_seat_wording():
+    r = run_cli("--version")
+    assert r.returncode == 0 and r.stdout.strip() == f"boardlab {boardlab.__version__}"
+    r = run_cli("arena", "--help")
+    assert r.returncode == 0 and "95%%" not in r.stdout and "95% Wilson" in r.stdout
+    r = run_cli("play", "kyushu", "--players", "2", "--ai", "random", "--seed", "1", stdin="quit\n")
+    assert "You are P0;" in r.stdout and "P0 (P0)" not in r.stdout
+    r = run_cli("play", "kitsu", "--players", "2", "--ai", "random", "--seed", "1", stdin="quit\n")
+    assert "You are P0 (Blue)" in r.stdout

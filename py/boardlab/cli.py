@@ -338,7 +338,8 @@ def cmd_play(args) -> int:
     state = game.new_initial_state(seed=seed)
     rng = random.Random(seed)
     side = _side_name(args.game, seat, players)
-    _print(f"{args.game}: {players} players, seed {seed}. You are P{seat} ({side}); "
+    you = f"P{seat}" if side == f"P{seat}" else f"P{seat} ({side})"   # no "P0 (P0)"
+    _print(f"{args.game}: {players} players, seed {seed}. You are {you}; "
            f"the other seats are played by {args.ai}.")
     _print("Type 'help' at any prompt for help.")
     public_chance = _PUBLIC_CHANCE.get(args.game, lambda a: False)
@@ -503,6 +504,8 @@ def _add_backend_options(p) -> None:
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="boardlab", description="Play and analyse tabletop games against a strong AI.")
+    from . import __version__
+    parser.add_argument("--version", action="version", version=f"boardlab {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     sub.required = True
 
@@ -520,7 +523,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     a = sub.add_parser("arena", help="play a match between agents and report win rates",
                        description="Play games between agents (one per side, rotating sides) "
-                                   "and print win rates with 95%% Wilson intervals.")
+                                   "and print win rates with 95% Wilson intervals.")
     _add_game_options(a)
     a.add_argument("--agents", nargs="+", default=None, metavar="SPEC",
                    help="one agent spec per side (Kitsu: two, one per clan); with --ladder, "

@@ -7,6 +7,7 @@ Layout:
 * ``main.py`` - the entry script: page navigation (Play, Analyse, Search tree, Rules);
 * ``views/`` - one script per page (not ``pages/``, which Streamlit would auto-register), UI only, on the public ``boardlab`` API;
 * ``session.py`` - a game in progress (seats, AI, chance, undo, records), no Streamlit;
+* ``store.py`` - games kept on the server by id (memory + a JSON file each), no Streamlit;
 * ``common.py`` - Streamlit helpers shared by the pages (cached engines, AI with progress);
 * ``games/`` - one module per game with its board drawing and move input, registered by
   name in ``games/__init__.py``; a game without a module gets a generic text board and one
@@ -29,6 +30,10 @@ def streamlit_command(port: int | None = None, host: str | None = None,
     """The ``streamlit run`` command line that serves the app."""
     cmd = [sys.executable, "-m", "streamlit", "run", str(MAIN_SCRIPT),
            "--browser.gatherUsageStats", "false",
+           "--client.toolbarMode", "minimal",          # no "Deploy" button
+           # a full gc.collect() after every script run cost ~0.1 CPU-s per decision, and
+           # the polling watcher of the app's sources (for live editing) more
+           "--runner.postScriptGC", "false", "--server.fileWatcherType", "none",
            "--server.headless", "true" if headless else "false"]
     if port is not None:
         cmd += ["--server.port", str(int(port))]

@@ -1,23 +1,41 @@
 """Streamlit helpers shared by the pages.
 
 Engines (configured ``boardlab.Game`` objects, immutable) are cached process-wide with
-``st.cache_resource``; everything that belongs to one person (their games, searches, view
-toggles) lives in ``st.session_state``, so two browser sessions never share a game.
+``st.cache_resource``, and so is the :class:`GameStore` of games by id. A browser session
+knows its game by id (in ``st.session_state``, in the URL as ``?game=<id>`` and in a
+cookie), so a reload, a new tab on the same link or a typed address find the game again;
+two browser sessions with different games never share one. Searches, view toggles and the
+analysis belong to one session (``st.session_state``).
 """
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass
 
 import streamlit as st
 
 import boardlab
 
-from .games import ui_for
+from .games import Changes, ui_for
 from .session import AI_PRESETS, PlaySession, run_search
+from .store import GameStore, check_game_id, data_dir
 
 PLAY_KEY = "bl_play"            # PlaySession of the Play page
+GAME_KEY = "bl_game_id"         # its id in the store (and in the URL)
 SEARCH_KEY = "bl_last_search"   # {"result", "title", "state"} of the last search, for the tree page
 ANALYSIS_KEY = "bl_analysis"    # analysis page: loaded source and results
+NOTICE_KEY = "bl_game_notice"   # why a game from the URL could not be opened
+COOKIE = "boardlab_game"        # the browser's last game, for an address typed without ?game=
+
+# Sets the cookie from the page (a components v2 script runs in the app page, no iframe).
+_REMEMBER_JS = """
+export default function ({ data }) {
+  if (typeof data === "string" && /^[A-Za-z0-9_-]{8,40}$/.test(data)) {
+    document.cookie = "%s=" + data + "; path=/; max-age=31536000; SameSite=Lax";
+  }
+}
+""" % COOKIE
+_remember_component = st.components.v2.component("boardlab_remember_game", js=_REMEMBER_JS)
 
 
 @st.cache_resource(show_spinner=False)
@@ -49,12 +67,86 @@ def read_doc(name: str) -> str | None:
     return None
 
 
+@st.cache_resource(show_spinner=False)
+def game_store() -> GameStore:
+    """The process-wide store of games (in memory and as JSON files in data_dir())."""
+    return GameStore(data_dir())
+
+
 def play_session() -> PlaySession | None:
     return st.session_state.get(PLAY_KEY)
 
 
+def game_id() -> str | None:
+    return st.session_state.get(GAME_KEY)
+
+
 def set_play_session(sess: PlaySession | None) -> None:
-    st.session_state[PLAY_KEY] = sess
+    """Make ``sess`` this browser session's game: kept in the store under a new id, which
+    goes into the URL (None: no game)."""
+    if sess is None:
+        st.session_state[PLAY_KEY] = st.session_state[GAME_KEY] = None
+        st.query_params.pop("game", None)
+        return
+    _adopt(game_store().add(sess), sess)
+
+
+def _adopt(gid: str, sess: PlaySession) -> None:
+    st.session_state[PLAY_KEY], st.session_state[GAME_KEY] = sess, gid
+    if st.query_params.get("game") != gid:
+        st.query_params["game"] = gid
+
+
+def save_game() -> None:
+    """Write the current game's record to the store (after a decision)."""
+    gid, sess = game_id(), play_session()
+    if gid and sess is not None:
+        game_store().save(gid, sess)
+
+
+def game_lock():
+    """The store's lock of the current game (two tabs may play the same game)."""
+    return game_store().lock(game_id())
+
+
+def resume_game() -> None:
+    """Find this session's game (run by the entry script on every page, every run): the id
+    in the URL, else the session's own, else the browser's cookie; keep the URL showing it."""
+    ss = st.session_state
+    wanted = st.query_params.get("game")
+    source = "link"
+    if not wanted and not ss.get(GAME_KEY) and not ss.get("bl_cookie_tried"):
+        ss["bl_cookie_tried"] = True             # only when the session starts
+        wanted, source = st.context.cookies.get(COOKIE), "cookie"
+    if wanted and wanted != ss.get(GAME_KEY):
+        try:
+            sess = game_store().get(check_game_id(wanted))
+        except (ValueError, boardlab.RecordError) as e:
+            sess, why = None, f"The game in the link cannot be opened: {e}"
+        else:
+            why = (f"There is no saved game {wanted!r} on this server (the link may be "
+                   "from another server, or its file was removed).")
+        if sess is not None:
+            _adopt(wanted, sess)
+        else:
+            if source == "link":
+                ss[NOTICE_KEY] = why
+            if ss.get(GAME_KEY):
+                st.query_params["game"] = ss[GAME_KEY]
+            else:
+                st.query_params.pop("game", None)
+    elif ss.get(GAME_KEY) and st.query_params.get("game") != ss[GAME_KEY]:
+        st.query_params["game"] = ss[GAME_KEY]    # page switches drop the query string
+    if ss.get(GAME_KEY):
+        with st.sidebar:
+            _remember_component(data=ss[GAME_KEY], key="bl_remember_game")
+
+
+def game_in_progress() -> bool:
+    """A game not over in which a human seat has decided (leaving it asks first)."""
+    sess = play_session()
+    return (sess is not None and not sess.state.is_terminal()
+            and any(sess.since_last_decision(h) for h in sess.humans))
 
 
 def remember_search(result, title: str, state) -> None:
@@ -83,29 +175,94 @@ def preset_help() -> str:
     return " · ".join(f"**{k}**: {v[1]}" for k, v in AI_PRESETS.items())
 
 
-def move_log(state, viewer) -> list[str]:
-    """The game so far as ``viewer`` may read it, numbered, with public events."""
-    ui = ui_for(state.game.name)
-    s = state.game.new_initial_state(seed=state._seed)
-    lines = []
-    look = viewer if viewer is not None else 0
-    before = s.observation(look)
-    k = 0
-    for a in state.history:
-        actor = s.current_player
-        text = ui.log_text(s, a, actor, viewer)
-        s.apply(a)
-        if text:
-            k += 1
-            lines.append(f"{k}. {text}")
-        after = s.observation(look)
-        for ev in ui.events(before, after):
-            lines.append(f"   • {ev}")
-        before = after
-    return lines
+@dataclass
+class LogLine:
+    ply: int        # index in the history of the action this line comes from
+    text: str       # as shown: "12. P0 play B3", "   • Trick: ...", "── Round 2 ──"
+    kind: str       # "move", "event" or "section"
+    raw: str = ""   # the same without number, bullet or rule: "P0 play B3"
 
 
-def draw_board(state, viewer, show_all: bool, key: str = "board") -> dict:
+class _Log:
+    """The log of one game as one viewer reads it, extended move by move (a replay of the
+    new actions only, not of the whole game, on each run)."""
+
+    def __init__(self, state, viewer):
+        self.ui = ui_for(state.game.name)
+        self.viewer = viewer
+        self.look = viewer if viewer is not None else 0
+        self.replay = state.game.new_initial_state(seed=state._seed)
+        self.history: list[int] = []
+        self.before = self.replay.observation(self.look)
+        self.section = self.ui.section(self.before)
+        self.lines: list[LogLine] = []
+        self.moves = 0
+        self.obs_at: dict[int, dict] = {}   # the viewer's observation after some plies
+
+    def extend(self, history) -> None:
+        ui, s = self.ui, self.replay
+        for ply in range(len(self.history), len(history)):
+            a = history[ply]
+            actor = s.current_player
+            text = ui.log_text(s, a, actor, self.viewer)
+            s.apply(a)
+            self.history.append(a)
+            if text:
+                self.moves += 1
+                self.lines.append(LogLine(ply, f"{self.moves}. {text}", "move", text))
+            after = s.observation(self.look)
+            for ev in ui.events(self.before, after):
+                self.lines.append(LogLine(ply, f"   • {ev}", "event", ev))
+            section = ui.section(after)
+            if section and section != self.section:     # after the events that led to it
+                self.lines.append(LogLine(ply, f"── {section} ──", "section", section))
+            self.section = section
+            self.before = after
+
+
+def log_lines(state, viewer, cache: dict | None = None) -> list[LogLine]:
+    """The game so far as ``viewer`` may read it: numbered moves, public events and section
+    headings, oldest first. With ``cache`` (a dict kept with the game), only the actions
+    added since the last call are replayed."""
+    history = state.history
+    log = cache.get(("log", viewer)) if cache is not None else None
+    if log is None or len(log.history) > len(history) or log.history != history[:len(log.history)]:
+        log = _Log(state, viewer)
+        if cache is not None:
+            cache[("log", viewer)] = log
+    log.extend(history)
+    return log.lines
+
+
+def move_log(state, viewer, cache: dict | None = None) -> list[str]:
+    """The log's lines as text."""
+    return [line.text for line in log_lines(state, viewer, cache)]
+
+
+def changes_since(sess: PlaySession, viewer) -> Changes:
+    """What happened since ``viewer``'s last decision, as ``viewer`` may know it."""
+    if viewer is None:
+        return Changes(viewer=None, since=sess.ply)
+    since = sess.since_last_decision(viewer)
+    lines = log_lines(sess.state, viewer, sess.cache)
+    history = sess.state.history
+    moves = list(zip(sess._actors[since:], history[since:]))
+    before = None
+    if moves:
+        key = ("obs", viewer, since, tuple(history[:since][-8:]))
+        before = sess.cache.get(key)
+        if before is None:
+            from .session import state_at
+            before = state_at(sess.state, since).observation(viewer)
+            sess.cache = {k: v for k, v in sess.cache.items() if k[0] != "obs"}
+            sess.cache[key] = before
+    return Changes(viewer=viewer, since=since, moves=moves,
+                   lines=[ln.raw for ln in lines if ln.ply >= since and ln.kind != "section"],
+                   before=before)
+
+
+def draw_board(state, viewer, show_all: bool, key: str = "board",
+               changes: Changes | None = None) -> dict:
     """Draw ``state`` as ``viewer`` sees it (everything if show_all; with no viewer, what
     every seat sees: the public part of seat 0's view without its hand). Returns the obs."""
     ui = ui_for(state.game.name)
@@ -118,7 +275,10 @@ def draw_board(state, viewer, show_all: bool, key: str = "board") -> dict:
             obs["exchange"] = [{} for _ in obs["exchange"]]
     else:
         obs = state.observation(viewer)
-    ui.board(obs, key=key, viewer=viewer)
+    if changes:
+        ui.board(obs, key=key, viewer=viewer, changes=changes)
+    else:
+        ui.board(obs, key=key, viewer=viewer)
     return obs
 
 

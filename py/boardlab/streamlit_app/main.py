@@ -14,6 +14,10 @@ page = st.navigation([
     st.Page(_PAGES / "tree.py", title="Search tree", icon=":material/account_tree:", url_path="tree"),
     st.Page(_PAGES / "rules.py", title="Rules", icon=":material/menu_book:", url_path="rules"),
 ])
+from boardlab.streamlit_app import common  # noqa: E402  (after set_page_config)
+
+common.resume_game()
 st.sidebar.caption("boardlab — play and analyse tabletop games against an ISMCTS AI. "
-                   "Your games live in this browser session only.")
+                   "Your game is kept on this server under its link (the address with "
+                   "?game=…): a reload or a new tab with that link goes on with it.")
 page.run()

@@ -126,12 +126,15 @@ class PlaySession:
     last_ai: object = None          # SearchResult of the last AI move
     app_meta: dict = field(default_factory=dict)
     groups: list = field(default_factory=list)  # (start, end) plies of multi-action human moves
+    finishing: bool = False         # "Let the AI finish": AI plays every seat, seats unchanged
+    cache: dict = field(default_factory=dict, repr=False, compare=False)  # derived, per viewer
 
     def __post_init__(self):
         if len(self.seats) != self.game.num_players:
             raise ValueError(f"{len(self.seats)} seats given for {self.game.num_players} players")
         if self.state is None:
             self.state = self.game.new_initial_state(seed=self.seed)
+        self._actors = actors(self.state)
         self.advance_chance()
 
     # -- seats ------------------------------------------------------------------------------
@@ -143,29 +146,56 @@ class PlaySession:
     def to_move(self) -> int:
         return self.state.current_player
 
+    def plays(self, seat: int) -> str:
+        """Who decides for ``seat`` now: AI while the AI finishes the game, else its seat."""
+        return AI if self.finishing else self.seats[seat]
+
     def is_human_turn(self) -> bool:
         p = self.state.current_player
-        return p >= 0 and self.seats[p] == HUMAN
+        return p >= 0 and self.plays(p) == HUMAN
 
     def is_ai_turn(self) -> bool:
         p = self.state.current_player
-        return p >= 0 and self.seats[p] == AI
+        return p >= 0 and self.plays(p) == AI
+
+    def finish_by_ai(self) -> None:
+        """Let the AI play every seat to the end; the seats are kept for Undo and replay."""
+        self.finishing = True
 
     def viewer(self) -> int | None:
         """The seat whose view is on screen: the human to move; else the human who moved
         last; else the first human; None when every seat is an AI."""
         p = self.state.current_player
-        if p >= 0 and self.seats[p] == HUMAN:
+        if p >= 0 and self.seats[p] == HUMAN and not self.finishing:
             return p
         if self.last_human is not None:
             return self.last_human
         return self.humans[0] if self.humans else None
 
+    @property
+    def ply(self) -> int:
+        return len(self.state.history)
+
+    def since_last_decision(self, seat) -> int:
+        """History length right after ``seat``'s last decision (0 if it has not decided):
+        what happened from there on is new to that seat."""
+        for i in range(len(self._actors) - 1, -1, -1):
+            if self._actors[i] == seat:
+                for start, end in self.groups:
+                    if start <= i < end:
+                        return end
+                return i + 1
+        return 0
+
     # -- moves ------------------------------------------------------------------------------
+    def _apply(self, action: int) -> None:
+        self._actors.append(self.state.current_player)
+        self.state.apply(action)
+
     def advance_chance(self) -> None:
         """Play chance events (deals, draws) until a seat decides or the game ends."""
         while self.state.is_chance():
-            self.state.apply(sample_chance(self.state, self.seed))
+            self._apply(sample_chance(self.state, self.seed))
 
     def apply_human(self, action) -> None:
         """Play a human decision: one action, or a list of actions the same seat takes in a
@@ -182,6 +212,7 @@ class PlaySession:
             trial.apply(a)                 # IllegalActionError if not legal
         start = len(self.state.history)
         self.state = trial
+        self._actors += [p] * len(actions)
         if len(actions) > 1:
             self.groups.append((start, start + len(actions)))
         self.last_human = p
@@ -200,7 +231,7 @@ class PlaySession:
         if not self.is_ai_turn():
             raise ValueError("it is not an AI seat's turn")
         result = run_search(self.state, self.ai_budget, self.ai_seed(), progress)
-        self.state.apply(result.best_action)
+        self._apply(result.best_action)
         self.last_ai = result
         self.advance_chance()
         return result
@@ -216,7 +247,7 @@ class PlaySession:
 
     def _undo_target(self) -> int | None:
         """History length just before the last decision of a human seat."""
-        acts = actors(self.state)
+        acts = self._actors
         humans = set(self.humans)
         for i in range(len(acts) - 1, -1, -1):
             if acts[i] in humans:
@@ -232,16 +263,22 @@ class PlaySession:
         if target is None:
             return False
         self.state = state_at(self.state, target)
+        del self._actors[target:]
         self.groups = [(s, e) for s, e in self.groups if e <= target]
         self.last_human = self.state.current_player
         self.hint = None
+        self.finishing = False
         return True
 
     # -- records ----------------------------------------------------------------------------
     def record(self) -> dict:
+        """The game record with the app's block: seats, AI strength, and what Undo and the
+        screen need to resume exactly (grouped moves, the last human, "AI finishes")."""
         rec = self.state.to_record()
         rec["app"] = {"seats": list(self.seats), "ai": self.preset,
-                      "ai_budget": AI_PRESETS[self.preset][0]}
+                      "ai_budget": AI_PRESETS[self.preset][0],
+                      "groups": [list(g) for g in self.groups], "last_human": self.last_human,
+                      "finishing": self.finishing}
         return rec
 
     def record_json(self) -> str:
@@ -273,8 +310,32 @@ def session_from_record(data, seats=None, preset=None) -> PlaySession:
     if preset is None:              # the "app" block is optional: ignore what is not ours
         ai = app.get("ai")
         preset = ai if isinstance(ai, str) and ai in AI_PRESETS else DEFAULT_PRESET
-    return PlaySession(game=state.game, seats=list(seats), preset=preset,
+    sess = PlaySession(game=state.game, seats=list(seats), preset=preset,
                        seed=int(rec["seed"]), state=state)
+    sess.groups = _groups_of(app.get("groups"), sess)
+    last = app.get("last_human")
+    if isinstance(last, int) and not isinstance(last, bool) and last in sess.humans:
+        sess.last_human = last
+    sess.finishing = app.get("finishing") is True and not sess.state.is_terminal()
+    return sess
+
+
+def _groups_of(value, sess: PlaySession) -> list:
+    """The record's grouped human moves, kept only where they fit its history (a hand-edited
+    or foreign block is ignored, never trusted)."""
+    if not isinstance(value, list):
+        return []
+    out, last_end = [], 0
+    for g in value:
+        if not (isinstance(g, list) and len(g) == 2 and all(type(x) is int for x in g)):
+            return []
+        start, end = g
+        if not (last_end <= start < end <= sess.ply) or len(set(sess._actors[start:end])) != 1 \
+                or sess._actors[start] not in sess.humans:
+            return []
+        out.append((start, end))
+        last_end = end
+    return out
 
 
 def search_rows(result) -> list[dict]:

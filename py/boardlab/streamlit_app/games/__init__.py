@@ -10,22 +10,53 @@ What a subclass may override:
 
 * ``param_inputs(key)`` - widgets for the game's parameters, returns the params dict;
 * ``seat_name(seat, players)`` - e.g. "P1 (Orange)";
-* ``board(obs, key)`` - draw the board from an observation dict (one seat's, or the full one);
+* ``board(obs, key, viewer, changes)`` - draw the board from an observation dict (one seat's,
+  or the full one); ``changes`` (a :class:`Changes`, or None) is what happened since the
+  viewer's last decision, for the board to highlight (cards played, maps placed);
+* ``show_changes(changes, key)`` - the "since your last move" strip above the board
+  (default: the log lines of those moves as text; a game that highlights them on the board
+  may draw less here);
 * ``move_input(state, obs, key)`` - widgets for the decision of the seat to move; returns the
   chosen action, a list of actions the seat takes in a row (e.g. orientation then position,
   confirmed together; undone together), or None. Only legal actions may be offered;
+* ``idle_input(obs, viewer)`` - HTML of the viewer's input area while other seats move,
+  drawn inert (no widget, nothing to click), in about the space ``move_input`` takes, so
+  that nothing jumps when the turn comes back (default: a short waiting line). It is one
+  element on purpose: it replaces the decision's widgets at once;
 * ``log_text(state, action, actor, viewer)`` - how ``viewer`` may read a move in the log
-  (None: not shown), and ``events(before, after)`` - public happenings between two views;
+  (None: not shown), ``events(before, after)`` - public happenings between two views, and
+  ``section(obs)`` - the part of the game an observation is in (e.g. "Round 2"): the log
+  starts a heading line where it changes, after that step's events;
 * ``result_text(state)`` - the game-over line;
 * ``seat_facts(game, key)`` - (optional) a form for "analyse from a seat".
 """
 from __future__ import annotations
 
 import html
+from dataclasses import dataclass, field
 
 import streamlit as st
 
 import boardlab
+
+
+def plural(n: int, word: str, words: str | None = None) -> str:
+    """'1 trick', '2 tricks'."""
+    return f"{n} {word if n == 1 else (words or word + 's')}"
+
+
+@dataclass
+class Changes:
+    """What happened since a seat's last decision, as that seat may know it (given to
+    ``GameUI.board`` and ``GameUI.show_changes``)."""
+    viewer: int | None              # the seat on screen (None: no seat, e.g. all AI)
+    since: int                      # history length right after its last decision
+    moves: list = field(default_factory=list)   # (actor, action) of history[since:], chance too
+    lines: list = field(default_factory=list)   # their log lines as the viewer reads them, plain
+    before: dict | None = None      # the viewer's observation at ``since``
+
+    def __bool__(self) -> bool:
+        return bool(self.moves)
 
 
 class GameUI:
@@ -61,9 +92,16 @@ class GameUI:
         return f"P{seat}"
 
     # -- drawing ----------------------------------------------------------------------------
-    def board(self, obs: dict, key: str = "board", viewer=None) -> None:
+    def board(self, obs: dict, key: str = "board", viewer=None, changes: Changes | None = None
+              ) -> None:
         module = boardlab.games.get(self.name)
         st.code(module.render(obs), language=None)
+
+    def show_changes(self, changes: Changes, key: str) -> None:
+        """A highlighted line with what the others did since the viewer's last decision."""
+        text = " · ".join(changes.lines)
+        st.markdown(f"<div class='bl-changes' title='{esc(text)}'><b>Since your last move:</b> "
+                    f"{esc(text)}</div>", unsafe_allow_html=True)
 
     # -- input ------------------------------------------------------------------------------
     def move_input(self, state, obs: dict, key: str):
@@ -72,6 +110,12 @@ class GameUI:
         st.markdown(f"**{self.seat_name(state.current_player, state.game.num_players)}**, "
                     "choose a move:")
         return action_buttons(state, legal, key)
+
+    def idle_input(self, obs: dict | None, viewer) -> str:
+        """HTML of the viewer's input area while the others move, drawn inert (nothing to
+        click); ``obs`` is the viewer's observation (None if no seat is on screen)."""
+        return ("<div style='min-height:3rem;color:#6b7080;padding-top:.5rem'>"
+                "Waiting for the other players…</div>")
 
     # -- log --------------------------------------------------------------------------------
     def log_text(self, state, action: int, actor: int, viewer):
@@ -84,6 +128,10 @@ class GameUI:
 
     def events(self, before: dict, after: dict) -> list[str]:
         return []
+
+    def section(self, obs: dict) -> str | None:
+        """The heading of the part of the game ``obs`` is in, or None (no headings)."""
+        return None
 
     def result_text(self, state) -> str:
         returns = [float(r) for r in state.returns()]
@@ -126,4 +174,4 @@ def ui_for(name: str) -> GameUI:
     return UIS.get(name) or GameUI(name)
 
 
-__all__ = ["GameUI", "UIS", "ui_for", "action_buttons", "esc"]
+__all__ = ["GameUI", "Changes", "UIS", "ui_for", "action_buttons", "esc", "plural"]

@@ -14,7 +14,7 @@ import streamlit as st
 import boardlab
 
 from .. import board_component as bc
-from . import GameUI, esc
+from . import GameUI, esc, plural
 
 BLUE, BLUE_DARK = "#2f6fd6", "#1c468f"
 ORANGE, ORANGE_DARK = "#ee7a24", "#b4520d"
@@ -382,7 +382,7 @@ def board_svg(obs: dict, viewer=None, *, recent=None, trick_rects=None, last_rec
 
     # --- footer -------------------------------------------------------------------------------
     fy = ty + 196 + 22
-    bits = [f"Round {obs['round']}", f"deal {obs['deal']}", f"{obs['tricks']} trick{'s' if obs['tricks'] != 1 else ''} played"]
+    bits = [f"Round {obs['round']}", f"deal {obs['deal']}", f"{plural(obs['tricks'], 'trick')} played"]
     if n == 2 or obs["phase"] == "deal":
         bits.append(f"draw pile {obs['stock_size']}")
     bits.append(f"discard {len(obs['discard'])}")
@@ -666,14 +666,10 @@ class KitsuUI(GameUI):
     def events(self, before: dict, after: dict) -> list[str]:
         out = []
         new_round = sum(after["rounds_won"]) > sum(before["rounds_won"])
-        if new_round:
-            last = after.get("last_trick") or {}
-            if after.get("winner") and last.get("cards"):
-                won = last.get("winner")
-                out.append(f"Last trick: {CLAN_NAME.get(won, won)} +{last.get('moved', 0)}"
-                           if won else "Last trick: a tie")
-        elif after.get("tricks", 0) > before.get("tricks", 0):
-            last = after.get("last_trick") or {}
+        # a trick ended: its count went up, or it ended the round (the count starts again)
+        last = after.get("last_trick") or {}
+        if after.get("tricks", 0) > before.get("tricks", 0) or (
+                new_round and last.get("cards") and last != (before.get("last_trick") or {})):
             cards = ", ".join(f"P{c['seat']} {c.get('card') or '?'}"
                               + (" (destroyed)" if c.get("destroyed") else "")
                               for c in last.get("cards", []))
@@ -691,6 +687,9 @@ class KitsuUI(GameUI):
         if after.get("deal") != before.get("deal") and after.get("deal", 0) > 1:
             out.append(f"New deal (round {after['round']}, deal {after['deal']})")
         return out
+
+    def section(self, obs: dict) -> str | None:
+        return f"Round {obs['round']}" if obs.get("round") else None
 
     def result_text(self, state) -> str:
         obs = state.full_observation()

@@ -1070,8 +1070,6 @@ class KyushuUI(GameUI):
     def events(self, before: dict, after: dict) -> list[str]:
         out = []
         viewer = after.get("viewer")
-        if after["round"] > before["round"] and after["round"] >= 1:
-            out.append(f"Round {after['round']} begins")
         for seat in range(after["players"]):
             if seat == viewer:
                 continue
@@ -1087,6 +1085,9 @@ class KyushuUI(GameUI):
                     out.append(f"P{seat} terraformed {x['name']} into a "
                                f"{TERRAIN_NAME[x['terrain']].lower()}")
         return out
+
+    def section(self, obs: dict) -> str | None:
+        return f"Round {obs['round']}" if obs.get("round", 0) >= 1 else None
 
     def result_text(self, state) -> str:
         obs = state.full_observation()

@@ -25,8 +25,12 @@ def budget_input(key: str) -> dict:
     return {"seconds": float(x)}
 
 
-def analyse_block(pos, player, key: str, title: str) -> None:
-    """Run button + results for position ``pos`` (seat ``player`` to move)."""
+def analyse_block(pos, player, key: str, title: str, refused: str | None = None) -> None:
+    """Run button + results for position ``pos`` (seat ``player`` to move); ``refused``: why
+    this search may not run (it would use cards you may not see)."""
+    if refused:
+        st.info(refused)
+        return
     budget = budget_input(key)
     ident = (key, pos.game.name, str(sorted(pos.game.params.items())), pos._seed,
              tuple(pos.history), player)
@@ -51,8 +55,11 @@ with tab_game:
     options = (["Current game"] if sess is not None else []) + ["Upload a record"]
     source = st.radio("Game", options, horizontal=True, key="an_source")
     base = None
+    live_seat = None        # a live game is seen from its human seat only
     if source == "Current game":
         base = sess.state
+        if not base.is_terminal() and sess.humans:
+            live_seat = sess.viewer()
     else:
         up = st.file_uploader("Game record (JSON)", type=["json"], key="an_upload")
         if up is not None:
@@ -85,12 +92,30 @@ with tab_game:
         mover = pos.current_player
         what = (f"P{mover} to move" if mover >= 0 else "game over" if pos.is_terminal() else "chance")
         st.caption(f"Decision {i} of {len(plies) - 1} — after {plies[i]} actions — {what}")
-        show_all = st.toggle("Show all hands (analysis)", key="an_show_all")
-        common.draw_board(pos, mover if mover >= 0 else None, show_all, key="an_board")
+        if live_seat is not None:
+            show_all = st.toggle("Show all hands (reveals the AI seats' hidden cards)",
+                                 key="an_show_all_live")
+            st.caption(f"This game is still being played: every position is shown as "
+                       f"P{live_seat} (you) knew it"
+                       + (" — **all hands shown** (the toggle above)." if show_all else
+                          ". The AI seats' hands stay hidden unless you turn on "
+                          "**Show all hands**."))
+            viewer = live_seat
+        else:
+            show_all = st.toggle("Show all hands (analysis)", key="an_show_all")
+            viewer = mover if mover >= 0 else None
+        common.draw_board(pos, viewer, show_all, key="an_board")
         if pos.is_terminal():
             st.success(ui.result_text(pos))
         elif mover >= 0:
-            analyse_block(pos, mover, "an_game", f"Analysis of P{mover} after {plies[i]} actions")
+            refused = None
+            if live_seat is not None and mover != live_seat and not show_all:
+                refused = (f"This is P{mover}'s decision: its analysis would search from "
+                           f"P{mover}'s hand, which you may not see while the game goes on. "
+                           "Turn on **Show all hands** to run it anyway, or pick one of your "
+                           "own decisions.")
+            analyse_block(pos, mover, "an_game", f"Analysis of P{mover} after {plies[i]} actions",
+                          refused)
 
 with tab_seat:
     games = boardlab.games_available()
