@@ -61,7 +61,7 @@ def _ui_script(game, record, steps, hint):
                 ui.move_input(s, s.observation(p), key="t", hint=hint)
         elif step == "idle":
             with input_box:
-                ui.idle_input(s.observation(p), p, key="t")
+                st.markdown(ui.idle_input(s.observation(p), p), unsafe_allow_html=True)
 
 
 def run_ui(state, steps=("board", "input"), hint=None, timeout=60):

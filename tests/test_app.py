@@ -419,7 +419,7 @@ def test_a_game_is_resumed_from_its_link_and_after_a_server_restart():
     assert not tab.exception, tab.exception
     assert tab.session_state["bl_play"].state.history == hist
     assert tab.session_state["bl_play"] is at.session_state["bl_play"]   # the same game
-    assert decision_buttons(tab)                                        # ready to play on
+    assert hand_places(tab) or decision_buttons(tab)                                        # ready to play on
 
     from boardlab.streamlit_app.common import game_store
     game_store.clear()                                       # a server restart: memory gone
@@ -509,13 +509,13 @@ def test_let_the_ai_finish_keeps_the_seats_for_undo_and_play_again():
     at.button(key="play_undo").click().run()                 # back to the last human decision
     sess = at.session_state["bl_play"]
     assert not sess.finishing and sess.is_human_turn() and sess.state.current_player == 0
-    assert len(sess.state.history) >= len(mine) and decision_buttons(at)
+    assert len(sess.state.history) >= len(mine) and (hand_places(at) or decision_buttons(at))
     at.button(key="play_ai_finish").click().run(timeout=120)
     at.button(key="play_again").click().run()
     assert not at.exception, at.exception
     again = at.session_state["bl_play"]
     assert again is not sess and again.seats == [HUMAN, AI] and not again.finishing
-    assert again.is_human_turn() and decision_buttons(at)
+    assert again.is_human_turn() and (hand_places(at) or decision_buttons(at))
 
 
 def test_save_builds_the_record_only_when_asked():

@@ -643,11 +643,15 @@ class KitsuUI(GameUI):
             clicked = bc.board(places, svg, key=f"{key}-{obs['phase']}", max_width=820, note=note)
         return bc.pick(clicked, actions)
 
-    def idle_input(self, obs: dict, viewer: int, key: str) -> None:
-        """The viewer's hand while the others move: drawn in place, inert (nothing jumps)."""
-        hand = (obs["hands"][viewer] or []) if 0 <= viewer < len(obs["hands"]) else []
-        st.markdown("**Your hand** (waiting for the other players)")
-        hand_view(hand, key, interactive=False)
+    def idle_input(self, obs: dict | None, viewer) -> str:
+        """The viewer's hand while the others move, as one inert element in the hand's place
+        (same cards, same size: nothing jumps, nothing can be clicked)."""
+        hands = (obs or {}).get("hands") or []
+        hand = (hands[viewer] or []) if viewer is not None and 0 <= viewer < len(hands) else []
+        cards = "".join(f"<div style='width:{HAND_CARD_W}px;opacity:.75'>{hand_card_svg(c)}</div>"
+                        for c in hand)
+        return ("<div><b>Your hand</b> (waiting for the other players)"
+                f"<div style='display:flex;flex-wrap:wrap;gap:6px;margin-top:.4rem'>{cards}</div></div>")
 
     # -- log --------------------------------------------------------------------------------
     def log_text(self, state, action: int, actor: int, viewer):
