@@ -120,6 +120,11 @@ def test_hint_shows_top_three():
     assert any("The AI would play" in m.value for m in at.markdown)
     table = at.dataframe[0].value
     assert 1 <= len(table) <= 3 and "visits" in table.columns
+    # the hinted card is marked in the hand
+    sess = at.session_state["bl_play"]
+    card = sess.state.action_to_string(sess.hint.best_action).split()[1]
+    marked = [p for p in hand_places(at) if p.get("mark") == "hint"]
+    assert marked and all(p["id"].endswith(card) for p in marked)
 
 
 def test_hidden_hands_and_show_all_toggle():

@@ -104,8 +104,9 @@ class GameUI:
                     f"{esc(text)}</div>", unsafe_allow_html=True)
 
     # -- input ------------------------------------------------------------------------------
-    def move_input(self, state, obs: dict, key: str):
-        """One button per legal decision, labelled with its notation."""
+    def move_input(self, state, obs: dict, key: str, hint=None):
+        """One button per legal decision, labelled with its notation (``hint``: the action the
+        AI suggests, which a game's input may mark)."""
         legal = [int(a) for a in state.legal_actions()]
         st.markdown(f"**{self.seat_name(state.current_player, state.game.num_players)}**, "
                     "choose a move:")

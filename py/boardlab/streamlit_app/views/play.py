@@ -123,7 +123,8 @@ def human_input(sess, ui, status):
     state, p = sess.state, sess.to_move
     ply = sess.ply
     obs = state.observation(p)
-    action = ui.move_input(state, obs, key=f"mv{ply}")
+    hint = sess.hint.best_action if sess.hint is not None and sess.hint_ply == ply else None
+    action = ui.move_input(state, obs, key=f"mv{ply}", hint=hint)
     hc1, hc2 = st.columns([1, 3])
     if hc1.button("Hint", icon=":material/lightbulb:", key=f"hint_{ply}",
                   help=f"What the AI would play here ({AI_PRESETS[sess.preset][1]})"):
@@ -133,6 +134,7 @@ def human_input(sess, ui, status):
                                                             text=f"Thinking about a hint: {text}"))
         sess.hint, sess.hint_ply = result, ply
         common.remember_search(result, f"Hint for P{p} at move {ply}", state)
+        rerun_table()                   # the input above marks the hinted move
     if sess.hint is not None and sess.hint_ply == ply:
         rows = search_rows(sess.hint)[:3]
         hc2.markdown(f"**The AI would play `{sess.hint.best_move}`.** Top three:")
