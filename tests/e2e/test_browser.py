@@ -35,8 +35,16 @@ def _missing() -> str | None:
     return None
 
 
+# One browser and one server for the whole session, also for the modules that import these
+# fixtures (pytest makes a fixture per importing module; two sync Playwrights cannot run).
+_SHARED: dict = {}
+
+
 @pytest.fixture(scope="session")
 def browser():
+    if "browser" in _SHARED:
+        yield _SHARED["browser"]
+        return
     why = _missing()
     if why:
         if IN_CI:
@@ -45,8 +53,12 @@ def browser():
     from playwright.sync_api import sync_playwright
     with sync_playwright() as p:
         b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        yield b
-        b.close()
+        _SHARED["browser"] = b
+        try:
+            yield b
+        finally:
+            _SHARED.pop("browser", None)
+            b.close()
 
 
 def _free_port() -> int:
@@ -58,6 +70,9 @@ def _free_port() -> int:
 @pytest.fixture(scope="session")
 def server(tmp_path_factory, browser):
     """`boardlab app` started from outside the source tree; yields its base URL."""
+    if "server" in _SHARED:
+        yield _SHARED["server"]
+        return
     port = _free_port()
     cwd = tmp_path_factory.mktemp("app")
     log = open(cwd / "streamlit.log", "w")
@@ -79,8 +94,10 @@ def server(tmp_path_factory, browser):
                 raise RuntimeError("the app did not start:\n"
                                    + (cwd / "streamlit.log").read_text()[-3000:])
             time.sleep(0.3)
+        _SHARED["server"] = url
         yield url
     finally:
+        _SHARED.pop("server", None)
         proc.terminate()
         try:
             proc.wait(10)

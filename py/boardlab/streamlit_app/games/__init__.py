@@ -19,9 +19,10 @@ What a subclass may override:
 * ``move_input(state, obs, key)`` - widgets for the decision of the seat to move; returns the
   chosen action, a list of actions the seat takes in a row (e.g. orientation then position,
   confirmed together; undone together), or None. Only legal actions may be offered;
-* ``idle_input(obs, viewer, key)`` - the viewer's input area while other seats move: drawn
-  inert (no widget that can be clicked), in about the space ``move_input`` takes, so that
-  nothing jumps when the turn comes back (default: a short waiting line);
+* ``idle_input(obs, viewer)`` - HTML of the viewer's input area while other seats move,
+  drawn inert (no widget, nothing to click), in about the space ``move_input`` takes, so
+  that nothing jumps when the turn comes back (default: a short waiting line). It is one
+  element on purpose: it replaces the decision's widgets at once;
 * ``log_text(state, action, actor, viewer)`` - how ``viewer`` may read a move in the log
   (None: not shown), ``events(before, after)`` - public happenings between two views, and
   ``section(obs)`` - the part of the game an observation is in (e.g. "Round 2"): the log
@@ -110,9 +111,11 @@ class GameUI:
                     "choose a move:")
         return action_buttons(state, legal, key)
 
-    def idle_input(self, obs: dict, viewer, key: str) -> None:
-        """The viewer's input area while the others move: nothing to click."""
-        st.caption("Waiting for the other players…")
+    def idle_input(self, obs: dict | None, viewer) -> str:
+        """HTML of the viewer's input area while the others move, drawn inert (nothing to
+        click); ``obs`` is the viewer's observation (None if no seat is on screen)."""
+        return ("<div style='min-height:3rem;color:#6b7080;padding-top:.5rem'>"
+                "Waiting for the other players…</div>")
 
     # -- log --------------------------------------------------------------------------------
     def log_text(self, state, action: int, actor: int, viewer):

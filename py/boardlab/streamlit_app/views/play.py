@@ -15,14 +15,17 @@ import boardlab
 from boardlab.streamlit_app import common
 from boardlab.streamlit_app.games import ui_for
 from boardlab.streamlit_app.session import (AI, AI_PRESETS, DEFAULT_PRESET, HUMAN, PlaySession,
-                                            search_rows, session_from_record)
+                                            run_search, search_rows, session_from_record)
 
 ss = st.session_state
-REPAINT_EVERY = 0.4      # seconds between board repaints while AI moves are being played
+REPAINT_EVERY = 0.4      # seconds of slow AI moves between two paintings of the table
 SLOW_ITERATIONS = 5000   # AI budgets above this show "thinking" with a progress bar
 STATUS_HEIGHT, CHANGES_HEIGHT = 56, 40   # pixels
 
 CSS = """<style>
+/* room below the table: when the input area gets shorter (your cards give way to the
+   waiting line) the page does not shrink under a scrolled-down window, so nothing jumps */
+[data-testid="stMainBlockContainer"] { padding-bottom: 30vh; }
 .bl-changes { background: #fff4d6; border-left: 4px solid #e3a81b; border-radius: 4px;
   padding: 4px 10px; font-size: .9rem; white-space: nowrap; overflow: hidden;
   text-overflow: ellipsis; }
@@ -115,7 +118,7 @@ def status_line(slot, text: str) -> None:
     slot.markdown(f"<div class='bl-status'>{text}</div>", unsafe_allow_html=True)
 
 
-def human_input(sess, ui, status, viewer, show_all):
+def human_input(sess, ui, status):
     """The decision of the human seat to move, with the Hint row; returns the chosen action."""
     state, p = sess.state, sess.to_move
     ply = sess.ply
@@ -124,9 +127,10 @@ def human_input(sess, ui, status, viewer, show_all):
     hc1, hc2 = st.columns([1, 3])
     if hc1.button("Hint", icon=":material/lightbulb:", key=f"hint_{ply}",
                   help=f"What the AI would play here ({AI_PRESETS[sess.preset][1]})"):
-        with status.container():
-            result = common.search_with_progress(state, sess.ai_budget, sess.ai_seed() ^ 0x4E1,
-                                                 "Thinking about a hint")
+        bar = status.progress(0.0, text="Thinking about a hint…")   # the slot stays an element
+        result = run_search(state, sess.ai_budget, sess.ai_seed() ^ 0x4E1,
+                            lambda frac, text: bar.progress(min(max(frac, 0.0), 1.0),
+                                                            text=f"Thinking about a hint: {text}"))
         sess.hint, sess.hint_ply = result, ply
         common.remember_search(result, f"Hint for P{p} at move {ply}", state)
     if sess.hint is not None and sess.hint_ply == ply:
@@ -136,19 +140,27 @@ def human_input(sess, ui, status, viewer, show_all):
     return action
 
 
-def play_ai_moves(sess, ui, status, board_slot, input_slot, show_all) -> None:
+HIDE_INPUT = "<style>div.st-key-play_input { display: none !important; }</style>"
+
+
+def idle(sess, ui, idle_slot) -> None:
+    """Your input area while the AI plays: the decision's widgets are hidden at once (a
+    style in the idle slot; replacing them would leave them on screen until the run ends)
+    and the game's inert drawing shows in their place. The slot is always one element and
+    the input always a container: Streamlit's page breaks if a place changes kind."""
+    viewer = sess.viewer()
+    obs = sess.state.observation(viewer) if viewer is not None else None
+    idle_slot.markdown(HIDE_INPUT + ui.idle_input(obs, viewer), unsafe_allow_html=True)
+
+
+def play_ai_moves(sess, ui, status) -> None:
     """Play the AI seats until a human decides or the game ends. Fast AI moves are played
-    without repainting anything; slow ones show who thinks (with progress) and repaint the
-    board every REPAINT_EVERY seconds. Your input area is inert meanwhile."""
+    without painting anything; slow ones say who thinks (with progress) in the status slot
+    and stop after REPAINT_EVERY seconds, for the rerun that follows to show the board."""
     budget = sess.ai_budget
     slow = sess.finishing or "seconds" in budget or budget.get("iterations", 0) > SLOW_ITERATIONS
     n = sess.game.num_players
-    viewer = sess.viewer()
-    if slow:
-        with input_slot.container():
-            if viewer is not None and not sess.state.is_terminal():
-                ui.idle_input(sess.state.observation(viewer), viewer, key=f"idle{sess.ply}")
-    painted = time.perf_counter()
+    started = time.perf_counter()
     lock = common.game_lock()
     while sess.is_ai_turn():
         p = sess.to_move
@@ -164,11 +176,8 @@ def play_ai_moves(sess, ui, status, board_slot, input_slot, show_all) -> None:
             if not sess.is_ai_turn():            # another tab of this game moved meanwhile
                 break
             sess.play_ai(progress)
-        if slow and time.perf_counter() - painted > REPAINT_EVERY:
-            with board_slot.container():
-                common.draw_board(sess.state, viewer, show_all, key="board")
-            common.save_game()
-            painted = time.perf_counter()
+        if slow and time.perf_counter() - started > REPAINT_EVERY:
+            break
     common.save_game()
 
 
@@ -194,116 +203,113 @@ def let_ai_finish() -> None:
     common.save_game()
 
 
+def controls(sess) -> None:
+    state = sess.state
+    c1, c2 = st.columns(2)
+    c1.button("Undo", key="play_undo", icon=":material/undo:", disabled=not sess.can_undo(),
+              help="Take back to your previous decision", width="stretch", on_click=undo)
+    ident = (common.game_id(), sess.ply)
+    if ss.get("play_save_ready") == ident:
+        c2.download_button("Download", icon=":material/download:", data=sess.record_json(),
+                           file_name=f"{sess.game.name}-{sess.seed}.json",
+                           mime="application/json", key="play_download", on_click="ignore",
+                           help="The game record (JSON) as it is now", width="stretch",
+                           type="primary")
+    else:
+        c2.button("Save", icon=":material/save:", key="play_save", width="stretch",
+                  help="Prepare the game record (JSON) for download",
+                  on_click=lambda: ss.__setitem__("play_save_ready", ident))
+    if sess.humans and not state.is_terminal() and not sess.finishing:
+        st.button("Let the AI finish the game", key="play_ai_finish",
+                  icon=":material/fast_forward:", width="stretch", on_click=let_ai_finish,
+                  help="The AI plays every seat to the end (your view stays on screen; "
+                       "Undo takes you back to your last decision with your seats).")
+
+
 @st.fragment
 def table(show_all: bool) -> None:
+    """The game as it is now, then what happens next: a click on your decision is played,
+    or the AI seats move; either way the fragment then reruns to show the new position.
+    Everything is painted first, so nothing blinks while the AI thinks."""
     sess = common.play_session()
     if sess is None:
         return
     ui = ui_for(sess.game.name)
     n = sess.game.num_players
-    multi_human = len(sess.humans) > 1
-
-    def gated():
-        p = sess.to_move
-        return sess.is_human_turn() and multi_human and sess.revealed != p and not show_all
+    state = sess.state
+    p = state.current_player
+    gated = (sess.is_human_turn() and len(sess.humans) > 1 and sess.revealed != p
+             and not show_all)
+    viewer = None if gated else sess.viewer()
 
     left, right = st.columns([3, 1.15])
     with left:
         # fixed heights: what these say changes, the board below them never moves
+        # (a place keeps its kind: status and idle_slot hold one element, the others are
+        # containers; the page breaks when a place turns from one into the other)
         status = st.container(key="play_status", height=STATUS_HEIGHT, border=False).empty()
-        changes_slot = st.container(key="play_changes", height=CHANGES_HEIGHT,
-                                    border=False).empty()
-        board_slot = st.empty()
-        input_slot = st.empty()
+        changes_slot = st.container(key="play_changes", height=CHANGES_HEIGHT, border=False)
+        board_slot = st.container(key="play_board")
+        idle_slot = st.empty()
+        idle_slot.markdown("")
+        input_slot = st.container(key="play_input")
     with right:
-        controls = st.container()
-        log_head = st.empty()
-        log_box = st.container(height=430, key="play_log", autoscroll=True)
+        with st.container():
+            controls(sess)
+        st.markdown("**Moves**" + ("" if viewer is None else f" (as P{viewer} sees them)"))
+        with st.container(height=430, key="play_log", autoscroll=True):
+            log = common.move_log(state, viewer, sess.cache)
+            st.text("\n".join(log) if log else "No moves yet.")
 
-    # 1. the human decision on screen: a click on it is read here and played, the AI seats
-    #    reply, and the table is drawn afresh by a rerun of this fragment
-    shown_ply = None
-    if not sess.state.is_terminal() and sess.is_human_turn() and not gated():
+    if state.is_terminal():
+        status_line(status, "")
+    elif gated:
+        status_line(status, f"<b>{ui.seat_name(p, n)}</b> to move.")
+    elif sess.is_human_turn():
+        status_line(status, f"<b>Your turn</b> — you play {ui.seat_name(p, n)}")
+    else:
+        status_line(status, f"{ui.seat_name(p, n)} to move (AI)…")
+    changes = (common.changes_since(sess, viewer) if viewer is not None
+               and not state.is_terminal() else None)
+    with changes_slot:
+        if changes:
+            ui.show_changes(changes, key="changes")
+    with board_slot:
+        if state.is_terminal():
+            st.success(ui.result_text(state), icon=":material/emoji_events:")
+        common.draw_board(state, viewer, show_all, key="board", changes=changes)
+
+    if state.is_terminal():
+        with input_slot:
+            if st.button("Play again with the same seats", key="play_again"):
+                common.set_play_session(PlaySession(game=sess.game, seats=list(sess.seats),
+                                                    preset=sess.preset,
+                                                    seed=random.randrange(1, 100000)))
+                st.rerun()
+    elif gated:
+        with input_slot:
+            st.warning(f"**{ui.seat_name(p, n)}** to move. Pass the device: the other players "
+                       "should look away.")
+            st.button(f"I am P{p} — show my hand", key=f"reveal_{p}_{sess.ply}", type="primary",
+                      on_click=lambda: setattr(sess, "revealed", p))
+    elif sess.is_human_turn():
+        sess.revealed = p
         ply = sess.ply
-        with input_slot.container():
-            action = human_input(sess, ui, status, sess.to_move, show_all)
-        shown_ply = ply
+        with input_slot:
+            action = human_input(sess, ui, status)
         if action is not None:
             with common.game_lock():
                 if sess.ply == ply and sess.is_human_turn():   # not already played in another tab
                     sess.apply_human(action)
             common.save_game()
             if sess.is_ai_turn():
-                play_ai_moves(sess, ui, status, board_slot, input_slot, show_all)
+                idle(sess, ui, idle_slot)
+                play_ai_moves(sess, ui, status)
             rerun_table()
-    # 2. the AI seats to move (a new game, "Let the AI finish", a reload mid-turn)
-    if sess.is_ai_turn():
-        play_ai_moves(sess, ui, status, board_slot, input_slot, show_all)
-
-    # 3. the table as it is now
-    state = sess.state
-    p = state.current_player
-    viewer = None if gated() else sess.viewer()
-    if state.is_terminal():
-        status_line(status, "")
-    elif gated():
-        status_line(status, f"<b>{ui.seat_name(p, n)}</b> to move.")
-    elif sess.is_human_turn():
-        status_line(status, f"<b>Your turn</b> — you play {ui.seat_name(p, n)}")
-    changes = (common.changes_since(sess, viewer) if viewer is not None
-               and not state.is_terminal() else None)
-    with changes_slot.container():
-        if changes:
-            ui.show_changes(changes, key="changes")
-    with board_slot.container():
-        if state.is_terminal():
-            st.success(ui.result_text(state), icon=":material/emoji_events:")
-        common.draw_board(state, viewer, show_all, key="board", changes=changes)
-    if state.is_terminal():
-        with input_slot.container():
-            if st.button("Play again with the same seats", key="play_again"):
-                common.set_play_session(PlaySession(game=sess.game, seats=list(sess.seats),
-                                                    preset=sess.preset,
-                                                    seed=random.randrange(1, 100000)))
-                st.rerun()
-    elif gated():
-        with input_slot.container():
-            st.warning(f"**{ui.seat_name(p, n)}** to move. Pass the device: the other players "
-                       "should look away.")
-            st.button(f"I am P{p} — show my hand", key=f"reveal_{p}_{sess.ply}", type="primary",
-                      on_click=lambda: setattr(sess, "revealed", p))
-    elif sess.is_human_turn() and shown_ply != sess.ply:
-        sess.revealed = p
-        with input_slot.container():
-            human_input(sess, ui, status, p, show_all)
-    elif sess.is_human_turn():
-        sess.revealed = p
-
-    # the controls and the log, as they are after this run's moves
-    with controls:
-        c1, c2 = st.columns(2)
-        c1.button("Undo", key="play_undo", icon=":material/undo:", disabled=not sess.can_undo(),
-                  help="Take back to your previous decision", width="stretch", on_click=undo)
-        ident = (common.game_id(), sess.ply)
-        if ss.get("play_save_ready") == ident:
-            c2.download_button("Download", icon=":material/download:", data=sess.record_json(),
-                               file_name=f"{sess.game.name}-{sess.seed}.json",
-                               mime="application/json", key="play_download", on_click="ignore",
-                               help="The game record (JSON) as it is now", width="stretch",
-                               type="primary")
-        else:
-            c2.button("Save", icon=":material/save:", key="play_save", width="stretch",
-                      help="Prepare the game record (JSON) for download",
-                      on_click=lambda: ss.__setitem__("play_save_ready", ident))
-        if sess.humans and not state.is_terminal() and not sess.finishing:
-            st.button("Let the AI finish the game", key="play_ai_finish",
-                      icon=":material/fast_forward:", width="stretch", on_click=let_ai_finish,
-                      help="The AI plays every seat to the end (your view stays on screen; "
-                           "Undo takes you back to your last decision with your seats).")
-    log_head.markdown("**Moves**" + ("" if viewer is None else f" (as P{viewer} sees them)"))
-    with log_box:
-        log = common.move_log(state, viewer, sess.cache)
-        st.text("\n".join(log) if log else "No moves yet.")
+    else:                                   # the AI seats to move: new game, AI finishing, reload
+        idle(sess, ui, idle_slot)
+        play_ai_moves(sess, ui, status)
+        rerun_table()
 
 
 notice = ss.pop(common.NOTICE_KEY, None)

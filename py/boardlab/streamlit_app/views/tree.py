@@ -1,5 +1,5 @@
-"""Search tree page: drill down the last search of this session (a hint, an analysis or an AI
-move). Only the focused node and a few levels of its top-k children are fetched and drawn,
+"""Search tree page: drill down the last search of this session (a hint or an analysis; an AI
+seat's move is never kept here: its tree would show that seat's hand). Only the focused node and a few levels of its top-k children are fetched and drawn,
 never the whole tree."""
 import json
 
