@@ -18,6 +18,7 @@ cdef extern from "search/ismcts.h" nogil:
         uint64_t seed         # derives the search and determinization streams
         int64_t max_nodes     # expansion cap (not at the root); <= 0: none
         double bias           # progressive-bias weight (0: off)
+        int open_hands        # 1: search the true state (sees hidden information)
 
     ctypedef struct BLISRootStat:
         int32_t action        # root action
@@ -60,16 +61,18 @@ def bytes_per_node():
 cdef class ISMCTSTree:
     """One SO-ISMCTS tree over a private copy of a root state.
 
-    ISMCTSTree(state_core, player, c, rollout_depth, seed, max_nodes, bias) where
-    state_core is a boardlab._core.CoreState at a decision node. Raises
-    ValueError (naming the parameter) on bad arguments.
+    ISMCTSTree(state_core, player, c, rollout_depth, seed, max_nodes, bias,
+    open_hands) where state_core is a boardlab._core.CoreState at a decision
+    node. open_hands=True searches the true state without determinization (it
+    sees every hidden card: analysis and measurement only). Raises ValueError
+    (naming the parameter) on bad arguments.
     """
     cdef BLISTree *t
     cdef CoreGame game        # keeps the BLGame alive as long as the tree
 
     def __cinit__(self, CoreState state not None, int player, double c=0.7,
                   int rollout_depth=-1, uint64_t seed=0, int64_t max_nodes=0,
-                  double bias=0.0):
+                  double bias=0.0, bint open_hands=False):
         cdef BLSearchParams p = bl_ismcts_default_params()
         cdef char err[256]
         p.c = c
@@ -77,6 +80,7 @@ cdef class ISMCTSTree:
         p.seed = seed
         p.max_nodes = max_nodes
         p.bias = bias
+        p.open_hands = 1 if open_hands else 0
         err[0] = 0
         self.game = state.game
         self.t = bl_ismcts_create(state.game.g, state.st, player, &p, err, 256)
