@@ -13,6 +13,10 @@ teams each seat is its own side. Agents rotate over the sides from one game to t
 share their chance seed, so with an even number of games every agent has played every side
 equally often from the same first deals.
 
+Open hands. The open-hands searcher ("cheat:BUDGET", :class:`boardlab.agents.OpenHandsAgent`)
+sees every hidden card. A match refuses it unless ``allow_open_hands=True`` (CLI:
+``--allow-open-hands``), and then the report marks it "sees hidden information".
+
 >>> from boardlab.arena import play_match
 >>> result = play_match("kitsu", {"players": 2}, ["random", "greedy"], games=4, seed=1)
 >>> sum(result.wins) + result.draws
@@ -102,6 +106,7 @@ class MatchResult:
     seed: int
     side_names: list[str]
     outcomes: list[GameOutcome] = field(default_factory=list)
+    sees_hidden: list[bool] = field(default_factory=list)   # per agent: the open-hands searcher
 
     @property
     def wins(self) -> list[int]:
@@ -162,7 +167,7 @@ class MatchResult:
         return {
             "game": self.game, "params": dict(self.params), "agents": list(self.agents),
             "games": self.games, "seed": self.seed, "side_names": list(self.side_names),
-            "wins": self.wins, "draws": self.draws,
+            "wins": self.wins, "draws": self.draws, "sees_hidden": list(self.sees_hidden),
             "outcomes": [asdict(o) for o in self.outcomes],
         }
 
@@ -171,7 +176,10 @@ class MatchResult:
         n = len(self.outcomes)
         params = ", ".join(f"{k}={v}" for k, v in self.params.items())
         lines = [f"{self.game} ({params}): {n} games, seed {self.seed}"]
-        width = max([len("agent")] + [len(f"{i}:{a}") for i, a in enumerate(self.agents)])
+        labels = [f"{i}:{a}" + (" (sees hidden information)"
+                                if i < len(self.sees_hidden) and self.sees_hidden[i] else "")
+                  for i, a in enumerate(self.agents)]
+        width = max([len("agent")] + [len(x) for x in labels])
         side_cols = [f"as {s}" for s in self.side_names]
         cw = [max(6, len(c)) for c in side_cols]
         other = "lost" if len(self.side_names) == 1 else "draws"   # solo: a game not won is lost
@@ -182,7 +190,7 @@ class MatchResult:
         for i, a in enumerate(self.agents):
             lo, hi = self.confidence_interval(i)
             sides = "  ".join(f"{c:>{w}}" for c, w in zip(self.side_counts(i), cw))
-            lines.append(f"{f'{i}:{a}':<{width}}  {self.wins[i]:>5}  {self.draws:>5}  "
+            lines.append(f"{labels[i]:<{width}}  {self.wins[i]:>5}  {self.draws:>5}  "
                          f"{100 * self.win_rate(i):>7.1f}%  "
                          f"[{100 * lo:5.1f}%, {100 * hi:5.1f}%]  {sides}")
         sw = self.side_wins()
@@ -198,11 +206,11 @@ class MatchResult:
 
 
 # --- playing ---------------------------------------------------------------------------------
-def _build_agent(spec: str, seed: int):
-    """An agent from its spec, seeded."""
+def _build_agent(spec: str, seed: int, allow_open_hands: bool = False):
+    """An agent from its spec, seeded (the open-hands searcher only if allowed)."""
     from . import agents as _agents
     try:
-        return _agents.make_agent(spec, seed=seed)
+        return _agents.make_agent(spec, seed=seed, allow_open_hands=allow_open_hands)
     except TypeError:
         agent = _agents.make_agent(spec)
         if hasattr(agent, "seed"):
@@ -240,7 +248,7 @@ def _winner_side(returns: Sequence[float], side_of_seat: Sequence[int], n_sides:
 
 
 def play_one(game_name: str, params: dict, agent_specs: Sequence[str], index: int,
-             seed: int) -> GameOutcome:
+             seed: int, allow_open_hands: bool = False) -> GameOutcome:
     """Play game ``index`` of the match ``(game_name, params, agent_specs, seed)``."""
     import boardlab
     n_agents = len(agent_specs)
@@ -256,7 +264,7 @@ def play_one(game_name: str, params: dict, agent_specs: Sequence[str], index: in
         agent_of_side[s] = i
     # One chance seed per rotation: the games of a rotation start from the same deal.
     chance_seed = _mix(seed, index // n_sides, 0xC4A7CE)
-    agents = [_build_agent(spec, _mix(seed, index, i, 0xA6E7)) for i, spec in
+    agents = [_build_agent(spec, _mix(seed, index, i, 0xA6E7), allow_open_hands) for i, spec in
               enumerate(agent_specs)]
     state = game.new_initial_state(seed=chance_seed)
     rng = random.Random(chance_seed)
@@ -300,12 +308,14 @@ def _play_one_star(args):
 
 
 def play_match(game_name: str, params: dict | None, agents_specs: Sequence[str], games: int,
-               seed: int = 0, jobs: int = 1, progress=None) -> MatchResult:
+               seed: int = 0, jobs: int = 1, progress=None,
+               allow_open_hands: bool = False) -> MatchResult:
     """Play ``games`` games between ``agents_specs`` (one agent per side) and collect results.
 
     ``jobs > 1`` spreads the games over that many processes; the result is identical to
     ``jobs=1`` because every game depends only on ``(seed, index)``. ``progress(done, total)``
-    is called after each finished game, if given.
+    is called after each finished game, if given. An agent that sees hidden information
+    (the open-hands searcher) raises ValueError unless ``allow_open_hands=True``.
     """
     import boardlab
     params = dict(params or {})
@@ -320,11 +330,13 @@ def play_match(game_name: str, params: dict | None, agents_specs: Sequence[str],
     if len(agents_specs) != len(names):
         raise ValueError(f"{game_name} with {game.num_players} players needs {len(names)} "
                          f"agents (one per side: {', '.join(names)}), got {len(agents_specs)}")
-    for spec in agents_specs:                       # bad spec -> ValueError before any game
-        _build_agent(spec, 0)
+    # bad spec or an unmarked open-hands agent -> ValueError before any game
+    built = [_build_agent(spec, 0, allow_open_hands) for spec in agents_specs]
+    from .agents import sees_hidden_information
     result = MatchResult(game=game_name, params=params, agents=list(agents_specs), games=games,
-                         seed=seed, side_names=names)
-    tasks = [(game_name, params, agents_specs, g, seed) for g in range(games)]
+                         seed=seed, side_names=names,
+                         sees_hidden=[sees_hidden_information(a) for a in built])
+    tasks = [(game_name, params, agents_specs, g, seed, allow_open_hands) for g in range(games)]
     outcomes: list[GameOutcome] = []
     if jobs == 1 or games == 1:
         for t in tasks:

@@ -86,10 +86,10 @@ def _make_game(name: str, params: dict, seed=None):
         raise UsageError(f"bad parameters for {name}: {e}") from None
 
 
-def _make_agent(spec: str, seed: int):
+def _make_agent(spec: str, seed: int, allow_open_hands: bool = False):
     from .arena import _build_agent
     try:
-        return _build_agent(spec, seed)
+        return _build_agent(spec, seed, allow_open_hands)
     except (ValueError, TypeError, KeyError) as e:
         raise UsageError(f"bad agent spec {spec!r}: {e}") from None
 
@@ -412,7 +412,7 @@ def cmd_arena(args) -> int:
         raise UsageError(f"{args.game} with {game.num_players} players needs {len(names)} "
                          f"agents (one per side: {', '.join(names)}), got {len(args.agents)}")
     for spec in args.agents:
-        _make_agent(spec, 0)
+        _make_agent(spec, 0, args.allow_open_hands)
     if args.games < 1:
         raise UsageError(f"--games must be at least 1, got {args.games}")
     if args.jobs < 1:
@@ -423,7 +423,7 @@ def cmd_arena(args) -> int:
             print(f"\r{done}/{total} games", end="", file=sys.stderr, flush=True)
 
     result = play_match(args.game, params, args.agents, args.games, seed=args.seed,
-                        jobs=args.jobs, progress=progress)
+                        jobs=args.jobs, progress=progress, allow_open_hands=args.allow_open_hands)
     if args.progress:
         print(file=sys.stderr)
     if args.json:
@@ -493,6 +493,9 @@ def build_parser() -> argparse.ArgumentParser:
     a.add_argument("--seed", type=int, default=0, help="match seed (default 0)")
     a.add_argument("--jobs", type=int, default=1, help="worker processes (default 1)")
     a.add_argument("--json", action="store_true", help="print the full result as JSON")
+    a.add_argument("--allow-open-hands", action="store_true",
+                   help="allow the open-hands searcher (cheat:BUDGET), which sees every hidden "
+                        "card, as an agent (marked in the report); for measurement only")
     a.add_argument("--progress", action="store_true", help="show progress on stderr")
     a.set_defaults(func=cmd_arena)
 
