@@ -23,6 +23,11 @@ early, few late), how often ISMCTS picks the open-hands move and the mean cost o
 move judged with every hand face up (win probability).
 
     python bench/vs_open_hands.py --configs kitsu2 --analyse 200 --iterations 20000
+    python bench/vs_open_hands.py --configs kitsu2 --analyse 120 --decompose
+
+``--decompose`` sorts each disagreement into a near tie (the open-hands search itself is not
+sure), information (the open-hands move changes between worlds the seat cannot tell apart)
+or a search defect (one open-hands move in every world, and ISMCTS misses it).
 """
 import argparse
 import sys
@@ -108,6 +113,66 @@ def analyse(config: str, positions: int, iterations: int, self_play: int, seed: 
               f"{100 * sum(costs) / max(1, len(costs)):8.2f}%  {100 * big / max(1, len(costs)):8.1f}%")
 
 
+def decompose(config: str, positions: int, iterations: int, self_play: int, seed: int,
+              worlds: int = 3, reseeds: int = 2) -> None:
+    """Where a disagreement with the open-hands move comes from, position by position:
+
+    - "near tie": the open-hands search on the TRUE state, re-run with other seeds, does not
+      pick the same move every time (the cost is search noise, not information);
+    - "information": the open-hands best move differs between worlds the seat cannot tell
+      apart (open-hands searches on ``worlds`` determinizations of the seat's view): no
+      search without the hidden cards can be sure of it (better worlds -- inference from
+      play -- could help here, strategy cannot);
+    - "search defect": the open-hands move is the same in every world and every seed, yet
+      ISMCTS picks another (strategy fusion / averaging over worlds, or ISMCTS's budget).
+    """
+    import random
+    from boardlab.search import ismcts
+    game_name, params, label = CONFIGS[config]
+    game = boardlab.make(game_name, **params)
+    kinds = {"agree": [], "near tie": [], "information": [], "search defect": []}
+    done, g = 0, 0
+    t0 = time.perf_counter()
+    while done < positions:
+        state = game.new_initial_state(seed=_mix(seed, g, 0x0A))
+        rng = random.Random(_mix(seed, g, 0x0B))
+        players = [make_agent(f"ismcts:{self_play}", seed=_mix(seed, g, s)) for s in
+                   range(game.num_players)]
+        while not state.is_terminal() and done < positions:
+            p = state.current_player
+            if p == boardlab.CHANCE:
+                state.apply(_sample_chance(state, rng))
+                continue
+            if len(state.legal_actions()) > 1 and rng.random() < 0.25:
+                s0 = _mix(seed, g, done)
+                c = compare(state, iterations=iterations, seed=s0)
+                if c.same_move:
+                    kind = "agree"
+                else:
+                    true_moves = {c.open_hands.best_action} | {
+                        ismcts(state, iterations=iterations, seed=_mix(s0, k), open_hands=True)
+                        .best_action for k in range(1, reseeds + 1)}
+                    world_moves = {ismcts(state.determinize(p, _mix(s0, 0x3D, k)),
+                                          iterations=iterations, seed=s0, open_hands=True)
+                                   .best_action for k in range(worlds)}
+                    kind = ("near tie" if len(true_moves) > 1 else
+                            "information" if world_moves != true_moves else "search defect")
+                kinds[kind].append(c.cost)
+                done += 1
+            state.apply(int(players[p].step(state)))
+        g += 1
+    print(f"{label}: {done} positions from {g} ISMCTS self-play games (ismcts:{self_play}), "
+          f"{iterations} iterations per search, {worlds} worlds, {reseeds} re-seeds, "
+          f"{time.perf_counter() - t0:.0f} s")
+    total_cost = sum(x for v in kinds.values() for x in v if x is not None)
+    print(f"{'kind':>14}  {'positions':>9}  {'share':>6}  {'mean cost':>9}  {'of all cost':>11}")
+    for kind, costs in kinds.items():
+        known = [x for x in costs if x is not None]
+        print(f"{kind:>14}  {len(costs):>9}  {100 * len(costs) / max(1, done):5.1f}%  "
+              f"{100 * sum(known) / max(1, len(known)):8.2f}%  "
+              f"{100 * sum(known) / total_cost if total_cost else 0.0:10.1f}%")
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--configs", nargs="+", default=list(CONFIGS), choices=list(CONFIGS))
@@ -121,12 +186,16 @@ def main(argv=None) -> int:
                     help="instead of matches: compare ISMCTS and open-hands moves at N positions")
     ap.add_argument("--iterations", type=int, default=20000,
                     help="--analyse: iterations of each search per position (default 20000)")
+    ap.add_argument("--decompose", action="store_true",
+                    help="--analyse: split the disagreements into near ties, information and "
+                         "search defects (more searches per position)")
     ap.add_argument("--self-play", type=int, default=2000,
                     help="--analyse: iterations per move of the self-play games (default 2000)")
     args = ap.parse_args(argv)
     if args.analyse:
+        run_one = decompose if args.decompose else analyse
         for config in args.configs:
-            analyse(config, args.analyse, args.iterations, args.self_play, args.seed)
+            run_one(config, args.analyse, args.iterations, args.self_play, args.seed)
         return 0
     if args.games < 2 or args.games % 2:
         ap.error("--games must be even and >= 2 (each deal is played from both sides)")
