@@ -18,6 +18,7 @@ cdef extern from "search/ismcts.h" nogil:
         uint64_t seed         # derives the search and determinization streams
         int64_t max_nodes     # expansion cap (not at the root); <= 0: none
         double bias           # progressive-bias weight (0: off)
+        int open_hands        # 1: search the true state (sees hidden information)
 
     ctypedef struct BLISRootStat:
         int32_t action        # root action
@@ -68,15 +69,17 @@ def bytes_per_node():
 cdef class ISMCTSTree:
     """One SO-ISMCTS tree over a private copy of a root state.
 
-    ISMCTSTree(state_core, player, c, rollout_depth, seed, max_nodes, bias) where
-    state_core is a boardlab._core.CoreState at a decision node. Raises
-    ValueError (naming the parameter) on bad arguments.
+    ISMCTSTree(state_core, player, c, rollout_depth, seed, max_nodes, bias,
+    open_hands) where state_core is a boardlab._core.CoreState at a decision
+    node. open_hands=True searches the true state without determinization (it
+    sees every hidden card: analysis and measurement only). Raises ValueError
+    (naming the parameter) on bad arguments.
     """
     cdef BLISTree *t
     cdef CoreGame game        # keeps the BLGame alive as long as the tree
 
     def __cinit__(self, CoreState state not None, player, c=0.7, rollout_depth=-1, seed=0,
-                  max_nodes=0, bias=0.0):
+                  max_nodes=0, bias=0.0, bint open_hands=False):
         cdef BLSearchParams p = bl_ismcts_default_params()
         cdef char err[256]
         # Out-of-range ints would raise OverflowError in the C conversion: name them instead.
@@ -86,6 +89,7 @@ cdef class ISMCTSTree:
         p.max_nodes = _int_in("max_nodes", max_nodes, -2**63, 2**63 - 1)
         p.bias = bias
         player = _int_in("player", player, -2**31, 2**31 - 1)
+        p.open_hands = 1 if open_hands else 0
         err[0] = 0
         self.game = state.game
         self.t = bl_ismcts_create(state.game.g, state.st, player, &p, err, 256)

@@ -28,6 +28,7 @@ struct BLISTree {
 BLSearchParams bl_ismcts_default_params(void) {
     BLSearchParams p;
     p.c = 0.7; p.rollout_depth = -1; p.seed = 0; p.max_nodes = 0; p.bias = 0.0;
+    p.open_hands = 0;
     return p;
 }
 
@@ -81,6 +82,7 @@ BLISTree *bl_ismcts_create(const BLGame *g, const void *root, int root_player,
     if (!(p.c >= 0.0) || isinf(p.c)) { set_err(err, errlen, "c: must be a finite number >= 0"); return NULL; }
     if (p.rollout_depth < -1) { set_err(err, errlen, "rollout_depth: must be -1 or >= 0"); return NULL; }
     if (!(p.bias >= 0.0) || isinf(p.bias)) { set_err(err, errlen, "bias: must be a finite number >= 0"); return NULL; }
+    if (p.open_hands != 0 && p.open_hands != 1) { set_err(err, errlen, "open_hands: must be 0 or 1"); return NULL; }
 
     BLISTree *t = (BLISTree *)calloc(1, sizeof(BLISTree));
     if (!t) { set_err(err, errlen, "out of memory"); return NULL; }
@@ -103,6 +105,7 @@ BLISTree *bl_ismcts_create(const BLGame *g, const void *root, int root_player,
     bl_rng_seed(&t->search_rng, bl_splitmix64(&x));
     bl_rng_seed(&t->det_rng, bl_splitmix64(&x));
     if (new_node(t, -1, -1, -1) != 0) { bl_ismcts_free(t); set_err(err, errlen, "out of memory"); return NULL; }
+    if (p.open_hands) return t;   /* the true state is searched: nothing to check */
     /* A root no world agrees with is refused here rather than searched. (A
      * throw-away stream: the search's own streams stay as seeded.) */
     BLRng probe;
@@ -160,8 +163,12 @@ static int iterate(BLISTree *t) {
     int64_t cap = t->p.max_nodes;
 
     memcpy(st, t->root, g->state_size);
-    /* First of all: forget what the observer cannot know. */
-    if (vt->determinize(g, st, t->root_player, &t->det_rng) != 0) return -1;
+    if (t->p.open_hands) {
+        /* Every hand face up; only the future (the game stream) is resampled. */
+        bl_rng_seed(bl_state_rng(st), bl_rng_next(&t->det_rng));
+    } else if (vt->determinize(g, st, t->root_player, &t->det_rng) != 0) {
+        return -1;   /* first of all: forget what the observer cannot know */
+    }
 
     int32_t node = 0;
     int64_t depth = 0;

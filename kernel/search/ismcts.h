@@ -24,6 +24,13 @@
  *      that made its move (max^n; team games give teammates equal returns, so
  *      team rewards follow without special cases).
  *
+ * Open hands (params.open_hands = 1): step 1 skips the determinization and
+ * only reseeds the root copy's game stream from the determinization stream,
+ * so the search sees every hand as it truly is (bridge "double dummy") but
+ * future chance (draws from the stock) is still sampled afresh each iteration.
+ * The rest of the algorithm is unchanged, which makes it the yardstick for
+ * what hidden information costs the information-set search.
+ *
  * Three random streams never mix: the game stream (inside each state), the
  * determinization stream and the search stream (expansion choice, rollout
  * decisions). Both search-side streams derive from params.seed, so a given
@@ -51,6 +58,11 @@ typedef struct {
     double bias;          /* progressive-bias weight: UCB + bias * prior / (visits + 1),
                              prior = evaluate() after the move, taken when the child is
                              created; 0 = off (no evaluation at expansion) */
+    int open_hands;       /* 1: search the TRUE root state, every hand face up (no
+                             determinization; only the game stream is reseeded per
+                             iteration, so future chance stays unknown). Sees hidden
+                             information: analysis and measurement only, never a seat
+                             in play. 0 (default): the information-set search. */
 } BLSearchParams;
 
 /* One tree node (32 bytes). The root is node 0 (player -1, action -1).
@@ -88,7 +100,8 @@ typedef struct {
 
 typedef struct BLISTree BLISTree;
 
-/* Default parameters (c = 0.7, full rollouts, seed 0, no node cap). */
+/* Default parameters (c = 0.7, full rollouts, seed 0, no node cap, no bias,
+ * information-set search: open_hands = 0). */
 BLSearchParams bl_ismcts_default_params(void);
 
 /* A tree searching `root` (copied) for observer `root_player`. The root must

@@ -24,7 +24,8 @@ import numpy as np
 from .errors import brief_repr
 from .search import SearchResult, check_budget, check_options, core_of, ismcts
 
-__all__ = ["Agent", "RandomAgent", "GreedyAgent", "ISMCTSAgent", "make_agent"]
+__all__ = ["Agent", "RandomAgent", "GreedyAgent", "ISMCTSAgent", "OpenHandsAgent", "make_agent",
+           "sees_hidden_information"]
 
 _MASK64 = (1 << 64) - 1
 
@@ -56,6 +57,9 @@ def _check_seed(seed) -> int:
 class Agent:
     """Base class: ``name``, ``step(state)``, ``analyse(state)``."""
     name = "agent"
+    #: True only for agents that look at the hidden part of the state (the
+    #: open-hands searcher): never allowed to play a seat, only to be measured.
+    sees_hidden_information = False
 
     def step(self, state) -> int:  # pragma: no cover - interface
         raise NotImplementedError
@@ -185,7 +189,7 @@ class ISMCTSAgent(Agent):
         move_seed = (self.seed * 0x9E3779B97F4A7C15 + _ply(state) * 0xBF58476D1CE4E5B9) & (_MASK64 >> 1)
         return ismcts(state, iterations=self.iterations, seconds=self.seconds, c=self.c,
                       rollout_depth=self.rollout_depth, seed=move_seed, threads=self.threads,
-                      final=self.final, bias=self.bias)
+                      final=self.final, bias=self.bias, open_hands=self.sees_hidden_information)
 
     def step(self, state) -> int:
         legal = core_of(state).legal_actions()
@@ -193,6 +197,26 @@ class ISMCTSAgent(Agent):
             _seat_to_move(state)
             return int(legal[0])
         return self.analyse(state).best_action
+
+
+class OpenHandsAgent(ISMCTSAgent):
+    """The open-hands searcher ("cheat:BUDGET[:options]"): the same search and options as
+    ISMCTSAgent, on the TRUE state with every hand face up (``ismcts(open_hands=True)``).
+    It SEES HIDDEN INFORMATION: it exists to measure what hidden information costs the
+    real AI, and :func:`make_agent` builds it only when asked with ``allow_open_hands``."""
+    sees_hidden_information = True
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.name = "cheat" + self.name[len("ismcts"):]
+
+
+def sees_hidden_information(agent) -> bool:
+    """Whether an agent (or an agent spec) looks at hidden information."""
+    if isinstance(agent, str):
+        s = agent.strip().lower()
+        return s == "cheat" or s.startswith("cheat:")
+    return bool(getattr(agent, "sees_hidden_information", False))
 
 
 _SPEC_HELP = ('agent spec must be "random", "greedy", "ismcts" (1000 iterations), '
@@ -205,13 +229,17 @@ _INT_VALUE = re.compile(r"[+-]?[0-9]{1,30}")
 _REAL_VALUE = re.compile(r"[+-]?(?:[0-9]{1,30}\.?[0-9]{0,30}|\.[0-9]{1,30})(?:e[+-]?[0-9]{1,4})?")
 
 
-def make_agent(spec: str, seed: int = 0) -> Agent:
+def make_agent(spec: str, seed: int = 0, allow_open_hands: bool = False) -> Agent:
     """An agent from a short spec: "random", "greedy", "ismcts", "ismcts:1000"
     (iterations per move) or "ismcts:1.5s" (seconds per move), optionally
     followed by search options: "ismcts:1s:threads=2:c=0.5:depth=20:bias=1:final=robust".
 
     >>> make_agent("ismcts:1.5s").seconds
     1.5
+    "cheat:BUDGET[:options]" is the open-hands searcher (:class:`OpenHandsAgent`), which
+    sees every hidden card: it is refused (ValueError) unless ``allow_open_hands=True``,
+    so that it can never take a seat in play by accident.
+
     >>> make_agent("minimax")
     Traceback (most recent call last):
     ...
@@ -225,6 +253,15 @@ def make_agent(spec: str, seed: int = 0) -> Agent:
         return RandomAgent(seed=seed)
     if s == "greedy":
         return GreedyAgent(seed=seed)
+    if sees_hidden_information(s):
+        if not allow_open_hands:
+            raise ValueError(f"agent spec {spec!r} is the open-hands searcher: it sees hidden "
+                             f"information (every hand), so it may not play a seat; it is only "
+                             f"for analysis and measurement (arena: --allow-open-hands)")
+        base = make_agent("ismcts" + s[len("cheat"):], seed=seed)
+        return OpenHandsAgent(iterations=base.iterations, seconds=base.seconds, seed=seed,
+                              c=base.c, rollout_depth=base.rollout_depth, threads=base.threads,
+                              final=base.final, bias=base.bias)
     if s in ("ismcts", "mcts"):
         return ISMCTSAgent(iterations=1000, seed=seed)
     m = re.fullmatch(r"(?:is)?mcts:(.+)", s)

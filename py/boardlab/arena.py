@@ -13,6 +13,10 @@ teams each seat is its own side. Agents rotate over the sides from one game to t
 share their chance seed, so with an even number of games every agent has played every side
 equally often from the same first deals.
 
+Open hands. The open-hands searcher ("cheat:BUDGET", :class:`boardlab.agents.OpenHandsAgent`)
+sees every hidden card. A match refuses it unless ``allow_open_hands=True`` (CLI:
+``--allow-open-hands``), and then the report marks it "sees hidden information".
+
 >>> from boardlab.arena import play_match
 >>> result = play_match("kitsu", {"players": 2}, ["random", "greedy"], games=4, seed=1)
 >>> sum(result.wins) + result.draws
@@ -101,6 +105,7 @@ class MatchResult:
     seed: int
     side_names: list[str]
     outcomes: list[GameOutcome] = field(default_factory=list)
+    sees_hidden: list[bool] = field(default_factory=list)   # per agent: the open-hands searcher
 
     @property
     def wins(self) -> list[int]:
@@ -161,7 +166,7 @@ class MatchResult:
         return {
             "game": self.game, "params": dict(self.params), "agents": list(self.agents),
             "games": self.games, "seed": self.seed, "side_names": list(self.side_names),
-            "wins": self.wins, "draws": self.draws,
+            "wins": self.wins, "draws": self.draws, "sees_hidden": list(self.sees_hidden),
             "outcomes": [asdict(o) for o in self.outcomes],
         }
 
@@ -170,7 +175,10 @@ class MatchResult:
         n = len(self.outcomes)
         params = ", ".join(f"{k}={v}" for k, v in self.params.items())
         lines = [f"{self.game} ({params}): {n} games, seed {self.seed}"]
-        width = max([len("agent")] + [len(f"{i}:{a}") for i, a in enumerate(self.agents)])
+        labels = [f"{i}:{a}" + (" (sees hidden information)"
+                                if i < len(self.sees_hidden) and self.sees_hidden[i] else "")
+                  for i, a in enumerate(self.agents)]
+        width = max([len("agent")] + [len(x) for x in labels])
         side_cols = [f"as {s}" for s in self.side_names]
         cw = [max(6, len(c)) for c in side_cols]
         other = "lost" if len(self.side_names) == 1 else "draws"   # solo: a game not won is lost
@@ -181,7 +189,7 @@ class MatchResult:
         for i, a in enumerate(self.agents):
             lo, hi = self.confidence_interval(i)
             sides = "  ".join(f"{c:>{w}}" for c, w in zip(self.side_counts(i), cw))
-            lines.append(f"{f'{i}:{a}':<{width}}  {self.wins[i]:>5}  {self.draws:>5}  "
+            lines.append(f"{labels[i]:<{width}}  {self.wins[i]:>5}  {self.draws:>5}  "
                          f"{100 * self.win_rate(i):>7.1f}%  "
                          f"[{100 * lo:5.1f}%, {100 * hi:5.1f}%]  {sides}")
         sw = self.side_wins()
@@ -197,11 +205,11 @@ class MatchResult:
 
 
 # --- playing ---------------------------------------------------------------------------------
-def _build_agent(spec: str, seed: int):
-    """An agent from its spec, seeded."""
+def _build_agent(spec: str, seed: int, allow_open_hands: bool = False):
+    """An agent from its spec, seeded (the open-hands searcher only if allowed)."""
     from . import agents as _agents
     try:
-        return _agents.make_agent(spec, seed=seed)
+        return _agents.make_agent(spec, seed=seed, allow_open_hands=allow_open_hands)
     except TypeError:
         agent = _agents.make_agent(spec)
         if hasattr(agent, "seed"):
@@ -239,7 +247,7 @@ def _winner_side(returns: Sequence[float], side_of_seat: Sequence[int], n_sides:
 
 
 def play_one(game_name: str, params: dict, agent_specs: Sequence[str], index: int,
-             seed: int) -> GameOutcome:
+             seed: int, allow_open_hands: bool = False) -> GameOutcome:
     """Play game ``index`` of the match ``(game_name, params, agent_specs, seed)``."""
     import boardlab
     n_agents = len(agent_specs)
@@ -255,7 +263,7 @@ def play_one(game_name: str, params: dict, agent_specs: Sequence[str], index: in
         agent_of_side[s] = i
     # One chance seed per rotation: the games of a rotation start from the same deal.
     chance_seed = _mix(seed, index // n_sides, 0xC4A7CE)
-    agents = [_build_agent(spec, _mix(seed, index, i, 0xA6E7)) for i, spec in
+    agents = [_build_agent(spec, _mix(seed, index, i, 0xA6E7), allow_open_hands) for i, spec in
               enumerate(agent_specs)]
     state = game.new_initial_state(seed=chance_seed)
     rng = random.Random(chance_seed)
@@ -295,9 +303,11 @@ def final_scores(state):
 
 
 def prepare_match(game_name: str, params: dict | None, agents_specs: Sequence[str], games: int,
-                  seed: int = 0) -> tuple[MatchResult, list[tuple]]:
+                  seed: int = 0, allow_open_hands: bool = False) -> tuple[MatchResult, list[tuple]]:
     """An empty :class:`MatchResult` and the arguments of :func:`play_one` for each of its
-    games, after checking everything (ValueError naming the bad argument)."""
+    games, after checking everything (ValueError naming the bad argument). An agent that
+    sees hidden information (the open-hands searcher) is refused unless
+    ``allow_open_hands=True``."""
     import boardlab
     params = dict(params or {})
     agents_specs = [str(s) for s in agents_specs]
@@ -309,27 +319,31 @@ def prepare_match(game_name: str, params: dict | None, agents_specs: Sequence[st
     if len(agents_specs) != len(names):
         raise ValueError(f"{game_name} with {game.num_players} players needs {len(names)} "
                          f"agents (one per side: {', '.join(names)}), got {len(agents_specs)}")
-    for spec in agents_specs:                       # bad spec -> ValueError before any game
-        _build_agent(spec, 0)
+    # bad spec or an unmarked open-hands agent -> ValueError before any game
+    built = [_build_agent(spec, 0, allow_open_hands) for spec in agents_specs]
+    from .agents import sees_hidden_information
     result = MatchResult(game=game_name, params=params, agents=list(agents_specs), games=games,
-                         seed=seed, side_names=names)
-    return result, [(game_name, params, agents_specs, g, seed) for g in range(games)]
+                         seed=seed, side_names=names,
+                         sees_hidden=[sees_hidden_information(a) for a in built])
+    return result, [(game_name, params, agents_specs, g, seed, allow_open_hands)
+                    for g in range(games)]
 
 
 def play_match(game_name: str, params: dict | None, agents_specs: Sequence[str], games: int,
                seed: int = 0, jobs: int | None = None, progress=None, backend: str = "local",
-               address: str | None = None) -> MatchResult:
+               address: str | None = None, allow_open_hands: bool = False) -> MatchResult:
     """Play ``games`` games between ``agents_specs`` (one agent per side) and collect results.
 
     ``backend="local"`` plays in this process or, with ``jobs > 1``, in that many processes;
     ``backend="ray"`` plays every game as a Ray task on a local Ray (``jobs`` CPUs, default
     all) or on the cluster at ``address`` (:mod:`boardlab.parallel`). The result is the same
     on every back end because every game depends only on ``(seed, index)`` (time budgets
-    aside). ``progress(done, total)`` is called after each finished game, if given.
+    aside). ``progress(done, total)`` is called after each finished game, if given. An agent
+    that sees hidden information raises ValueError unless ``allow_open_hands=True``.
     """
     from .parallel import check_backend, run_tasks
     check_backend(backend, jobs, address)
-    result, tasks = prepare_match(game_name, params, agents_specs, games, seed)
+    result, tasks = prepare_match(game_name, params, agents_specs, games, seed, allow_open_hands)
     outcomes = [o for _, o in run_tasks(play_one, tasks, backend=backend, jobs=jobs,
                                         address=address, progress=progress)]
     result.outcomes = sorted(outcomes, key=lambda o: o.index)

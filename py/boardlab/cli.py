@@ -90,10 +90,10 @@ def _make_game(name: str, params: dict, seed=None):
         raise UsageError(f"bad parameters for {name}: {e}") from None
 
 
-def _make_agent(spec: str, seed: int):
+def _make_agent(spec: str, seed: int, allow_open_hands: bool = False):
     from .arena import _build_agent
     try:
-        return _build_agent(spec, seed)
+        return _build_agent(spec, seed, allow_open_hands)
     except (ValueError, TypeError, KeyError) as e:
         raise UsageError(f"bad agent spec {spec!r}: {e}") from None
 
@@ -433,7 +433,7 @@ def cmd_arena(args) -> int:
         raise UsageError(f"{args.game} with {game.num_players} players needs {len(names)} "
                          f"agents (one per side: {', '.join(names)}), got {len(args.agents)}")
     for spec in args.agents:
-        _make_agent(spec, 0)
+        _make_agent(spec, 0, args.allow_open_hands)
     _check_run_options(args)
 
     def progress(done, total):
@@ -442,7 +442,8 @@ def cmd_arena(args) -> int:
 
     result = _run_on_backend(lambda: play_match(
         args.game, params, args.agents, args.games, seed=args.seed, jobs=args.jobs,
-        progress=progress, backend=args.backend, address=args.address))
+        progress=progress, backend=args.backend, address=args.address,
+        allow_open_hands=args.allow_open_hands))
     if args.progress:
         print(file=sys.stderr)
     if args.json:
@@ -541,6 +542,9 @@ def build_parser() -> argparse.ArgumentParser:
     a.add_argument("--seed", type=int, default=0, help="match seed (default 0)")
     _add_backend_options(a)
     a.add_argument("--json", action="store_true", help="print the full result as JSON")
+    a.add_argument("--allow-open-hands", action="store_true",
+                   help="allow the open-hands searcher (cheat:BUDGET), which sees every hidden "
+                        "card, as an agent (marked in the report); for measurement only")
     a.add_argument("--progress", action="store_true", help="show progress on stderr")
     a.set_defaults(func=cmd_arena)
 

@@ -7,7 +7,9 @@ progress checks, and presents the statistics.
 
 The search only ever sees what the searching seat knows: every iteration starts
 by re-determinizing the root from that seat's information set, so two states
-that the seat cannot tell apart give the same result for the same seed.
+that the seat cannot tell apart give the same result for the same seed. The one
+exception is asked for by name: ``open_hands=True`` searches the true state
+(every hand face up), for reviews and as a yardstick, never for a seat in play.
 
 >>> import boardlab
 >>> state = boardlab.make("kitsu", players=2, seed=1).new_initial_state()
@@ -137,15 +139,18 @@ class _Walker:
 
     RETRIES = 24
 
-    def __init__(self, root_core, observer: int, seed: int):
+    def __init__(self, root_core, observer: int, seed: int, open_hands: bool = False):
         self.base = root_core
         self.observer = observer
         self.seed = seed & _MASK64
+        self.open_hands = open_hands
         self.root = self._fresh(0)
 
     def _fresh(self, k: int):
         s = (self.seed * 0x9E3779B97F4A7C15 + 0xD1CE + k * 0xBF58476D1CE4E5B9) & _MASK64
         self.rng = np.random.default_rng([self.seed, k, 0x7EA])
+        if self.open_hands:                 # that search saw the true state: name on it
+            return self.base.clone()
         return self.base.determinize(self.observer, s)
 
     def _settle(self, core):
@@ -213,6 +218,7 @@ class SearchResult:
     seed: int = 0
     nodes: int = 0
     memory_bytes: int = 0
+    open_hands: bool = False    # searched with every hand face up (sees hidden information)
     _tree: Any = field(default=None, repr=False, compare=False)
     _root: Any = field(default=None, repr=False, compare=False)
 
@@ -241,7 +247,7 @@ class SearchResult:
                          "visits": int(s["visits"]), "mean": float(s["mean"]), "children": []}
                         for s in kids[:top_k]]}
         rows = self._tree.export(depth, top_k)
-        walker = _Walker(self._root, self.player, self.seed)
+        walker = _Walker(self._root, self.player, self.seed, self.open_hands)
         by_id: dict[int, dict] = {}
         core_of: dict[int, Any] = {}
         path_of: dict[int, list] = {}
@@ -273,13 +279,15 @@ class SearchResult:
             "seconds": float(self.seconds),
             "seed": int(self.seed),
             "nodes": int(self.nodes),
+            "open_hands": bool(self.open_hands),
             "stats": [dict(s) for s in self.stats],
             "principal_variation": [[int(p), str(m)] for p, m in self.principal_variation],
             "tree": self.tree(depth=2, top_k=5),
         }
 
     def __str__(self) -> str:
-        lines = [f"ISMCTS seat {self.player}: {self.iterations} iterations in "
+        kind = "Open-hands search (sees every hand)" if self.open_hands else "ISMCTS"
+        lines = [f"{kind} seat {self.player}: {self.iterations} iterations in "
                  f"{self.seconds:.2f}s, best {self.best_move}"]
         for s in sorted(self.stats, key=lambda s: -s["visits"]):
             lines.append(f"  {s['move']:<24} visits {s['visits']:>8} ({100 * s['share']:5.1f}%)"
@@ -366,7 +374,8 @@ def ismcts(state, iterations: Optional[int] = None, seconds: Optional[float] = N
            c: float = 0.7, rollout_depth: Optional[int] = None, seed: int = 0,
            progress: Optional[Callable[[int, Optional[int], float], Any]] = None,
            player: Optional[int] = None, max_nodes: Optional[int] = None,
-           threads: int = 1, final: str = "visits", bias: float = 0.0) -> SearchResult:
+           threads: int = 1, final: str = "visits", bias: float = 0.0,
+           open_hands: bool = False) -> SearchResult:
     """SO-ISMCTS from ``state`` for seat ``player`` (default: the seat to move).
 
     Exactly one budget: ``iterations`` (deterministic: same seed, same result)
@@ -393,6 +402,13 @@ def ismcts(state, iterations: Optional[int] = None, seconds: Optional[float] = N
     parameter and its allowed range: iterations in [1, 2**32 - 1], seconds > 0,
     c and bias finite >= 0, rollout_depth in [-1, 2**31 - 1], seed in [0, 2**64),
     max_nodes in [1, 2**31 - 1], threads in [1, :data:`MAX_THREADS`].
+
+    ``open_hands=True`` runs the same search on the TRUE state, every hand face
+    up (no determinization; future chance is still sampled afresh): the best
+    move "double dummy", for reviewing a finished game and as the strength
+    ceiling of the information-set search. It sees hidden information, so it is
+    for analysis and measurement only, never for a seat in play (agents refuse
+    it unless explicitly allowed; see :func:`boardlab.agents.make_agent`).
     """
     core = core_of(state)
     iterations, seconds = check_budget(iterations, seconds)
@@ -405,6 +421,8 @@ def ismcts(state, iterations: Optional[int] = None, seconds: Optional[float] = N
     max_nodes = DEFAULT_MAX_NODES if opts["max_nodes"] is None else opts["max_nodes"]
     if progress is not None and not callable(progress):
         raise ValueError(f"progress must be callable, got {brief_repr(progress)}")
+    if not isinstance(open_hands, bool):
+        raise ValueError(f"open_hands must be True or False, got {brief_repr(open_hands)}")
 
     to_move = int(core.current_player())
     if to_move < 0:
@@ -418,7 +436,7 @@ def ismcts(state, iterations: Optional[int] = None, seconds: Optional[float] = N
         threads = min(threads, iterations)
 
     trees = [_search.ISMCTSTree(core, player, c, rollout_depth, _thread_seed(seed, k), max_nodes,
-                                bias)
+                                bias, open_hands)
              for k in range(threads)]
     if iterations is not None:
         quotas = [iterations // threads + (1 if k < iterations % threads else 0)
@@ -489,13 +507,13 @@ def ismcts(state, iterations: Optional[int] = None, seconds: Optional[float] = N
             name = _notation(core, action)
         else:                         # observer is not to move: name on their determinization
             if walker is None:
-                walker = _Walker(core, player, seed)
+                walker = _Walker(core, player, seed, open_hands)
             name = walker.child(walker.root, to_move, action)[0]
         mean = single_mean[action] if threads == 1 else (value / visits if visits else 0.0)
         stats.append({"action": int(action), "move": name, "visits": int(visits),
                       "mean": float(mean), "win_prob": (float(mean) + 1.0) / 2.0,
                       "share": visits / done if done else 0.0, "availability": int(avail)})
-    pv_walker = _Walker(core, player, seed)
+    pv_walker = _Walker(core, player, seed, open_hands)
     pv, cur, path = [], pv_walker.root, []
     for p, a in tree.principal_variation():
         name, cur = pv_walker.child(cur, int(p), int(a), path)
@@ -505,7 +523,7 @@ def ismcts(state, iterations: Optional[int] = None, seconds: Optional[float] = N
                         seconds=total, principal_variation=pv, player=player, seed=seed,
                         nodes=sum(int(t.num_nodes) for t in trees),
                         memory_bytes=sum(int(t.memory_bytes) for t in trees),
-                        _tree=tree, _root=core.clone())
+                        open_hands=open_hands, _tree=tree, _root=core.clone())
 
 
 # The same algorithm in plain Python, to read and extend: boardlab.search.reference.ismcts.

@@ -38,6 +38,12 @@ def budget_of(spec: str) -> dict:
     raise ValueError(f"unknown AI budget {spec!r}")
 
 
+def refuse_open_hands(budget: dict) -> None:
+    """A seat in play (AI move or hint) never gets the open-hands search: it sees every hand."""
+    if budget.get("open_hands"):
+        raise ValueError("the open-hands search sees hidden information: never for a seat in play")
+
+
 def budget_text(budget: dict) -> str:
     if "iterations" in budget:
         return f"{budget['iterations']:,} iterations"
@@ -230,6 +236,7 @@ class PlaySession:
         """Search and play the AI seat's move; returns the SearchResult."""
         if not self.is_ai_turn():
             raise ValueError("it is not an AI seat's turn")
+        refuse_open_hands(self.ai_budget)
         result = run_search(self.state, self.ai_budget, self.ai_seed(), progress)
         self._apply(result.best_action)
         self.last_ai = result
@@ -237,6 +244,7 @@ class PlaySession:
         return result
 
     def compute_hint(self, progress=None):
+        refuse_open_hands(self.ai_budget)
         result = run_search(self.state, self.ai_budget, mix(self.seed, len(self.state.history),
                                                               0x4E1), progress)
         self.hint, self.hint_ply = result, len(self.state.history)

@@ -1,0 +1,213 @@
+"""ISMCTS against the open-hands searcher at equal time per move.
+
+The open-hands searcher (``cheat:Xs``, :class:`boardlab.agents.OpenHandsAgent`) is the same
+C search with every hand face up: it sees the hidden cards, so its score against ISMCTS
+measures what hidden information costs the information-set search (the strength ceiling).
+Every match runs through :func:`boardlab.arena.play_match` with ``allow_open_hands=True``:
+sides rotate from one game to the next and the games of a rotation share their deal, so an
+even number of games is seat-swapped. ISMCTS's score counts a win 1 and a draw 1/2; the
+interval is the 95% Wilson interval of that score.
+
+    python bench/vs_open_hands.py                                    # everything, 40 games each
+    python bench/vs_open_hands.py --configs kitsu2 --seconds 0.1 --games 40 --jobs 2
+    python bench/vs_open_hands.py --configs kitsu2 kitsu4 kyushu2 --seconds 1 --games 10
+
+Configurations: kitsu2 (Kitsu 2 players), kitsu4 (Kitsu 4 players, a clan per agent),
+kyushu2 (Kyushu 2 players).
+
+``--analyse N`` instead looks at where ISMCTS loses: it plays ISMCTS self-play games
+(``--self-play`` iterations per move) and at N of their decisions (more than one legal
+move) runs :func:`boardlab.open_hands.compare` with ``--iterations`` for both searches;
+it prints, by the searching seat's hand size (the stage of the deal: many cards hidden
+early, few late), how often ISMCTS picks the open-hands move and the mean cost of its
+move judged with every hand face up (win probability).
+
+    python bench/vs_open_hands.py --configs kitsu2 --analyse 200 --iterations 20000
+    python bench/vs_open_hands.py --configs kitsu2 --analyse 120 --decompose
+
+``--decompose`` sorts each disagreement into a near tie (the open-hands search itself is not
+sure), information (the open-hands move changes between worlds the seat cannot tell apart)
+or a search defect (one open-hands move in every world, and ISMCTS misses it).
+"""
+import argparse
+import sys
+import time
+
+import boardlab
+from boardlab.agents import make_agent
+from boardlab.arena import _mix, _sample_chance, play_match, wilson_interval
+from boardlab.open_hands import compare
+
+CONFIGS = {
+    "kitsu2": ("kitsu", {"players": 2}, "Kitsu 2p"),
+    "kitsu4": ("kitsu", {"players": 4}, "Kitsu 4p"),
+    "kyushu2": ("kyushu", {"players": 2}, "Kyushu 2p"),
+}
+
+
+def ismcts_score(result) -> tuple[float, int]:
+    """(ISMCTS's points, games): a win 1, a draw 1/2 (agent 0 is ISMCTS)."""
+    n = len(result.outcomes)
+    return result.wins[0] + 0.5 * result.draws, n
+
+
+def run(config: str, seconds: float, games: int, seed: int, jobs: int) -> str:
+    game, params, label = CONFIGS[config]
+    specs = [f"ismcts:{seconds:g}s", f"cheat:{seconds:g}s"]
+    t0 = time.perf_counter()
+    def progress(done, total):
+        print(f"  {label} {seconds:g} s: {done}/{total} games", file=sys.stderr, flush=True)
+
+    result = play_match(game, params, specs, games, seed=seed, jobs=jobs, progress=progress,
+                        allow_open_hands=True)
+    points, n = ismcts_score(result)
+    lo, hi = wilson_interval(points, n)
+    return (f"{label:<10} {seconds:>6g} s  {n:>5}  {result.wins[0]:>4}-{result.draws}-"
+            f"{result.wins[1]:<4}  {100 * points / n:6.1f}%  [{100 * lo:5.1f}%, {100 * hi:5.1f}%]"
+            f"  {time.perf_counter() - t0:7.0f} s")
+
+
+def analyse(config: str, positions: int, iterations: int, self_play: int, seed: int) -> None:
+    """Agreement and cost of ISMCTS's move against the open-hands move, by hand size."""
+    import random
+    game_name, params, label = CONFIGS[config]
+    game = boardlab.make(game_name, **params)
+    by_size: dict[int, list] = {}
+    by_stage: dict[str, list] = {}
+    done, g = 0, 0
+    t0 = time.perf_counter()
+    while done < positions:
+        state = game.new_initial_state(seed=_mix(seed, g, 0x0A))
+        rng = random.Random(_mix(seed, g, 0x0B))
+        players = [make_agent(f"ismcts:{self_play}", seed=_mix(seed, g, s)) for s in
+                   range(game.num_players)]
+        while not state.is_terminal() and done < positions:
+            p = state.current_player
+            if p == boardlab.CHANCE:
+                state.apply(_sample_chance(state, rng))
+                continue
+            if len(state.legal_actions()) > 1 and rng.random() < 0.25:
+                c = compare(state, iterations=iterations, seed=_mix(seed, g, done))
+                obs = state.observation(p)
+                size = obs["hand_sizes"][p]
+                row = (c.same_move, c.cost, c.cost_visits)
+                by_size.setdefault(size, []).append(row)
+                if "tricks" in obs:       # Kitsu: before / after the round's first trick
+                    by_stage.setdefault("first trick" if obs["tricks"] == 0 else "later tricks",
+                                        []).append(row)
+                done += 1
+            state.apply(int(players[p].step(state)))
+        g += 1
+    print(f"{label}: {done} positions from {g} ISMCTS self-play games (ismcts:{self_play}), "
+          f"compare() at {iterations} iterations each, {time.perf_counter() - t0:.0f} s")
+    print(f"{'hand size':>12}  {'positions':>9}  {'same move':>9}  {'mean cost':>9}  "
+          f"{'cost>0.05':>9}")
+    rows = sorted(by_size.items(), reverse=True) + [("all", [r for v in by_size.values()
+                                                             for r in v])]
+    rows += sorted(by_stage.items())
+    for size, rs in rows:
+        costs = [r[1] for r in rs if r[1] is not None]
+        same = sum(r[0] for r in rs)
+        big = sum(1 for x in costs if x > 0.05)
+        print(f"{size!s:>12}  {len(rs):>9}  {100 * same / len(rs):8.1f}%  "
+              f"{100 * sum(costs) / max(1, len(costs)):8.2f}%  {100 * big / max(1, len(costs)):8.1f}%")
+
+
+def decompose(config: str, positions: int, iterations: int, self_play: int, seed: int,
+              worlds: int = 3, reseeds: int = 2) -> None:
+    """Where a disagreement with the open-hands move comes from, position by position:
+
+    - "near tie": the open-hands search on the TRUE state, re-run with other seeds, does not
+      pick the same move every time (the cost is search noise, not information);
+    - "information": the open-hands best move differs between worlds the seat cannot tell
+      apart (open-hands searches on ``worlds`` determinizations of the seat's view): no
+      search without the hidden cards can be sure of it (better worlds -- inference from
+      play -- could help here, strategy cannot);
+    - "search defect": the open-hands move is the same in every world and every seed, yet
+      ISMCTS picks another (strategy fusion / averaging over worlds, or ISMCTS's budget).
+    """
+    import random
+    from boardlab.search import ismcts
+    game_name, params, label = CONFIGS[config]
+    game = boardlab.make(game_name, **params)
+    kinds = {"agree": [], "near tie": [], "information": [], "search defect": []}
+    done, g = 0, 0
+    t0 = time.perf_counter()
+    while done < positions:
+        state = game.new_initial_state(seed=_mix(seed, g, 0x0A))
+        rng = random.Random(_mix(seed, g, 0x0B))
+        players = [make_agent(f"ismcts:{self_play}", seed=_mix(seed, g, s)) for s in
+                   range(game.num_players)]
+        while not state.is_terminal() and done < positions:
+            p = state.current_player
+            if p == boardlab.CHANCE:
+                state.apply(_sample_chance(state, rng))
+                continue
+            if len(state.legal_actions()) > 1 and rng.random() < 0.25:
+                s0 = _mix(seed, g, done)
+                c = compare(state, iterations=iterations, seed=s0)
+                if c.same_move:
+                    kind = "agree"
+                else:
+                    true_moves = {c.open_hands.best_action} | {
+                        ismcts(state, iterations=iterations, seed=_mix(s0, k), open_hands=True)
+                        .best_action for k in range(1, reseeds + 1)}
+                    world_moves = {ismcts(state.determinize(p, _mix(s0, 0x3D, k)),
+                                          iterations=iterations, seed=s0, open_hands=True)
+                                   .best_action for k in range(worlds)}
+                    kind = ("near tie" if len(true_moves) > 1 else
+                            "information" if world_moves != true_moves else "search defect")
+                kinds[kind].append(c.cost)
+                done += 1
+            state.apply(int(players[p].step(state)))
+        g += 1
+    print(f"{label}: {done} positions from {g} ISMCTS self-play games (ismcts:{self_play}), "
+          f"{iterations} iterations per search, {worlds} worlds, {reseeds} re-seeds, "
+          f"{time.perf_counter() - t0:.0f} s")
+    total_cost = sum(x for v in kinds.values() for x in v if x is not None)
+    print(f"{'kind':>14}  {'positions':>9}  {'share':>6}  {'mean cost':>9}  {'of all cost':>11}")
+    for kind, costs in kinds.items():
+        known = [x for x in costs if x is not None]
+        print(f"{kind:>14}  {len(costs):>9}  {100 * len(costs) / max(1, done):5.1f}%  "
+              f"{100 * sum(known) / max(1, len(known)):8.2f}%  "
+              f"{100 * sum(known) / total_cost if total_cost else 0.0:10.1f}%")
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--configs", nargs="+", default=list(CONFIGS), choices=list(CONFIGS))
+    ap.add_argument("--seconds", nargs="+", type=float, default=[0.1, 1.0],
+                    help="time per move of both agents (default 0.1 1)")
+    ap.add_argument("--games", type=int, default=40,
+                    help="games per configuration and time (even: seat-swapped; default 40)")
+    ap.add_argument("--seed", type=int, default=0, help="match seed (default 0)")
+    ap.add_argument("--jobs", type=int, default=1, help="worker processes (default 1)")
+    ap.add_argument("--analyse", type=int, default=0, metavar="N",
+                    help="instead of matches: compare ISMCTS and open-hands moves at N positions")
+    ap.add_argument("--iterations", type=int, default=20000,
+                    help="--analyse: iterations of each search per position (default 20000)")
+    ap.add_argument("--decompose", action="store_true",
+                    help="--analyse: split the disagreements into near ties, information and "
+                         "search defects (more searches per position)")
+    ap.add_argument("--self-play", type=int, default=2000,
+                    help="--analyse: iterations per move of the self-play games (default 2000)")
+    args = ap.parse_args(argv)
+    if args.analyse:
+        run_one = decompose if args.decompose else analyse
+        for config in args.configs:
+            run_one(config, args.analyse, args.iterations, args.self_play, args.seed)
+        return 0
+    if args.games < 2 or args.games % 2:
+        ap.error("--games must be even and >= 2 (each deal is played from both sides)")
+    print("ISMCTS (default options) vs the open-hands searcher, equal time per move; "
+          f"seed {args.seed}, score = ISMCTS wins + draws/2, 95% Wilson interval")
+    print(f"{'game':<10} {'s/move':>8}  {'games':>5}  {'W-D-L':<10}  {'score':>6}  "
+          f"{'95% CI':<16}  {'wall':>7}")
+    for config in args.configs:
+        for seconds in args.seconds:
+            print(run(config, seconds, args.games, args.seed, args.jobs), flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
