@@ -57,7 +57,7 @@ def test_reload_new_tab_and_typed_address_keep_the_game(browser, server, shots):
     page.get_by_text(re.compile(r"^Decision \d+ of \d+")).wait_for(timeout=30000)
     settle(page)
     assert game_id(page) == gid
-    assert page.get_by_text("Current game").count()
+    page.get_by_text("Current game").first.wait_for(timeout=30000)
     page.screenshot(path=str(shots / "infra-02-typed-analyse.png"))
     page.goto(server + "/")                             # and back to Play: the same game
     wait_decision(page)
