@@ -1,0 +1,95 @@
+"""Keyside in a real browser (headless Chromium): a whole 2-player game and a whole solo game
+against Keytoma, the first year played by clicking (dice set with buttons, boats sent and
+keyples moved by clicking places on the island, the rest with buttons), then "Let the AI finish
+the game". Screenshots go to test-output/e2e/keyside-*.png.
+
+The fixtures (browser, app server, screenshot folder) are test_board_clicks.py's."""
+import re
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+# the browser, the app server and the screenshot folder, shared with the other browser tests
+from test_board_clicks import browser, key_of, log_text, server, settle, shots  # noqa: E402,F401
+
+DECISION = ('div[class*="_act_"] button:not([disabled]), '
+            'div[class*="-island"] button.blb-place')
+
+
+def start_keyside(page, players_label: str, seed: int):
+    page.locator('[data-testid="stSelectbox"]').first.click()
+    page.get_by_role("option", name="Keyside").click()
+    settle(page)
+    if players_label != "2":
+        page.get_by_label("Players").click()
+        page.get_by_role("option", name=players_label).click()
+        settle(page)
+    page.get_by_text("Beginner", exact=True).first.click()
+    seed_box = page.get_by_label("Seed (same seed, same deals)")
+    seed_box.fill(str(seed))
+    seed_box.press("Enter")
+    settle(page)
+    page.get_by_role("button", name="Start new game").click()
+    page.locator(DECISION).first.wait_for(timeout=60000)
+    settle(page)
+
+
+def play_first_year(page, shots, name: str) -> dict:
+    """Click decisions until year 2 begins: a lit place on the island when there is one (every
+    other time, to use both), else a decision button. Returns counts of what was clicked."""
+    clicked = {"island": 0, "button": 0}
+    deadline = time.time() + 600
+    shot_place = False
+    while "Year 2 begins" not in log_text(page):
+        assert time.time() < deadline, f"year 1 not over after {clicked}"
+        assert not page.get_by_text("Game over:").count()
+        places = page.locator('div[class*="-island"] button.blb-place')
+        buttons = page.locator('div[class*="_act_"] button:not([disabled])')
+        if places.count() and (not buttons.count() or clicked["island"] <= clicked["button"]):
+            target = places.nth(clicked["island"] % places.count())
+            target.hover()
+            if not shot_place:
+                page.screenshot(path=str(shots / f"keyside-{name}-2-island-choice.png"), full_page=True)
+                shot_place = True
+            what = "island"
+        elif buttons.count():
+            target = buttons.first
+            what = "button"
+        else:
+            page.locator(DECISION).first.wait_for(timeout=60000)
+            continue
+        key = key_of(target)
+        target.click()
+        clicked[what] += 1
+        page.locator(f".{key}").first.wait_for(state="detached", timeout=60000)
+        settle(page, quiet=0.4)
+    return clicked
+
+
+@pytest.mark.parametrize("name,players_label,seed", [("2p", "2", 11),
+                                                     ("solo", "1 (solo against Keytoma)", 12)])
+def test_keyside_whole_game_first_year_by_clicking_then_the_ai_finishes(browser, server, shots,
+                                                                        name, players_label, seed):
+    ctx = browser.new_context(viewport={"width": 1440, "height": 2200})
+    page = ctx.new_page()
+    page.goto(server + "/")
+    page.get_by_role("button", name="Start new game").wait_for(timeout=30000)
+    settle(page)
+    start_keyside(page, players_label, seed)
+    page.screenshot(path=str(shots / f"keyside-{name}-1-start.png"), full_page=True)
+    clicked = play_first_year(page, shots, name)
+    assert clicked["island"] >= 3 and clicked["button"] >= 6, clicked
+    page.screenshot(path=str(shots / f"keyside-{name}-3-year-2.png"), full_page=True)
+    page.get_by_role("button", name="Let the AI finish the game").click()
+    page.get_by_text("Game over:").wait_for(timeout=600000)
+    settle(page)
+    text = page.get_by_text("Game over:").inner_text()
+    if name == "solo":
+        assert re.search(r"(you win|Keytoma wins) .* \d+ points, \d beacons? lit", text), text
+    else:
+        assert re.search(r"P0 \d+, P1 \d+ points", text), text
+    page.screenshot(path=str(shots / f"keyside-{name}-4-game-over.png"), full_page=True)
+    ctx.close()
