@@ -183,3 +183,31 @@ def test_let_the_ai_finish(players, solo):
 
 def test_ui_is_registered():
     assert isinstance(ui_for("keyside"), kui.KeysideUI)
+
+
+class _Changes:                 # the app's Changes as the board reads it: the moves' log lines
+    def __init__(self, lines):
+        self.lines = lines
+
+
+def test_what_the_others_did_since_your_last_decision_is_ringed():
+    changes = _Changes(["1. P1 lead yellow 1: boat H2 -> H11", "2. P1 move keyple town>M1>H5",
+                        "3. P1 activate market M4 (blue)", "4. P1 advance red"])
+    assert kui.recent_places(changes) == {"H11", "H5", "M4"}
+    state = boardlab.make("keyside", seed=5, players=2).new_initial_state()
+    while state.current_player < 0:
+        state.apply(state.legal_actions()[0])
+    obs = state.observation(0)
+    assert "ks-recent" not in kui.island_svg(obs, 0)
+    assert kui.island_svg(obs, 0, kui.recent_places(changes)).count("ks-recent") == 3
+
+
+def test_idle_input_shows_only_your_own_dice():
+    state = boardlab.make("keyside", seed=5, players=2).new_initial_state()
+    rng = random.Random(3)
+    while state.current_player < 0 or state.observation(state.current_player)["phase"] == "dice":
+        state.apply(rng.choice(list(state.legal_actions())))
+    obs = state.observation(0)
+    html = kui.KeysideUI().idle_input(obs, 0)
+    mine = [str(obs["seats"][0]["dice"][c]) for c in obs["seats"][0]["dice_left"]]
+    assert re.findall(r">(\d)</span>", html) == mine

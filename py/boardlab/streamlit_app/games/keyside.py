@@ -125,8 +125,23 @@ def _dice_colour(obs, seat):
     return obs["seats"][seat]["dice"] if 0 <= seat < len(obs["seats"]) else {}
 
 
-def island_svg(obs: dict, viewer=None) -> str:
-    """The island as it stands, seen by ``viewer`` (None: everything the observation shows)."""
+_PLACE_NAME = re.compile(r"\b([HMR](?:[1-9]|1[0-2]))\b")
+
+
+def recent_places(changes) -> set[str]:
+    """The island places the moves since the viewer's last decision ended at (a boat's or a
+    keyple's destination, a harbour resolved, a market used), read from their log lines."""
+    out = set()
+    for _, text in bc.recent_moves(changes):
+        names = _PLACE_NAME.findall(text)
+        if names:
+            out.add(names[-1])
+    return out
+
+
+def island_svg(obs: dict, viewer=None, recent=()) -> str:
+    """The island as it stands, seen by ``viewer`` (None: everything the observation shows);
+    the places in ``recent`` (e.g. "H7", "M2") are ringed: the others just moved there."""
     solo = "keytoma" in obs
     parts = [f"<svg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 {SIZE} {SIZE}' "
              f"style='width:100%;max-width:{SIZE}px;display:block;margin:auto' role='img' "
@@ -275,6 +290,10 @@ def island_svg(obs: dict, viewer=None) -> str:
             fx, fy = location_centre(f"H{hl['faces']}")
             parts.append(f"<line x1='{x:.1f}' y1='{y:.1f}' x2='{(x + fx) / 2:.1f}' y2='{(y + fy) / 2:.1f}' "
                          f"stroke='{INK}' stroke-width='2' marker-end=''/>")
+    for name in recent:
+        x, y, w, h = location_rect(name)
+        parts.append(f"<rect x='{x - 5:.1f}' y='{y - 5:.1f}' width='{w + 10}' height='{h + 10}' rx='12' "
+                     "fill='none' stroke='#f59f00' stroke-width='4' class='ks-recent'/>")
     # year and phase
     parts.append(_t(18, 28, f"Year {obs['year']} · {obs['phase']}", 16, 700, anchor="start"))
     if solo:
@@ -426,8 +445,9 @@ class KeysideUI(GameUI):
     def board(self, obs: dict, key: str = "board", viewer=None, changes=None) -> None:
         """The island (left in a slot the decision redraws clickable) and the mats."""
         if not bc.claimed("keyside-island"):
-            slot = bc.reserve("keyside-island", obs=obs, viewer=viewer)
-            slot.markdown(island_svg(obs, viewer), unsafe_allow_html=True)
+            recent = recent_places(changes)
+            slot = bc.reserve("keyside-island", obs=obs, viewer=viewer, recent=recent)
+            slot.markdown(island_svg(obs, viewer, recent), unsafe_allow_html=True)
         st.markdown(mats_html(obs, viewer), unsafe_allow_html=True)
 
     # -- input ------------------------------------------------------------------------------
@@ -454,11 +474,11 @@ class KeysideUI(GameUI):
                                mark="hint" if a == hint else None)
                       for pid, a in options[option].items()]
             kept = bc.reserved("keyside-island")
-            info = kept[1] if kept else {"obs": obs, "viewer": state.current_player}
+            info = kept[1] if kept else {"obs": obs, "viewer": state.current_player, "recent": ()}
             if not kept:
                 bc.claim("keyside-island")
             with (kept[0] if kept else st.container()):
-                clicked = bc.board(places, island_svg(info["obs"], info["viewer"]),
+                clicked = bc.board(places, island_svg(info["obs"], info["viewer"], info["recent"]),
                                    key=f"{key}-island", max_width=SIZE,
                                    note="Click a lit place on the island.")
             chosen = bc.pick(clicked, options[option])
