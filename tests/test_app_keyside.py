@@ -1,0 +1,213 @@
+"""Keyside in the browser app, through streamlit.testing.v1.AppTest (no browser): the new-game
+form (2-4 players and the solo options), the island and the mats on screen, a boat sent by
+clicking its harbour, secret dice kept secret, decisions through a whole year offered only
+as legal choices, and the AI finishing 2-player and solo games."""
+import random
+import re
+
+import pytest
+
+pytest.importorskip("streamlit")
+
+from streamlit.testing.v1 import AppTest  # noqa: E402
+
+import boardlab  # noqa: E402
+from boardlab.streamlit_app import MAIN_SCRIPT  # noqa: E402
+from boardlab.streamlit_app.games import keyside as kui  # noqa: E402
+from boardlab.streamlit_app.games import ui_for  # noqa: E402
+from boardlab.streamlit_app.session import AI, HUMAN  # noqa: E402
+from board_clicks import board_data, boards, click_place, legal_places, run_ui  # noqa: E402
+
+TIMEOUT = 120
+
+
+def app():
+    at = AppTest.from_file(str(MAIN_SCRIPT), default_timeout=TIMEOUT)
+    at.run()
+    assert not at.exception, at.exception
+    return at
+
+
+def start(at, seed=3, players=2, solo=()):
+    at.selectbox(key="ng_game").set_value("keyside").run()
+    at.selectbox(key="ng_ks_players").set_value(players).run()
+    for opt in solo:
+        at.checkbox(key=f"ng_ks_{opt}").check()
+    at.radio(key="ng_preset").set_value("Beginner")
+    at.number_input(key="ng_seed").set_value(seed)
+    at.run()
+    for s in range(max(players, 1)):
+        if players > 1:
+            at.selectbox(key=f"ng_seat_{s}").set_value("Human" if s == 0 else "AI")
+    at.run()
+    at.button(key="ng_start").click().run()
+    assert not at.exception, at.exception
+    return at.session_state["bl_play"]
+
+
+def decisions(at):
+    return [b for b in at.button if b.key and "_act_" in b.key and not b.disabled]
+
+
+def island(at) -> str:
+    """The island on the page: clickable (a board component) or drawn as a picture."""
+    if boards(at, "-island"):
+        return board_data(at, "-island")["svg"]
+    return next(m.value for m in at.markdown if "aria-label='Keyside island'" in m.value)
+
+
+def legal_names(at) -> set[str]:
+    st = at.session_state["bl_play"].state
+    return {st.action_to_string(a) for a in st.legal_actions()}
+
+
+def one_step(at, rng):
+    """Take one decision the way a player does: a lit place on the island, else a button; check
+    that everything offered is legal and that every legal decision is offered."""
+    sess = at.session_state["bl_play"]
+    state = sess.state
+    legal = legal_names(at)
+    buttons = decisions(at)
+    offered = {b.label.rstrip(" ★") for b in buttons}
+    assert offered <= legal
+    places = legal_places(at, "-island") if boards(at, "-island") else []
+    obs = state.observation(state.current_player)
+    radio = [r for r in at.radio if r.key and r.key.endswith("_opt")]
+    options = radio[0].options if radio else []
+    by_place = {kui.island_choice(n, obs) for n in legal} - {None}
+    assert {p["id"] for p in places} <= {pid for _, pid in by_place}
+    assert {o for o, _ in by_place} == (set(options) or {o for o, _ in by_place})
+    assert offered | {n for n in legal if kui.island_choice(n, obs)} == legal   # nothing missing
+    before = len(state.history)
+    if places and (not buttons or rng.random() < 0.7):
+        click_place(at, "-island", rng.choice(places)["id"])
+    else:
+        rng.choice(buttons).click().run()
+    assert not at.exception, at.exception
+    assert len(at.session_state["bl_play"].state.history) > before
+
+
+def test_new_game_form_and_the_table():
+    at = app()
+    at.selectbox(key="ng_game").set_value("keyside").run()
+    assert at.selectbox(key="ng_ks_players").options == ["2", "3", "4", "1 (solo against Keytoma)"]
+    sess = start(at, players=2)
+    assert sess.game.params["players"] == 2 and sess.seats == [HUMAN, AI]
+    svg = island(at)
+    for text in ("Town", "H1", "H12", "M8", "R8", "Year 1"):
+        assert text in svg
+    mats = next(m.value for m in at.markdown if "ks-mats" in m.value)
+    assert "P0 (White)" in mats and "P1 (Black)" in mats and "Total" in mats
+
+
+def test_solo_form_has_the_harder_options():
+    at = app()
+    at.selectbox(key="ng_game").set_value("keyside").run()
+    at.selectbox(key="ng_ks_players").set_value(1).run()
+    for opt in ("solo_all_beacons", "solo_keytoma_keyple", "solo_landslide", "solo_pirates"):
+        assert at.checkbox(key=f"ng_ks_{opt}")
+    assert not [c for c in at.checkbox if c.key == "ng_ks_first"]
+    sess = start(at, players=1, solo=("solo_pirates", "solo_landslide"))
+    assert sess.game.params["solo_pirates"] and sess.game.params["solo_landslide"]
+    svg = island(at)
+    assert "Keytoma" in svg and "Beacons" in svg and "pirates" in svg and "slide" in svg
+
+
+def test_others_dice_stay_hidden_until_the_reveal():
+    for seed in range(1, 30):       # a game where the AI (P1) sets its dice before P0
+        at = app()
+        start(at, seed=seed, players=2)
+        if any(v is not None for v in at.session_state["bl_play"].state.full_observation()["seats"][1]["dice"].values()):
+            break
+    rng = random.Random(0)
+    seen_hidden = False
+    for _ in range(40):
+        state = at.session_state["bl_play"].state
+        obs = state.observation(0)
+        if obs["phase"] != "dice":
+            break
+        full = state.full_observation()
+        other = full["seats"][1]["dice"]
+        if any(v is not None for v in other.values()):
+            assert all(v is None for v in obs["seats"][1]["dice"].values())
+            mats = next(m.value for m in at.markdown if "ks-mats" in m.value)
+            p1 = mats.split("P1 (Black)")[1]
+            assert re.findall(r"ks-die[^>]*>([^<]*)<", p1) == ["?"] * 6
+            seen_hidden = True
+        one_step(at, rng)
+    assert seen_hidden
+    assert at.session_state["bl_play"].state.observation(0)["phase"] == "play"
+
+
+def test_a_boat_is_sent_by_clicking_its_harbour():
+    game = boardlab.make("keyside", seed=5, players=2)
+    state = game.new_initial_state()
+    rng = random.Random(1)
+    while state.current_player < 0 or state.observation(state.current_player)["phase"] == "dice":
+        state.apply(rng.choice(list(state.legal_actions())))
+    assert (state.observation(state.current_player)["task"] or {}).get("kind") == "land"
+    at = run_ui(state)
+    places = legal_places(at, "-island")
+    assert places and all(re.fullmatch(r"H\d+", p["id"]) for p in places)
+    option = at.radio(key="t_opt").value
+    want = {m.group(3) for n in (state.action_to_string(a) for a in state.legal_actions())
+            if (m := kui._LEAD.match(n)) and option == f"{m.group(1)} · boat at {m.group(2)}"}
+    assert {p["id"] for p in places} == want
+    # the mat buttons are there too
+    assert any(b.label.endswith("to mat") for b in decisions(at))
+
+
+def test_a_whole_year_offers_only_legal_choices():
+    at = app()
+    start(at, seed=6, players=2)
+    rng = random.Random(2)
+    for _ in range(120):
+        state = at.session_state["bl_play"].state
+        if state.is_terminal() or state.observation(0)["year"] > 1:
+            break
+        one_step(at, rng)
+    assert at.session_state["bl_play"].state.observation(0)["year"] >= 2
+
+
+@pytest.mark.parametrize("players,solo", [(2, ()), (1, ("solo_keytoma_keyple",))])
+def test_let_the_ai_finish(players, solo):
+    at = app()
+    start(at, seed=2, players=players, solo=solo)
+    at.button(key="play_ai_finish").click().run(timeout=600)
+    assert not at.exception, at.exception
+    sess = at.session_state["bl_play"]
+    assert sess.state.is_terminal() and sess.seats == [AI] * max(players, 1)
+    result = next(x.value for x in at.success if "Game over" in x.value)
+    assert ("points" in result) and (("beacon" in result) == (players == 1))
+
+
+def test_ui_is_registered():
+    assert isinstance(ui_for("keyside"), kui.KeysideUI)
+
+
+class _Changes:                 # the app's Changes as the board reads it: the moves' log lines
+    def __init__(self, lines):
+        self.lines = lines
+
+
+def test_what_the_others_did_since_your_last_decision_is_ringed():
+    changes = _Changes(["1. P1 lead yellow 1: boat H2 -> H11", "2. P1 move keyple town>M1>H5",
+                        "3. P1 activate market M4 (blue)", "4. P1 advance red"])
+    assert kui.recent_places(changes) == {"H11", "H5", "M4"}
+    state = boardlab.make("keyside", seed=5, players=2).new_initial_state()
+    while state.current_player < 0:
+        state.apply(state.legal_actions()[0])
+    obs = state.observation(0)
+    assert "ks-recent" not in kui.island_svg(obs, 0)
+    assert kui.island_svg(obs, 0, kui.recent_places(changes)).count("ks-recent") == 3
+
+
+def test_idle_input_shows_only_your_own_dice():
+    state = boardlab.make("keyside", seed=5, players=2).new_initial_state()
+    rng = random.Random(3)
+    while state.current_player < 0 or state.observation(state.current_player)["phase"] == "dice":
+        state.apply(rng.choice(list(state.legal_actions())))
+    obs = state.observation(0)
+    html = kui.KeysideUI().idle_input(obs, 0)
+    mine = [str(obs["seats"][0]["dice"][c]) for c in obs["seats"][0]["dice_left"]]
+    assert re.findall(r">(\d)</span>", html) == mine
