@@ -3,114 +3,21 @@ against Keytoma, the first year played by clicking (dice set with buttons, boats
 keyples moved by clicking places on the island, the rest with buttons), then "Let the AI finish
 the game". Screenshots go to test-output/e2e/keyside-*.png.
 
-The fixtures are copied from test_board_clicks.py. Their Playwright instance lives for this
-module only, and this module must run before test_browser.py, whose session-wide instance
-would stay open (Playwright's sync API allows one at a time): hence the file's name."""
-import os
+The browser and the app server are test_browser.py's session fixtures (Playwright's sync API
+allows one instance at a time in a process)."""
 import re
-import shutil
-import socket
-import subprocess
 import sys
 import time
-import urllib.request
 from pathlib import Path
 
 import pytest
 
-CHROMIUM = os.environ.get("BOARDLAB_CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
-CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                 "--disable-component-update", "--disable-sync"]
-OUT = Path(__file__).resolve().parents[2] / "test-output" / "e2e"
-IN_CI = os.environ.get("CI", "").lower() in ("1", "true", "yes")
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+# One browser and one app server for every e2e module (two Playwright instances in one
+# process clash): test_browser's session fixtures.
+from test_browser import browser, server, settle, shots  # noqa: E402,F401
+
 DESKTOP = {"width": 1440, "height": 1400}
-PHONE = {"width": 390, "height": 844}
-
-
-def _missing() -> str | None:
-    try:
-        import playwright.sync_api  # noqa: F401
-    except ImportError:
-        return "playwright is not installed"
-    if not os.path.exists(CHROMIUM):
-        return f"chromium not found at {CHROMIUM}"
-    return None
-
-
-@pytest.fixture(scope="module")
-def browser():
-    why = _missing()
-    if why:
-        if IN_CI:
-            pytest.fail(f"end-to-end tests need a browser in CI: {why}")
-        pytest.skip(why)
-    from playwright.sync_api import sync_playwright
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        yield b
-        b.close()
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory, browser):
-    """`boardlab app` started from outside the source tree; yields its base URL."""
-    port = _free_port()
-    cwd = tmp_path_factory.mktemp("board_app")
-    log = open(cwd / "streamlit.log", "w")
-    proc = subprocess.Popen([sys.executable, "-m", "boardlab", "app", "--port", str(port),
-                             "--host", "127.0.0.1"], cwd=cwd, stdout=log,
-                            stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
-    url = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.time() + 60
-        while True:
-            try:
-                with urllib.request.urlopen(url + "/_stcore/health", timeout=2) as r:
-                    if r.read().strip() == b"ok":
-                        break
-            except OSError:
-                pass
-            if proc.poll() is not None or time.time() > deadline:
-                log.flush()
-                raise RuntimeError("the app did not start:\n"
-                                   + (cwd / "streamlit.log").read_text()[-3000:])
-            time.sleep(0.3)
-        yield url
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-        log.close()
-
-
-@pytest.fixture(scope="module")
-def shots():
-    OUT.mkdir(parents=True, exist_ok=True)
-    return OUT
-
-
-def settle(page, timeout=60.0, quiet=0.7):
-    """Wait until the app has not been running for ``quiet`` seconds."""
-    deadline = time.time() + timeout
-    since = None
-    while time.time() < deadline:
-        running = page.locator('[data-testid="stStatusWidgetRunningIcon"]').count() > 0
-        if running:
-            since = None
-        elif since is None:
-            since = time.time()
-        elif time.time() - since >= quiet:
-            return
-        time.sleep(0.1)
-    raise AssertionError("the app kept running")
 
 
 def key_of(locator) -> str:
