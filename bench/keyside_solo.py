@@ -6,12 +6,13 @@ points came from.
     python bench/keyside_solo.py --agent ismcts:2000 --games 100
     python bench/keyside_solo.py --agent ismcts:1s --games 100 --all-beacons --jobs 2
 
-Interrupt it (SIGINT, Ctrl-C) to stop early: it reports the games finished, which are
+Interrupt it (Ctrl-C, or SIGTERM) to stop early: it reports the games finished, which are
 always those of the first seeds (results come back in seed order).
 """
 import argparse
 import functools
 import multiprocessing
+import signal
 import statistics
 import sys
 from collections import Counter
@@ -29,6 +30,10 @@ def play(spec: str, all_beacons: bool, seed: int) -> dict:
     score = obs["seats"][0]["score"]
     return {"won": bool(obs["won"]), "total": score["total"], "score": score,
             "beacons": [(b["beacon"], bool(b["lit"])) for b in obs["beacons"]]}
+
+
+def _interrupt(signum, frame):
+    raise KeyboardInterrupt   # SIGTERM stops like Ctrl-C (a background job ignores SIGINT)
 
 
 class _Serial:
@@ -55,6 +60,7 @@ def main(argv=None) -> int:
     results = []
     try:
         with multiprocessing.Pool(args.jobs) if args.jobs > 1 else _Serial() as pool:
+            signal.signal(signal.SIGTERM, _interrupt)   # after the fork: workers just die
             for i, r in enumerate(pool.imap(one, seeds)):   # in seed order, whatever the jobs
                 results.append(r)
                 lit = "".join(b for b, ok in r["beacons"] if ok) or "-"
