@@ -9,24 +9,15 @@ import statistics
 import sys
 from collections import Counter
 
-import numpy as np
-
 import boardlab
-from boardlab.agents import make_agent
 from boardlab.arena import wilson_interval
+from solo_play import play_seeded
 
 
 def play(mode: str, spec: str, seed: int) -> dict:
     """One seeded solo game; its result (score and title, or cleared round and title)."""
     state = boardlab.make("nukumi", players=1, solo=mode).new_initial_state(seed=seed)
-    agent = make_agent(spec, seed=seed)
-    rng = np.random.default_rng(seed)
-    while not state.is_terminal():
-        if state.is_chance():
-            acts, probs = zip(*state.chance_outcomes())
-            state.apply(int(rng.choice(acts, p=np.array(probs) / sum(probs))))
-        else:
-            state.apply(int(agent.step(state)))
+    state = play_seeded(state, spec, seed)
     return state.full_observation()["result"]
 
 

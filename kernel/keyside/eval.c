@@ -1,5 +1,6 @@
 /* Keyside: returns, chance, determinization, the search heuristic (projected
  * final score) and the function table. */
+#include <math.h>
 #include <string.h>
 #include "keyside.h"
 
@@ -116,6 +117,99 @@ static double projected(const KsConfig *c, const KsState *s, int p) {
          + 0.15 * goods - 0.2 * future * pl->mat;
 }
 
+static double clamp01(double x) { return x < 0 ? 0 : x > 1 ? 1 : x; }
+static double sigmoid(double x) { return 0.5 + 0.5 * x / (1.0 + (x < 0 ? -x : x)); }   /* cheap, smooth */
+
+/* Solo: how far the drawn beacon of pile `pile` (kind k) is from lit, 0..1
+ * (1 = lit), the same facts ks_beacons() checks, counted as fractions. */
+static double beacon_progress(const KsState *s, const KsScore *sc, int pile, int k) {
+    const KsPlayer *pl = &s->pl[0];
+    if (pile == 0) {
+        int run = 0, best = 0, built = 0, farms = 0, nine = 0, top[3] = {0, 0, 0};
+        for (int i = 0; i < 2 * KS_NH; i++) {
+            if (s->hl_owner[i % KS_NH] == 0) { run++; if (run > best) best = run; } else run = 0;
+        }
+        for (int t = 0; t < 3; t++) built += pl->hl_built >> t & 1;
+        for (int h = 0; h < KS_NH; h++) {
+            int n = pl->kp[KS_H(h)] + (s->red_i == 0 && s->htile[h] == 8);
+            nine += n > 0;
+            n = n > 3 ? 3 : n;
+            if (n > top[2]) { top[2] = n; if (top[2] > top[1]) { int t = top[1]; top[1] = top[2]; top[2] = t; }
+                              if (top[1] > top[0]) { int t = top[0]; top[0] = top[1]; top[1] = t; } }
+        }
+        for (int r = 0; r < KS_NR; r++) farms += s->rl_kind[r] >= 0 && s->rl_kind[r] < KS_NFARM && s->rl_owner[r] == 0;
+        switch (k) {
+        case 0: return best / 3.0;
+        case 1: return built / 2.0;
+        case 2: return sc->beach / 12.0;
+        case 3: return (top[0] + top[1] + top[2]) / 9.0;
+        case 4: return farms / 3.0;
+        default: return nine / 9.0;
+        }
+    }
+    if (pile == 1) {
+        int same = 0, pv[3] = {0, 0, 0}, lv[3] = {0, 0, 0}, gem = 0, gems = 0;
+        for (int col = 0; col < KC_N; col++) {
+            int n = pl->skill[col][0] + pl->skill[col][1] + pl->skill[col][2], l = pl->level[col];
+            if (n > same) same = n;
+            for (int t = 0; t < 3; t++) pv[t] += pl->skill[col][t];
+            for (int t = 0; t < 3; t++) if (l > lv[t]) { int x = lv[t]; lv[t] = l; l = x; }
+        }
+        for (int g = 0; g < 3; g++) { int n = pl->goods[KG_GEM0 + g]; gems += n; if (n > gem) gem = n; }
+        int per = pv[0] > pv[1] ? pv[0] : pv[1];
+        per = per > pv[2] ? per : pv[2];
+        switch (k) {
+        case 0: return same / 3.0;
+        case 1: return per / 4.0;
+        case 2: return pl->goods[KG_FISH] / 10.0;
+        case 3: return (lv[0] + lv[1] + lv[2]) / 12.0;
+        case 4: return gem / 4.0;
+        default: return gems / 9.0;
+        }
+    }
+    if (k == 0) {   /* two harbour rows at their tile's full value */
+        double a = 0, b = 0;
+        for (int h = 0; h < KS_NH; h++) {
+            int n = pl->kp[KS_H(h)] + (s->red_i == 0 && s->htile[h] == 8);
+            if (n == 0 || s->hscore[h] < 0) continue;
+            int max = (!s->hred[h] && s->hscore[h] == 2) ? 8 : 12;
+            double v = (double)sc->harbour[(int)s->hscore[h]] / n / max;
+            if (v > a) { b = a; a = v; } else if (v > b) b = v;
+        }
+        return (a + b) / 2.0;
+    }
+    static const int PAIR[6][2] = {{0, 0}, {8, 9}, {1, 2}, {4, 10}, {3, 11}, {7, 12}};
+    int pts = 0;
+    for (int h = 0; h < KS_NH; h++)
+        if (s->hscore[h] + 1 == PAIR[k][0] || s->hscore[h] + 1 == PAIR[k][1]) pts += sc->harbour[(int)s->hscore[h]];
+    return pts / 35.0;
+}
+
+/* Solo leaf value: a win probability, 2P - 1. P = P(120 points) x P(enough
+ * beacons): the projected score against 120 on a scale that narrows as the
+ * years pass, and each beacon lit with a chance that grows with its progress
+ * (a lit beacon counts as nearly sure), combined as independent events.
+ * A raw-points value saturated near -1 (most games project 60-100), which
+ * left the search nearly blind (docs/search.md, Keyside solo). */
+static double solo_value(const KsConfig *c, const KsState *s, double est) {
+    double future = s->year >= 3 ? 1.0 : 4.0 - s->year;   /* years still to play, this one included */
+    double ps = sigmoid((est - 120.0) / (6.0 + 8.0 * future));
+    KsScore sc;
+    ks_score(c, s, 0, -1, &sc);
+    int lit = ks_beacons(c, s, -1);
+    double pb[3];
+    for (int pile = 0; pile < 3; pile++) {
+        if (s->beacon[pile] < 0) { pb[pile] = 0; continue; }
+        if (lit >> pile & 1) { pb[pile] = 0.97; continue; }
+        double r = clamp01(beacon_progress(s, &sc, pile, s->beacon[pile]));
+        double base = 0.1 * future;   /* time left to start one from nothing */
+        pb[pile] = base + (0.9 - base) * pow(r, 4.0 / future);
+    }
+    double p2 = pb[0] * pb[1] + pb[0] * pb[2] + pb[1] * pb[2] - 2 * pb[0] * pb[1] * pb[2];
+    double pbeacons = (c->solo_opts & 1) ? pb[0] * pb[1] * pb[2] : p2;
+    return 2.0 * sqrt(ps * pbeacons) - 1.0;   /* sqrt: spreads the usual small P over [-1, 1] */
+}
+
 static void vt_evaluate(const BLGame *g, const void *vst, double *out) {
     const KsConfig *c = KS_CFG(g);
     const KsState *s = CST(vst);
@@ -123,13 +217,7 @@ static void vt_evaluate(const BLGame *g, const void *vst, double *out) {
     if (s->phase == KP_OVER) { vt_returns(g, vst, out); return; }
     double est[KS_MAXP];
     for (int p = 0; p < P; p++) est[p] = projected(c, s, p);
-    if (c->solo) {   /* against the target: 120 points and the beacons */
-        int lit = ks_beacons(c, s, -1), n = (lit & 1) + (lit >> 1 & 1) + (lit >> 2 & 1);
-        double x = (est[0] - 120.0) / 30.0 + 0.25 * (n - ((c->solo_opts & 1) ? 3 : 2));
-        x = x < -3 ? -3 : x > 3 ? 3 : x;
-        out[0] = x * (27 + x * x) / (27 + 9 * x * x);
-        return;
-    }
+    if (c->solo) { out[0] = solo_value(c, s, est[0]); return; }
     for (int p = 0; p < P; p++) {
         double others = 0;
         for (int q = 0; q < P; q++) if (q != p) others += est[q];

@@ -1,0 +1,100 @@
+"""Keyside's Keytoma solo game, measured: seeded games of one agent, then the win
+rate (at least 120 points and 2 of 3 beacons lit, or all 3 with --all-beacons)
+with a 95% Wilson interval, the median score, the beacon counts and where the
+points came from.
+
+    python bench/keyside_solo.py --agent ismcts:2000 --games 100
+    python bench/keyside_solo.py --agent ismcts:1s --games 100 --all-beacons --jobs 2
+
+Interrupt it (Ctrl-C, or SIGTERM) to stop early: it reports the games finished, which are
+always those of the first seeds (results come back in seed order).
+"""
+import argparse
+import functools
+import multiprocessing
+import signal
+import statistics
+import sys
+from collections import Counter
+
+import boardlab
+from boardlab.arena import wilson_interval
+from solo_play import play_seeded
+
+
+def play(spec: str, all_beacons: bool, seed: int) -> dict:
+    """One seeded solo game: won, total, score breakdown and the beacons."""
+    state = boardlab.make("keyside", players=1, solo_all_beacons=all_beacons).new_initial_state(seed=seed)
+    state = play_seeded(state, spec, seed)
+    obs = state.full_observation()
+    score = obs["seats"][0]["score"]
+    return {"won": bool(obs["won"]), "total": score["total"], "score": score,
+            "beacons": [(b["beacon"], bool(b["lit"])) for b in obs["beacons"]]}
+
+
+def _interrupt(signum, frame):
+    raise KeyboardInterrupt   # SIGTERM stops like Ctrl-C (a background job ignores SIGINT)
+
+
+class _Serial:
+    """Stands in for a Pool when --jobs is 1."""
+    imap = staticmethod(map)
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        return False
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--agent", default="ismcts:1s", help="agent spec (default ismcts:1s)")
+    ap.add_argument("--games", type=int, default=100)
+    ap.add_argument("--seed", type=int, default=0, help="first game seed (games use seed, seed+1, ...)")
+    ap.add_argument("--all-beacons", action="store_true", help="the solo_all_beacons option: all 3 must be lit")
+    ap.add_argument("--jobs", type=int, default=1, help="worker processes (default 1)")
+    args = ap.parse_args(argv)
+    seeds = range(args.seed, args.seed + args.games)
+    one = functools.partial(play, args.agent, args.all_beacons)
+    results = []
+    try:
+        with multiprocessing.Pool(args.jobs) if args.jobs > 1 else _Serial() as pool:
+            signal.signal(signal.SIGTERM, _interrupt)   # after the fork: workers just die
+            for i, r in enumerate(pool.imap(one, seeds)):   # in seed order, whatever the jobs
+                results.append(r)
+                lit = "".join(b for b, ok in r["beacons"] if ok) or "-"
+                print(f"game {i + 1}/{args.games} seed {seeds[i]}: {r['total']} points, lit {lit}, "
+                      f"{'won' if r['won'] else 'lost'}", file=sys.stderr, flush=True)
+    except KeyboardInterrupt:   # stopped early: report the games of the first seeds, all finished
+        print(f"interrupted after {len(results)} games", file=sys.stderr)
+        if not results:
+            return 1
+    n = len(results)
+    wins = sum(r["won"] for r in results)
+    lo, hi = wilson_interval(wins, n)
+    totals = [r["total"] for r in results]
+    lit = Counter(sum(ok for _, ok in r["beacons"]) for r in results)
+    need = 3 if args.all_beacons else 2
+    print(f"keyside solo{' (all 3 beacons)' if args.all_beacons else ''}, {args.agent}, {n} games from seed {args.seed}"
+          + (f" (stopped early: {args.games} asked)" if n < args.games else ""))
+    print(f"won {wins}/{n} = {wins / n:.1%} [95% Wilson {lo:.1%}, {hi:.1%}]")
+    print(f"score: median {statistics.median(totals)}, mean {statistics.mean(totals):.1f}, "
+          f"min {min(totals)}, max {max(totals)}; >= 120 in {sum(t >= 120 for t in totals)}/{n}")
+    print("beacons lit: " + ", ".join(f"{k}: {lit[k]}" for k in range(4))
+          + f"; >= {need} in {sum(v for k, v in lit.items() if k >= need)}/{n}")
+    by_beacon = Counter()
+    drawn = Counter()
+    for r in results:
+        for b, ok in r["beacons"]:
+            drawn[b] += 1
+            by_beacon[b] += ok
+    print("lit per beacon: " + ", ".join(f"{b} {by_beacon[b]}/{drawn[b]}" for b in sorted(drawn)))
+    parts = {k: statistics.mean(sum(v) if isinstance(v, list) else v for v in [r["score"][k] for r in results])
+             for k in results[0]["score"] if k != "total"}
+    print("mean points by source: " + ", ".join(f"{k} {v:.1f}" for k, v in parts.items()))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
