@@ -90,6 +90,24 @@ def test_review_restricted_to_a_seat_never_searches_the_others():
         Review(state, {"iterations": 0})
 
 
+@pytest.mark.parametrize("name", boardlab.games_available())
+def test_review_works_for_every_registered_game(name):
+    import random
+    s = boardlab.make(name).new_initial_state(seed=2)
+    rng = random.Random(2)
+    decisions = 0
+    while not s.is_terminal() and decisions < 6:
+        decisions += not s.is_chance()
+        s.apply(s.chance_outcomes()[0][0] if s.is_chance() else rng.choice(s.legal_actions()))
+    job = Review(s, {"iterations": 40})
+    rows = job.step(4)
+    assert [r["decision"] for r in rows] == [0, 1, 2, 3]
+    for r in rows:
+        legal = boardlab.replay({**s.to_record(), "actions": s.history[:r["ply"]],
+                                 "moves": None, "result": None}).legal_actions()
+        assert r["ai_action"] in legal and r["played_action"] == s.history[r["ply"]]
+
+
 def test_evaluation_and_bar():
     s = boardlab.make("kitsu", players=2).new_initial_state(seed=1)
     while s.is_chance():
