@@ -29,7 +29,7 @@ from typing import Sequence
 
 from .errors import RecordError
 
-__all__ = ["COLUMNS", "analyse_record", "analyse_files", "load_record", "record_id"]
+__all__ = ["COLUMNS", "analyse_record", "decision_row", "analyse_files", "load_record", "record_id"]
 
 COLUMNS = ["record", "record_id", "game", "decision", "ply", "seat", "legal_moves",
            "ai_move", "ai_action", "ai_win_pct", "played_move", "played_action",
@@ -69,6 +69,28 @@ def _budget_agent(budget: str, seed: int):
     return agent
 
 
+def decision_row(state, action: int, result) -> dict:
+    """How the move ``action`` played at ``state`` compares with the search ``result`` run
+    there for the seat to move: the per-decision columns of :data:`COLUMNS` (seat,
+    legal_moves, ai_*, played_*, win_pct_lost, iterations)."""
+    legal = [int(a) for a in state.legal_actions()]
+    by_action = {int(s["action"]): s for s in result.stats}
+    best = by_action[int(result.best_action)]
+    played = by_action.get(int(action))
+    visited = played is not None and played["visits"] > 0
+    ai_pct = 100.0 * float(best["win_prob"])
+    played_pct = 100.0 * float(played["win_prob"]) if visited else math.nan
+    return {"seat": int(state.current_player), "legal_moves": len(legal),
+            "ai_move": state.action_to_string(int(result.best_action)),
+            "ai_action": int(result.best_action), "ai_win_pct": ai_pct,
+            "played_move": state.action_to_string(int(action)),
+            "played_action": int(action), "played_win_pct": played_pct,
+            "played_visits": int(played["visits"]) if played is not None else 0,
+            "win_pct_lost": (0.0 if int(action) == int(result.best_action)
+                             else ai_pct - played_pct),
+            "iterations": int(result.iterations)}
+
+
 def analyse_record(record: dict, budget: str = "1000", seed: int = 0, label: str = "") -> list:
     """One row (a dict of :data:`COLUMNS`) per decision of ``record``."""
     import boardlab
@@ -77,27 +99,10 @@ def analyse_record(record: dict, budget: str = "1000", seed: int = 0, label: str
     state = boardlab.replay({**record, "actions": [], "moves": None, "result": None})
     rows = []
     for ply, action in enumerate(record["actions"]):
-        seat = state.current_player
-        if seat >= 0:
-            legal = [int(a) for a in state.legal_actions()]
-            result = agent.analyse(state)
-            by_action = {int(s["action"]): s for s in result.stats}
-            best = by_action[int(result.best_action)]
-            played = by_action.get(int(action))
-            visited = played is not None and played["visits"] > 0
-            ai_pct = 100.0 * float(best["win_prob"])
-            played_pct = 100.0 * float(played["win_prob"]) if visited else math.nan
-            rows.append({
-                "record": label, "record_id": rid, "game": record["game"],
-                "decision": len(rows), "ply": ply, "seat": int(seat), "legal_moves": len(legal),
-                "ai_move": state.action_to_string(int(result.best_action)),
-                "ai_action": int(result.best_action), "ai_win_pct": ai_pct,
-                "played_move": state.action_to_string(int(action)),
-                "played_action": int(action), "played_win_pct": played_pct,
-                "played_visits": int(played["visits"]) if played is not None else 0,
-                "win_pct_lost": (0.0 if int(action) == int(result.best_action)
-                                 else ai_pct - played_pct),
-                "budget": str(budget), "iterations": int(result.iterations)})
+        if state.current_player >= 0:
+            row = decision_row(state, int(action), agent.analyse(state))
+            rows.append({"record": label, "record_id": rid, "game": record["game"],
+                         "decision": len(rows), "ply": ply, **row, "budget": str(budget)})
         state.apply(int(action))
     return rows
 

@@ -4,7 +4,9 @@ import streamlit as st
 
 import boardlab
 from boardlab.streamlit_app import common
+from boardlab.streamlit_app.eval_bar import show_eval_bar
 from boardlab.streamlit_app.games import ui_for
+from boardlab.streamlit_app.review import THRESHOLDS, Review, evaluation, summary
 from boardlab.streamlit_app.session import (AI_PRESETS, decision_plies, load_record, mix,
                                             state_at)
 
@@ -46,6 +48,125 @@ def analyse_block(pos, player, key: str, title: str, refused: str | None = None)
                     f"{result.iterations:,} iterations in {result.seconds:.2f} s. "
                     "Open **Search tree** to explore the search.")
         common.stats_table(result)
+        return result
+    return None
+
+
+def review_controls(base, live_seat, show_all, slider_key: str):
+    """Win-%% graph and review of the whole game ``base``: every decision this viewer may
+    search, analysed in the background (a fragment doing a few per run) at a set budget."""
+    n = base.game.num_players
+    st.subheader("Whole game: win-% graph and review")
+    budget = budget_input("rv")
+    if live_seat is not None and not show_all:
+        allowed = frozenset([live_seat])
+        st.caption(f"The game goes on: only P{live_seat}'s (your) decisions are searched.")
+    else:
+        allowed = None
+    seats = st.multiselect("Review the decisions of", list(range(n)),
+                           default=sorted(allowed) if allowed else list(range(n)),
+                           format_func=lambda s: f"P{s}", key="rv_seats")
+    job = an.get("review")
+    if job is not None and (job.base.history != list(base.history)
+                            or job.base.game is not base.game or job.seats != allowed):
+        job = an["review"] = None                 # another game, or it went on
+    c1, c2 = st.columns([1, 1])
+    if c1.button("Analyse the whole game", key="rv_start", type="primary"):
+        job = an["review"] = Review(base.clone(), budget, seats=allowed,
+                                    seed=mix(len(base.history), 11))
+    if job is None:
+        return None
+    running = not job.done and not job.stopped
+    if running and c2.button("Stop", key="rv_stop"):
+        job.stopped = True
+        running = False
+
+    @st.fragment(run_every=0.2 if running else None)
+    def worker():
+        if not job.done and not job.stopped:
+            job.step(2)
+            st.progress(job.progress, text=f"Analysed {len(job.rows)} of {len(job.todo)} "
+                                           "decisions")
+            if job.done:
+                st.rerun()                        # the page: graph and review complete
+        elif job.stopped and not job.done:
+            st.caption(f"Stopped after {len(job.rows)} of {len(job.todo)} decisions.")
+
+    worker()
+    rows = [job.rows[i] for i in sorted(job.rows)]
+    if rows:
+        win_graph(rows, n)
+        review_table(rows, seats, slider_key)
+    return job
+
+
+def win_graph(rows, n: int) -> None:
+    import plotly.graph_objects as go
+    fig = go.Figure()
+    for seat in range(n):
+        mine = [r for r in rows if r["seat"] == seat]
+        if not mine:
+            continue
+        fig.add_trace(go.Scatter(
+            x=[r["decision"] for r in mine], y=[r["win_pct"] for r in mine],
+            error_y={"type": "data", "array": [r["pm"] for r in mine], "thickness": 1},
+            mode="lines+markers", name=f"P{seat} (to move)",
+            customdata=[[r["ai_move"], r["played_move"]] for r in mine],
+            hovertemplate="decision %{x}: %{y:.1f}%<br>best %{customdata[0]}, "
+                          "played %{customdata[1]}<extra></extra>"))
+    fig.update_layout(height=260, margin={"l": 10, "r": 10, "t": 10, "b": 10},
+                      yaxis={"range": [0, 100], "title": "win % of the seat to move"},
+                      xaxis={"title": "decision (click a point to go there)"},
+                      clickmode="event+select")
+    event = st.plotly_chart(fig, on_select="rerun", selection_mode="points", key="rv_graph",
+                            width="stretch")
+    points = (event or {}).get("selection", {}).get("points", []) if event else []
+    if not points:
+        an.pop("graph_jumped", None)
+    else:
+        x = int(points[0]["x"])
+        if an.get("graph_jumped") != x:
+            an["graph_jumped"] = x
+            ss["an_jump"] = x
+            st.rerun()
+
+
+def review_table(rows, seats, slider_key: str) -> None:
+    import pandas as pd
+    mine = [r for r in rows if r["seat"] in seats]
+    if not mine:
+        return
+    marks = {"blunder": "?? blunder", "mistake": "? mistake", "inaccuracy": "?! inaccuracy",
+             "unknown": "not searched", "": ""}
+    st.markdown("**Summary per seat** — accuracy: share of decisions that are not an "
+                "inaccuracy, mistake or blunder (" + ", ".join(
+                    f"{k} ≥ {v:g}" for k, v in reversed(THRESHOLDS))
+                + " win-% points lost, and more than the noise)")
+    st.dataframe(pd.DataFrame([{
+        "seat": f"P{e['seat']}", "decisions": e["decisions"],
+        "accuracy %": round(e["accuracy"], 1), "mean win % lost": round(e["mean_lost"], 1),
+        "inaccuracies": e["inaccuracy"], "mistakes": e["mistake"], "blunders": e["blunder"]}
+        for e in summary(mine, seats)]), hide_index=True, key="rv_summary")
+    st.dataframe(pd.DataFrame([{
+        "decision": r["decision"], "seat": f"P{r['seat']}", "played": r["played_move"],
+        "AI": r["ai_move"], "win % (best)": f"{r['win_pct']:.1f} ± {r['pm']:.1f}",
+        "lost": round(r["win_pct_lost"], 1), "flag": marks[r["label"]]} for r in mine]),
+        hide_index=True, key="rv_table", height=240)
+    flagged = [r for r in mine if r["label"] in ("inaccuracy", "mistake", "blunder")]
+    if flagged:
+        c1, c2 = st.columns([3, 1])
+        by_decision = {r["decision"]: r for r in flagged}
+        pick = by_decision[c1.selectbox(
+            "Flagged decision", list(by_decision), key="rv_flag",
+            format_func=lambda d: f"{d}: P{by_decision[d]['seat']} "
+            f"{by_decision[d]['played_move']} ({by_decision[d]['label']}, "
+            f"-{by_decision[d]['win_pct_lost']:.1f}%)")]
+        if c2.button("Show the better move", key="rv_show"):
+            ss["an_jump"] = pick["decision"]
+            an["better"] = pick["decision"]
+            st.rerun()
+    else:
+        st.caption("No inaccuracy, mistake or blunder among the decisions reviewed so far.")
 
 
 tab_game, tab_seat = st.tabs(["Step through a game", "From a seat's knowledge"])
@@ -83,9 +204,12 @@ with tab_game:
         if an.get("plies_key") != key:
             an["plies"], an["plies_key"] = decision_plies(base), key
         plies = an["plies"]
+        slider_key = f"an_ply_{len(plies)}_{id(base)}"
+        if "an_jump" in ss:                       # from the graph or "Show the better move"
+            ss[slider_key] = min(int(ss.pop("an_jump")), len(plies) - 1)
         if len(plies) > 1:
             i = st.slider("Position (decision number)", 0, len(plies) - 1, len(plies) - 1,
-                          key=f"an_ply_{len(plies)}_{id(base)}")
+                          key=slider_key)
         else:
             i = 0
         pos = state_at(base, plies[i])
@@ -104,7 +228,17 @@ with tab_game:
         else:
             show_all = st.toggle("Show all hands (analysis)", key="an_show_all")
             viewer = mover if mover >= 0 else None
-        common.draw_board(pos, viewer, show_all, key="an_board")
+        job = an.get("review")
+        row = job.rows.get(i) if job is not None and job.base.history == list(base.history) \
+            else None
+        bar_col, board_col = st.columns([1, 11])
+        with board_col:
+            obs = common.draw_board(pos, viewer, show_all, key="an_board")
+            if row is not None and an.get("better") == i:
+                st.markdown(f"**Better move: `{row['ai_move']}`** (marked below) — played "
+                            f"`{row['played_move']}`, {row['win_pct_lost']:.1f} win-% points "
+                            f"lost ({row['label']}). This input only shows the move.")
+                ui.move_input(pos, obs, key=f"an_better_{i}", hint=row["ai_action"])
         if pos.is_terminal():
             st.success(ui.result_text(pos))
         elif mover >= 0:
@@ -114,8 +248,18 @@ with tab_game:
                            f"P{mover}'s hand, which you may not see while the game goes on. "
                            "Turn on **Show all hands** to run it anyway, or pick one of your "
                            "own decisions.")
-            analyse_block(pos, mover, "an_game", f"Analysis of P{mover} after {plies[i]} actions",
-                          refused)
+            result = analyse_block(pos, mover, "an_game",
+                                   f"Analysis of P{mover} after {plies[i]} actions", refused)
+            if result is not None:
+                ev = evaluation(result)
+            elif row is not None:
+                ev = {"win_pct": row["win_pct"], "pm": row["pm"], "seat": row["seat"],
+                      "best_move": row["ai_move"], "within_noise": row["within_noise"]}
+            else:
+                ev = None
+            with bar_col:
+                show_eval_bar(ev)
+        review_controls(base, live_seat, show_all, slider_key)
 
 with tab_seat:
     games = boardlab.games_available()

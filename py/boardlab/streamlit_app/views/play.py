@@ -13,6 +13,7 @@ import streamlit as st
 
 import boardlab
 from boardlab.streamlit_app import common
+from boardlab.streamlit_app.eval_bar import beside_board
 from boardlab.streamlit_app.games import ui_for
 from boardlab.streamlit_app.session import (AI, AI_PRESETS, DEFAULT_PRESET, HUMAN, PlaySession,
                                             run_search, search_rows, session_from_record)
@@ -229,7 +230,7 @@ def controls(sess) -> None:
 
 
 @st.fragment
-def table(show_all: bool) -> None:
+def table(show_all: bool, eval_on: bool = False) -> None:
     """The game as it is now, then what happens next: a click on your decision is played,
     or the AI seats move; either way the fragment then reruns to show the new position.
     Everything is painted first, so nothing blinks while the AI thinks."""
@@ -276,7 +277,7 @@ def table(show_all: bool) -> None:
     with changes_slot:
         if changes:
             ui.show_changes(changes, key="changes")
-    with board_slot:
+    with board_slot, beside_board(sess, eval_on and not gated):
         if state.is_terminal():
             st.success(ui.result_text(state), icon=":material/emoji_events:")
         common.draw_board(state, viewer, show_all, key="board", changes=changes)
@@ -331,5 +332,7 @@ who = ", ".join(f"{ui.seat_name(s, n)}: {'you' if k == HUMAN else 'AI'}"
                 for s, k in enumerate(sess.seats))
 st.caption(f"{ui.title}, {n} players, seed {sess.seed} — {who} — AI strength "
            f"**{sess.preset}** ({AI_PRESETS[sess.preset][1]})")
-show_all = st.toggle("Show all hands (analysis: reveals hidden cards)", key="play_show_all")
-table(show_all)
+t1, t2 = st.columns(2)
+show_all = t1.toggle("Show all hands (analysis: reveals hidden cards)", key="play_show_all")
+eval_on = t2.toggle("Evaluation bar (your win %, searched from your seat)", key="play_eval")
+table(show_all, eval_on)

@@ -1,0 +1,63 @@
+"""The evaluation bar: the win % of the seat to move, with its ± (a vertical gauge drawn in
+HTML, shown beside the board on Play and Analyse)."""
+from __future__ import annotations
+
+import html
+
+import streamlit as st
+
+
+def eval_bar_html(ev: dict | None, height: int = 320) -> str:
+    """HTML of the bar for an :func:`review.evaluation` dict (None: not evaluated yet)."""
+    if ev is None:
+        return (f'<div class="bl-evalbar" style="height:{height}px;width:54px;border:1px solid '
+                '#999;border-radius:4px;display:flex;align-items:center;justify-content:center;'
+                'font-size:11px;color:#777;text-align:center">no eval</div>')
+    pct = min(max(ev["win_pct"], 0.0), 100.0)
+    lo, hi = max(pct - ev["pm"], 0.0), min(pct + ev["pm"], 100.0)
+    noise = ("<br>best ≈ next: within noise" if ev.get("within_noise") else "")
+    title = html.escape(f"P{ev['seat']} to move: {pct:.1f}% ± {ev['pm']:.1f} "
+                        f"(95% interval over the search's visits); best {ev['best_move']}")
+    return (
+        f'<div class="bl-evalbar" title="{title}" style="width:54px;text-align:center;'
+        f'font-size:11px">'
+        f'<div style="position:relative;height:{height}px;border:1px solid #555;'
+        f'border-radius:4px;background:#333;overflow:hidden">'
+        f'<div style="position:absolute;bottom:0;width:100%;height:{pct:.1f}%;'
+        f'background:#f2f2f2"></div>'
+        f'<div style="position:absolute;bottom:{lo:.1f}%;height:{hi - lo:.1f}%;width:100%;'
+        f'background:rgba(230,140,0,.45)"></div></div>'
+        f'<div><b>{pct:.1f}%</b><br>± {ev["pm"]:.1f}<br>P{ev["seat"]}{noise}</div></div>')
+
+
+def show_eval_bar(ev: dict | None, height: int = 320) -> None:
+    st.html(eval_bar_html(ev, height))
+
+
+PLAY_EVAL_ITERATIONS = 1000     # the Play page's bar: quick, the ± says how sure it is
+
+
+def beside_board(sess, on: bool):
+    """Play page: with ``on``, draw the bar for the position if a human seat is to move
+    (searched from that seat's own knowledge, cached per position) in a narrow column and
+    return the wide column for the board; else a plain container."""
+    if not on:
+        return st.container()
+    from .review import evaluation
+    from .session import mix, run_search
+    state = sess.state
+    ev = None
+    if not state.is_terminal() and sess.is_human_turn():
+        cache = st.session_state.setdefault("bl_play_eval", {})
+        key = (sess.game.name, sess.seed, tuple(state.history))
+        if key not in cache:
+            cache.clear()
+            cache[key] = evaluation(run_search(state, {"iterations": PLAY_EVAL_ITERATIONS},
+                                               mix(sess.seed, len(state.history), 13)))
+        ev = cache[key]
+    bar_col, board_col = st.columns([1, 11])
+    with bar_col:
+        show_eval_bar(ev)
+        if ev is None:
+            st.caption("on your turns")
+    return board_col

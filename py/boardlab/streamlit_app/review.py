@@ -1,0 +1,193 @@
+"""Game review, without Streamlit: every decision of a game searched in small steps (so a
+page can show progress and stop), each move played compared with the search's choice, the
+loss classified, and a summary per seat.
+
+The comparison of one decision is :func:`boardlab.analysis.decision_row` (the same as
+``boardlab analyse``). Win percentages come with their uncertainty: the search's mean
+outcome of a move over ``visits`` iterations, with a 95% Wilson interval, so 63.2% and
+63.1% are not read as different.
+
+Classification of the win % a move lost (percentage points, best move minus move played,
+both from the same search), applied only when the loss is larger than its noise (the two
+moves' ± combined):
+
+    inaccuracy  >= 5     mistake  >= 10     blunder  >= 20
+
+A seat's **accuracy** is the share of its reviewed decisions that are none of these.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+from boardlab import search
+from boardlab.analysis import decision_row
+
+from .session import mix
+
+__all__ = ["THRESHOLDS", "Review", "classify", "evaluation", "summary", "win_interval"]
+
+THRESHOLDS = (("blunder", 20.0), ("mistake", 10.0), ("inaccuracy", 5.0))
+Z95 = 1.96
+
+
+def win_interval(win_prob: float, visits: int, z: float = Z95) -> tuple[float, float]:
+    """(win %, ± half-width in percentage points) of a mean outcome in [0, 1] over
+    ``visits`` iterations: the Wilson score interval (centre and half-width)."""
+    n = int(visits)
+    if n <= 0:
+        return 100.0 * float(win_prob), 50.0
+    p = min(max(float(win_prob), 0.0), 1.0)
+    den = 1.0 + z * z / n
+    centre = (p + z * z / (2 * n)) / den
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / den
+    return 100.0 * centre, 100.0 * half
+
+
+def _stat(result, action: int) -> dict | None:
+    for s in result.stats:
+        if int(s["action"]) == int(action):
+            return s
+    return None
+
+
+def evaluation(result) -> dict:
+    """The evaluation of a position from a search there: ``win_pct`` and ``pm`` (±) of the
+    seat to move playing the best move, ``seat``, ``best_move``, and ``within_noise`` (the
+    runner-up's interval overlaps the best's: the search cannot tell them apart)."""
+    best = _stat(result, result.best_action)
+    pct, pm = win_interval(best["win_prob"], best["visits"])
+    ranked = sorted(result.stats, key=lambda s: -s["visits"])
+    noise = False
+    others = [s for s in ranked if int(s["action"]) != int(result.best_action)]
+    if others:
+        o_pct, o_pm = win_interval(others[0]["win_prob"], others[0]["visits"])
+        noise = abs(pct - o_pct) <= pm + o_pm
+    return {"win_pct": pct, "pm": pm, "seat": int(result.player),
+            "best_move": result.best_move, "within_noise": noise,
+            "runner_up": others[0]["move"] if others else None}
+
+
+def classify(lost: float, noise: float) -> str:
+    """"blunder" / "mistake" / "inaccuracy" for a loss of ``lost`` win-% points that is
+    more than ``noise``; "" for a good move; "unknown" if the loss is unknown (NaN)."""
+    if lost is None or math.isnan(lost):
+        return "unknown"
+    if lost <= noise:
+        return ""
+    for label, threshold in THRESHOLDS:
+        if lost >= threshold:
+            return label
+    return ""
+
+
+def check_budget(budget: dict) -> dict:
+    """{"iterations": n} or {"seconds": x}; ValueError naming what is wrong."""
+    if set(budget) == {"iterations"} and int(budget["iterations"]) >= 1:
+        return {"iterations": int(budget["iterations"])}
+    if set(budget) == {"seconds"} and float(budget["seconds"]) > 0:
+        return {"seconds": float(budget["seconds"])}
+    raise ValueError(f"budget must be {{'iterations': n >= 1}} or {{'seconds': x > 0}}, "
+                     f"got {budget!r}")
+
+
+@dataclass
+class Review:
+    """The review of the game ``base`` (its whole history), decision by decision.
+
+    ``seats``: the seats whose decisions may be searched (None: all). A game still being
+    played passes its human seat only: a search determinizes from the seat to move, so
+    searching an AI seat's decision would use that seat's hidden hand.
+    """
+    base: object
+    budget: dict
+    seats: frozenset | None = None
+    seed: int = 0
+    rows: dict = field(default_factory=dict)       # decision index -> row
+    plies: list = field(default_factory=list)      # decision index -> ply
+    movers: list = field(default_factory=list)     # decision index -> seat to move
+    stopped: bool = False
+    _next: int = 0
+
+    def __post_init__(self):
+        self.budget = check_budget(self.budget)
+        s = self.base.game.new_initial_state(seed=self.base._seed)
+        for ply, a in enumerate(self.base.history):
+            if s.current_player >= 0:
+                self.plies.append(ply)
+                self.movers.append(int(s.current_player))
+            s.apply(a)
+        self._cursor = self.base.game.new_initial_state(seed=self.base._seed)
+
+    def allowed(self, i: int) -> bool:
+        return self.seats is None or self.movers[i] in self.seats
+
+    @property
+    def todo(self) -> list[int]:
+        return [i for i in range(len(self.plies)) if self.allowed(i)]
+
+    @property
+    def done(self) -> bool:
+        return self._next >= len(self.plies)
+
+    @property
+    def progress(self) -> float:
+        todo = self.todo
+        if not todo:
+            return 1.0
+        return sum(1 for i in todo if i in self.rows) / len(todo)
+
+    def analyse(self, i: int) -> dict:
+        """Search decision ``i`` and return its row (kept in ``rows``)."""
+        if not 0 <= i < len(self.plies):
+            raise ValueError(f"decision {i} is not in [0, {len(self.plies)})")
+        if not self.allowed(i):
+            raise ValueError(f"decision {i} is P{self.movers[i]}'s, which this review may "
+                             "not search (its hand is hidden)")
+        ply = self.plies[i]
+        if len(self._cursor.history) > ply:
+            self._cursor = self.base.game.new_initial_state(seed=self.base._seed)
+        while len(self._cursor.history) < ply:
+            self._cursor.apply(self.base.history[len(self._cursor.history)])
+        state = self._cursor
+        action = int(self.base.history[ply])
+        result = search.ismcts(state, seed=mix(self.seed, ply), **self.budget)
+        row = decision_row(state, action, result)
+        ev = evaluation(result)
+        played = _stat(result, action)
+        played_pm = win_interval(played["win_prob"], played["visits"])[1] if played else 50.0
+        noise = 0.0 if action == int(result.best_action) else math.hypot(ev["pm"], played_pm)
+        row.update(decision=i, ply=ply, win_pct=ev["win_pct"], pm=ev["pm"],
+                   within_noise=ev["within_noise"], played_pm=played_pm, noise=noise,
+                   label=classify(row["win_pct_lost"], noise))
+        self.rows[i] = row
+        return row
+
+    def step(self, n: int = 1) -> list[dict]:
+        """Analyse up to ``n`` more decisions (those this review may search)."""
+        out = []
+        while len(out) < n and not self.done and not self.stopped:
+            i = self._next
+            self._next += 1
+            if self.allowed(i) and i not in self.rows:
+                out.append(self.analyse(i))
+        return out
+
+
+def summary(rows, seats=None) -> list[dict]:
+    """Per seat (of ``seats``, default all in ``rows``): decisions reviewed, accuracy (%),
+    mean win % lost, and the count of each label."""
+    rows = list(rows)
+    seats = sorted({r["seat"] for r in rows} if seats is None else seats)
+    out = []
+    for seat in seats:
+        mine = [r for r in rows if r["seat"] == seat and r["label"] != "unknown"]
+        losses = [max(r["win_pct_lost"], 0.0) for r in mine]
+        entry = {"seat": seat, "decisions": len(mine),
+                 "accuracy": (100.0 * sum(1 for r in mine if not r["label"]) / len(mine)
+                              if mine else math.nan),
+                 "mean_lost": sum(losses) / len(losses) if losses else math.nan}
+        for label, _ in reversed(THRESHOLDS):
+            entry[label] = sum(1 for r in mine if r["label"] == label)
+        out.append(entry)
+    return out

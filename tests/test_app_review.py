@@ -1,0 +1,198 @@
+"""Game review on the Analyse page (win-% graph, review table, better move, eval bar) and
+the Play page's evaluation bar, through AppTest; the review logic alone, without Streamlit."""
+import json
+import math
+
+import pytest
+
+pytest.importorskip("streamlit")
+pytest.importorskip("plotly")
+
+import boardlab  # noqa: E402
+from boardlab.streamlit_app.eval_bar import eval_bar_html  # noqa: E402
+from boardlab.streamlit_app.review import (Review, classify, evaluation,  # noqa: E402
+                                           summary, win_interval)
+from test_app import ANALYSE, app, finished_record, play_one_human_move, start_game  # noqa: E402
+
+
+def upload(at, record):
+    at.switch_page(ANALYSE).run()
+    at.file_uploader(key="an_upload").upload("g.json", json.dumps(record).encode(),
+                                             "application/json").run()
+    assert not at.exception, at.exception
+
+
+def frame(at, column):
+    """The dataframe on the page that has ``column``."""
+    frames = [d.value for d in at.dataframe if column in d.value.columns]
+    assert frames, f"no table with a {column!r} column"
+    return frames[0]
+
+
+def run_review(at, iters=100, max_runs=200):
+    at.number_input(key="rv_iters").set_value(iters).run()
+    at.button(key="rv_start").click().run()
+    job = at.session_state["bl_analysis"]["review"]
+    runs = 0
+    while not job.done and runs < max_runs:     # each run of the page does a few decisions
+        at.run()
+        runs += 1
+    assert not at.exception, at.exception
+    return job
+
+
+# --- the logic alone ---------------------------------------------------------------------
+def test_win_interval_shrinks_with_visits_and_stays_in_range():
+    p10, pm10 = win_interval(0.632, 10)
+    p1k, pm1k = win_interval(0.632, 1000)
+    assert pm1k < pm10 and 0 <= p10 - pm10 and p10 + pm10 <= 100
+    assert abs(p1k - 63.2) < 0.2 and 2.5 < pm1k < 3.5       # 1.96 * sqrt(.632*.368/1000)
+    assert win_interval(0.5, 0) == (50.0, 50.0)
+
+
+def test_classify_thresholds_and_noise():
+    assert classify(25.0, 3.0) == "blunder"
+    assert classify(12.0, 3.0) == "mistake"
+    assert classify(6.0, 3.0) == "inaccuracy"
+    assert classify(4.0, 1.0) == ""
+    assert classify(25.0, 30.0) == ""            # within noise: not flagged
+    assert classify(math.nan, 0.0) == "unknown"
+
+
+def test_review_of_a_record_every_decision_once_and_summary():
+    state = boardlab.replay(finished_record(seed=4))
+    job = Review(state, {"iterations": 150})
+    while not job.done:
+        job.step(3)
+    assert sorted(job.rows) == list(range(len(job.plies)))
+    for i, row in job.rows.items():
+        assert row["ply"] == job.plies[i] and row["seat"] == job.movers[i]
+        assert row["iterations"] == 150 and 0 <= row["win_pct"] <= 100
+        assert (row["ai_action"] == row["played_action"]) == (row["win_pct_lost"] == 0.0)
+    per_seat = summary(job.rows.values())
+    assert [e["seat"] for e in per_seat] == [0, 1]
+    assert sum(e["decisions"] for e in per_seat) == len(job.rows)
+    for e in per_seat:
+        flagged = e["inaccuracy"] + e["mistake"] + e["blunder"]
+        assert e["accuracy"] == pytest.approx(100 * (e["decisions"] - flagged) / e["decisions"])
+
+
+def test_review_restricted_to_a_seat_never_searches_the_others():
+    state = boardlab.replay(finished_record(seed=4))
+    job = Review(state, {"iterations": 50}, seats=frozenset([0]))
+    while not job.done:
+        job.step(5)
+    assert job.rows and {r["seat"] for r in job.rows.values()} == {0}
+    other = job.movers.index(1)
+    with pytest.raises(ValueError, match="may not search"):
+        job.analyse(other)
+    with pytest.raises(ValueError, match="budget"):
+        Review(state, {"iterations": 0})
+
+
+@pytest.mark.parametrize("name", boardlab.games_available())
+def test_review_works_for_every_registered_game(name):
+    import random
+    s = boardlab.make(name).new_initial_state(seed=2)
+    rng = random.Random(2)
+    decisions = 0
+    while not s.is_terminal() and decisions < 6:
+        decisions += not s.is_chance()
+        s.apply(s.chance_outcomes()[0][0] if s.is_chance() else rng.choice(s.legal_actions()))
+    job = Review(s, {"iterations": 40})
+    rows = job.step(4)
+    assert [r["decision"] for r in rows] == [0, 1, 2, 3]
+    for r in rows:
+        legal = boardlab.replay({**s.to_record(), "actions": s.history[:r["ply"]],
+                                 "moves": None, "result": None}).legal_actions()
+        assert r["ai_action"] in legal and r["played_action"] == s.history[r["ply"]]
+
+
+def test_evaluation_and_bar():
+    s = boardlab.make("kitsu", players=2).new_initial_state(seed=1)
+    while s.is_chance():
+        s.apply(s.chance_outcomes()[0][0])
+    ev = evaluation(boardlab.search.ismcts(s, iterations=400, seed=1))
+    assert ev["seat"] == s.current_player and 0 < ev["pm"] < 50
+    html = eval_bar_html(ev)
+    assert f"{ev['win_pct']:.1f}%" in html and f"± {ev['pm']:.1f}" in html
+    assert "no eval" in eval_bar_html(None)
+
+
+# --- the Analyse page ------------------------------------------------------------------------
+def test_review_of_an_uploaded_record_graph_table_and_better_move():
+    at = app()
+    upload(at, finished_record(seed=4))
+    job = run_review(at)
+    assert job.done and len(job.rows) == len(job.plies)
+    graphs = [json.loads(c.proto.spec) for c in at.get("plotly_chart")
+              if "win % of the seat to move" in c.proto.spec]
+    assert graphs, "no win-% graph"
+    points = sorted(x for trace in graphs[0]["data"] for x in trace["x"])
+    assert points == list(range(len(job.plies)))
+    summary_df = frame(at, "accuracy %")
+    assert list(summary_df["seat"]) == ["P0", "P1"]
+    table = frame(at, "flag")
+    assert len(table) == len(job.rows)
+    flagged = [r for r in job.rows.values() if r["label"] in ("inaccuracy", "mistake", "blunder")]
+    assert flagged, "a random game has mistakes at this budget"
+    d = flagged[0]["decision"]
+    at.selectbox(key="rv_flag").set_value(d).run()
+    at.button(key="rv_show").click().run()
+    assert not at.exception, at.exception
+    slider = [s for s in at.slider if s.key.startswith("an_ply")][0]
+    assert slider.value == d
+    assert any(f"Better move: `{flagged[0]['ai_move']}`" in m.value for m in at.markdown)
+    assert any("bl-evalbar" in h.proto.body and f"{flagged[0]['win_pct']:.1f}%" in h.proto.body
+               for h in at.get("html"))
+
+
+def test_review_of_chosen_seats_only_and_stop():
+    at = app()
+    upload(at, finished_record(seed=4))
+    at.multiselect(key="rv_seats").set_value([1]).run()
+    at.number_input(key="rv_iters").set_value(100).run()
+    at.button(key="rv_start").click().run()
+    job = at.session_state["bl_analysis"]["review"]
+    at.button(key="rv_stop").click().run()
+    assert job.stopped and not job.done
+    n = len(job.rows)
+    at.run()
+    assert len(job.rows) == n, "a stopped review goes on"
+    assert any("Stopped after" in c.value for c in at.caption)
+    assert set(frame(at, "flag")["seat"]) <= {"P1"}
+
+
+def test_review_of_a_live_game_searches_only_the_human_seat():
+    at = app()
+    sess = start_game(at, seed=6)
+    play_one_human_move(at)
+    play_one_human_move(at)
+    at.switch_page(ANALYSE).run()
+    job = run_review(at)
+    human = sess.humans[0]
+    assert job.rows and {r["seat"] for r in job.rows.values()} == {human}
+    assert job.seats == frozenset([human])
+
+
+# --- the Play page ---------------------------------------------------------------------------
+def eval_bars(at):
+    return [h.proto.body for h in at.get("html") if "bl-evalbar" in h.proto.body]
+
+
+def test_play_evaluation_bar_is_opt_in_and_from_the_human_seat():
+    at = app()
+    sess = start_game(at, seed=6)
+    assert at.toggle(key="play_eval").value is False
+    assert not eval_bars(at)
+    at.toggle(key="play_eval").set_value(True).run()
+    assert not at.exception, at.exception
+    assert sess.is_human_turn()
+    bars = eval_bars(at)
+    assert len(bars) == 1 and f"P{sess.humans[0]}" in bars[0] and "±" in bars[0]
+    cached = list(at.session_state["bl_play_eval"])
+    assert cached[0][2] == tuple(sess.state.history)
+    play_one_human_move(at)                      # a new position, a new evaluation
+    assert list(at.session_state["bl_play_eval"])[0][2] == tuple(sess.state.history)
+    at.toggle(key="play_eval").set_value(False).run()
+    assert not eval_bars(at)
