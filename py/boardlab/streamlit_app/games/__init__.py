@@ -116,9 +116,10 @@ def esc(text) -> str:
 
 from .kitsu import KitsuUI  # noqa: E402  (needs GameUI)
 from .kyushu import KyushuUI  # noqa: E402
+from .nukumi import NukumiUI  # noqa: E402
 
 #: game name -> its UI; register a new game here.
-UIS: dict[str, GameUI] = {"kitsu": KitsuUI(), "kyushu": KyushuUI()}
+UIS: dict[str, GameUI] = {"kitsu": KitsuUI(), "kyushu": KyushuUI(), "nukumi": NukumiUI()}
 
 
 def ui_for(name: str) -> GameUI:
