@@ -288,3 +288,15 @@ def test_solo_position_facts():
         sa.position(0, **nui.example_facts(1, "none"))
     with pytest.raises(ValueError, match="advanced play"):
         boardlab.make("nukumi", players=2, advanced=True).position(0, **_facts())
+
+
+def test_mining_the_action_numbered_zero_is_taken():
+    at = app()
+    start(at, players=1, solo="score_attack", seed=11)
+    next(b for b in decisions(at) if b.label.startswith("accept")).click().run()
+    before = len(at.session_state["bl_play"].state.history)
+    next(b for b in decisions(at) if b.label == "mining").click().run()
+    assert not at.exception, at.exception
+    sess = at.session_state["bl_play"]
+    assert sess.state.history[before] == 0                     # 0 is "mining"
+    assert [b.label for b in decisions(at)][0].startswith("pay ")

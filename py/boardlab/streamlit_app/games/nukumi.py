@@ -69,6 +69,17 @@ def card_text(cid: str) -> str:
     return f"{cid} {k['name']} ({k['points']} pts; pay {' + '.join(k['cost'])}: {_effects_text(k['effects'])})"
 
 
+def end_text(end: dict) -> str:
+    """A partner board's end-game ability, e.g. '12 if 7+ buildings'."""
+    kind, pts = end["kind"], end.get("points", 0)
+    return {"built_all": lambda: f"{pts} if built {' and '.join(end.get('buildings', []))}",
+            "per_building": lambda: f"{pts} per {end.get('building')}",
+            "track": lambda: f"{pts} if {end.get('track')} level {end.get('level')}+",
+            "helpers": lambda: f"{pts} if {end.get('count')}+ Helpers played",
+            "coins": lambda: f"{pts} if {end.get('coins')}+ coins",
+            "buildings": lambda: f"{pts} if {end.get('count')}+ buildings"}.get(kind, lambda: "-")()
+
+
 def partner_name(index: int) -> str:
     return PARTNERS[index]["name"] if 0 <= index < len(PARTNERS) else "-"
 
@@ -102,7 +113,7 @@ def map_svg(obs: dict, rects: dict | None = None) -> str:
                        f"<text x='{x + CELL / 2}' y='{y + 35}' font-size='11' text-anchor='middle' "
                        f"fill='#333'>{BUILDING_ABBR[b['building']]}</text>")
         if name in npc_cubes:
-            out.append(f"<rect x='{x + CELL - 18}' y='{y + CELL - 20}' width='12' height='12' "
+            out.append(f"<rect x='{x + CELL - 18}' y='{y + 16}' width='12' height='12' "
                        f"fill='{NPC_COLOUR}' stroke='#222'><title>NPC cube</title></rect>")
         if name in nuku_cubes:
             out.append(f"<rect x='{x + 6}' y='{y + CELL - 20}' width='12' height='12' fill='#222'>"
@@ -163,7 +174,7 @@ def seat_panel(obs: dict, p: int) -> str:
     mark = " — to move" if obs.get("current_player") == p else (" — passed" if seat["passed"] else "")
     side = obs.get("partner_side", "A")
     partner = PARTNERS[seat["partner"]] if seat["partner"] >= 0 else None
-    partner_line = (f"{partner['name']} ({side}): end {esc(partner[side]['end']['kind'].replace('_', ' '))}, "
+    partner_line = (f"{partner['name']} ({side}): end {end_text(partner[side]['end'])}; "
                     f"action {' + '.join(partner[side]['specific_action']['cost'])} → "
                     f"{_effects_text(partner[side]['specific_action']['effects'])}") if partner else "-"
     hand = seat.get("hand")
@@ -294,7 +305,9 @@ class NukumiUI(GameUI):
                   "npc route": "the NPC's route"}.get(obs.get("phase"), "a move")
         if rest:
             st.markdown(f"**P{seat}**, choose {prompt}:")
-            chosen = _grouped_buttons(state, rest, key) or chosen
+            clicked = _grouped_buttons(state, rest, key)
+            if clicked is not None:
+                chosen = clicked
         return chosen
 
     def idle_input(self, obs: dict | None, viewer, key: str = "idle") -> str:
@@ -401,12 +414,14 @@ def _grouped_buttons(state, actions, key: str):
     """Buttons for ``actions``, the turn's actions apart from the free actions."""
     chosen = None
     left = list(actions)
-    for title, rx in _GROUPS:
+    for i, (title, rx) in enumerate(_GROUPS):
         group = [a for a in left if rx.fullmatch(state.action_to_string(a))]
         left = [a for a in left if a not in group]
         if not group:
             continue
         if title:
             st.caption(title)
-        chosen = action_buttons(state, group, f"{key}-{title or 'other'}") or chosen
+        clicked = action_buttons(state, group, f"{key}-g{i}")
+        if clicked is not None:             # action 0 (mining) is a choice too
+            chosen = clicked
     return chosen
