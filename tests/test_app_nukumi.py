@@ -105,6 +105,7 @@ def test_a_move_is_clicked_on_the_map():
     legal = {sess.state.action_to_string(a) for a in sess.state.legal_actions()}
     for p in squares:                                   # every lit square is a legal step or ride
         assert f"step {p['id']}" in legal or f"carriage to {p['id']}" in legal
+        assert p["label"] in legal and p["note"].startswith(f"{p['id']}: ")
     data = board_data(at, "-map")
     assert len(data["places"]) == 63                   # every square is a place, most inert
     target = squares[-1]["id"]

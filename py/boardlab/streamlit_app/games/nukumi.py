@@ -230,6 +230,26 @@ def table_html(obs: dict) -> str:
     return "<div style='font-size:.88rem;line-height:1.6'>" + "<br>".join(lines) + "</div>"
 
 
+def square_note(obs: dict, name: str) -> str:
+    """What entering square ``name`` does, for the hover line under the map."""
+    sq = SQUARES[name]
+    built = {b["square"] for b in obs.get("buildings", [])} | set(obs.get("npc_cubes") or [])
+    used = set(obs.get("bonus_used") or [])
+    if name == obs.get("nukumaru"):
+        return f"{name}: Nukumaru is here — catch it (coins, the start player card)"
+    if sq["kind"] == "helper" and name not in built and name not in used:
+        return f"{name}: Helper square — entering draws a Helper"
+    if sq["kind"] == "2_coins" and name not in built and name not in used:
+        return f"{name}: 2 Coins square — entering gives 2 Coins"
+    if sq["kind"] == "carriage_stop":
+        return f"{name}: Carriage Stop — ride on to any other stop"
+    if name in built:
+        return f"{name}: built on"
+    if sq["ribbon"]:
+        return f"{name}: {KIND_LABEL[sq['kind']] or 'ribbon'} square, nothing can be built here"
+    return f"{name}: a square you can build on"
+
+
 def square_actions(state) -> dict:
     """Map square -> the legal step or carriage ride onto it."""
     out = {}
@@ -286,7 +306,9 @@ class NukumiUI(GameUI):
             kept = bc.reserved("nukumi-map")
             rects: dict = {}
             svg = map_svg(kept[1]["obs"] if kept else obs, rects)
-            places = [bc.Place(sq, f"Move to {sq}", legal=sq in squares, rect=rects[sq],
+            view = kept[1]["obs"] if kept else obs
+            places = [bc.Place(sq, f"{state.action_to_string(squares[sq])}" if sq in squares else sq,
+                               legal=sq in squares, rect=rects[sq], note=square_note(view, sq),
                                mark="hint" if hint is not None and squares.get(sq) == hint else None)
                       for sq in rects]
             pending = ", ".join(obs.get("pending") or [])
