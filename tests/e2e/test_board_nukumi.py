@@ -2,14 +2,129 @@
 squares, the rest by buttons), and a 2-player game whose first round is played by clicking
 before "Let the AI finish the game". Screenshots go to test-output/e2e/nukumi-*.png.
 
-The fixtures come from test_board_clicks.py."""
+The fixtures are copied from test_board_clicks.py (module scope). The file sorts before
+test_browser.py on purpose, like test_board_clicks.py: that module's browser lives for the whole
+session, and Playwright's sync API refuses a second one inside its loop."""
+import os
 import re
+import shutil
+import socket
+import subprocess
 import sys
+import time
+import urllib.request
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-# the fixtures (browser, app server, screenshot folder) and page helpers of the board-click tests
-from test_board_clicks import OUT, browser, key_of, open_app, server, settle, shots  # noqa: E402,F401
+import pytest
+
+CHROMIUM = os.environ.get("BOARDLAB_CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync"]
+OUT = Path(__file__).resolve().parents[2] / "test-output" / "e2e"
+IN_CI = os.environ.get("CI", "").lower() in ("1", "true", "yes")
+DESKTOP = {"width": 1440, "height": 1400}
+
+
+def _missing() -> str | None:
+    try:
+        import playwright.sync_api  # noqa: F401
+    except ImportError:
+        return "playwright is not installed"
+    if not os.path.exists(CHROMIUM):
+        return f"chromium not found at {CHROMIUM}"
+    return None
+
+
+@pytest.fixture(scope="module")
+def browser():
+    why = _missing()
+    if why:
+        if IN_CI:
+            pytest.fail(f"end-to-end tests need a browser in CI: {why}")
+        pytest.skip(why)
+    from playwright.sync_api import sync_playwright
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield b
+        b.close()
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory, browser):
+    """`boardlab app` started from outside the source tree; yields its base URL."""
+    port = _free_port()
+    cwd = tmp_path_factory.mktemp("board_app")
+    log = open(cwd / "streamlit.log", "w")
+    proc = subprocess.Popen([sys.executable, "-m", "boardlab", "app", "--port", str(port),
+                             "--host", "127.0.0.1"], cwd=cwd, stdout=log,
+                            stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
+    url = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.time() + 60
+        while True:
+            try:
+                with urllib.request.urlopen(url + "/_stcore/health", timeout=2) as r:
+                    if r.read().strip() == b"ok":
+                        break
+            except OSError:
+                pass
+            if proc.poll() is not None or time.time() > deadline:
+                log.flush()
+                raise RuntimeError("the app did not start:\n"
+                                   + (cwd / "streamlit.log").read_text()[-3000:])
+            time.sleep(0.3)
+        yield url
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+        log.close()
+
+
+@pytest.fixture(scope="module")
+def shots():
+    OUT.mkdir(parents=True, exist_ok=True)
+    return OUT
+
+
+def settle(page, timeout=60.0, quiet=0.7):
+    """Wait until the app has not been running for ``quiet`` seconds."""
+    deadline = time.time() + timeout
+    since = None
+    while time.time() < deadline:
+        running = page.locator('[data-testid="stStatusWidgetRunningIcon"]').count() > 0
+        if running:
+            since = None
+        elif since is None:
+            since = time.time()
+        elif time.time() - since >= quiet:
+            return
+        time.sleep(0.1)
+    raise AssertionError("the app kept running")
+
+
+def open_app(browser, url, viewport=DESKTOP):
+    ctx = browser.new_context(viewport=viewport)
+    page = ctx.new_page()
+    page.goto(url + "/")
+    page.get_by_role("button", name="Start new game").wait_for(timeout=30000)
+    settle(page)
+    return ctx, page
+
+
+def key_of(locator) -> str:
+    """The st-key-* class of the keyed element holding ``locator``."""
+    return locator.evaluate(
+        "b => [...b.closest('[class*=\"st-key-\"]').classList].find(c => c.startsWith('st-key-'))")
+
 
 MAP = 'div[class*="-map"] button.blb-place'
 BUTTON = 'div[class*="_act_"] button:not([disabled])'
