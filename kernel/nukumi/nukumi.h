@@ -268,6 +268,8 @@ void nk_returns(const BLGame *g, const void *st, double *out);
 void nk_evaluate(const BLGame *g, const void *st, double *out);
 int nk_action_to_string(const BLGame *g, const void *st, int32_t a, char *buf, int cap);
 int nk_observe_json(const BLGame *g, const void *st, int player, char *buf, int cap);
+/* Game.position: a seat's turn from what it knows (position.c; vector described there). */
+int nk_setup(const BLGame *g, void *st, uint64_t seed, const int32_t *d, int n, char *err, int errlen);
 
 void nk_score(const NkConfig *c, const NkState *s, int p, NkScore *out);
 int nk_draw_size(const NkConfig *c, const NkState *s, int p);

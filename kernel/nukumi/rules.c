@@ -952,5 +952,5 @@ const BLGameVTable bl_nukumi_vtable = {
     nk_evaluate,
     nk_action_to_string,
     nk_observe_json,
-    NULL,
+    nk_setup,
 };

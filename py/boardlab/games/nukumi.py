@@ -18,7 +18,11 @@ import json
 import re
 from importlib import resources
 
+<<<<<<< HEAD
 from ..errors import CHANCE, HIDDEN
+=======
+from ..errors import brief_repr
+>>>>>>> nukumi-app
 
 NAME = "nukumi"
 
@@ -336,3 +340,173 @@ def render(obs: dict) -> str:
     if obs["pending"]:
         lines.append(f"  pending: {', '.join(obs['pending'])}")
     return "\n".join(lines)
+
+
+# ---------------------------------------------------------------- positions
+POSITION_FACTS = ("round", "round_cards", "start_player", "start_face_down", "nukumaru", "seats",
+                  "hand", "discard", "npcs", "npc_cubes", "nukumaru_cubes")
+SEAT_FACTS = ("partner", "square", "coins", "fun", "oishi", "passed", "hand_size", "used", "cards",
+              "bag", "drawn", "spent", "played", "buildings")
+PARTNERS = [b["name"] for b in DATA["partners"]["boards"]]
+HELPER_IDS = [h["id"] for h in DATA["helpers"]["cards"]]
+CARD_IDS = [k["id"] for k in DATA["action_cards"]["cards"]]
+ROUND_IDS = [r["id"] for r in DATA["round_cards"]["cards"]]
+USED_NAMES = SPOTS + ["partner action"]     # then the card slots (bits 11, 12)
+_NUKU_FACE = {sq["name"]: sq.get("nukumaru", 0) for sq in DATA["board"]["squares"]}
+
+
+def _is_int(value) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _count(value, what: str, top: int = 999) -> int:
+    if not _is_int(value) or not 0 <= value <= top:
+        raise ValueError(f"{what} must be an integer 0..{top}, got {brief_repr(value)}")
+    return value
+
+
+def _square(value, what: str) -> int:
+    if not isinstance(value, str) or value not in SQUARES:
+        raise ValueError(f"{what} must be a square a1..i7, got {brief_repr(value)}")
+    return SQUARES.index(value)
+
+
+def _names(value, what: str, known: list[str]) -> list[int]:
+    if not isinstance(value, (list, tuple)):
+        raise ValueError(f"{what} must be a list, got {brief_repr(value)}")
+    out = []
+    for v in value:
+        if not isinstance(v, str) or v not in known:
+            raise ValueError(f"{what}: unknown {brief_repr(v)}; e.g. {known[0]}")
+        if known.index(v) in out:
+            raise ValueError(f"{what}: {v} is listed twice")
+        out.append(known.index(v))
+    return out
+
+
+def _mask40(ids: list[int]) -> list[int]:
+    m = sum(1 << i for i in ids)
+    return [m & 0xFFFFF, m >> 20]
+
+
+def _resources(value, what: str) -> list[int]:
+    if value is None:
+        return [0] * len(RESOURCES)
+    if not isinstance(value, dict):
+        raise ValueError(f"{what} must map resource names to counts, got {brief_repr(value)}")
+    for k in value:
+        if k not in RESOURCES:
+            raise ValueError(f"{what}: unknown resource {brief_repr(k)}; resources are {', '.join(RESOURCES)}")
+    return [_count(value.get(r, 0), f"{what} {r}", 60) for r in RESOURCES]
+
+
+def position_params(params: dict, seat: int, facts: dict) -> list[int]:
+    """The kernel's set-up vector for `seat`'s turn in the Actions phase, from what it knows
+    (layout: kernel/nukumi/position.c). Facts:
+
+    round (1-5), round_cards (the 5 in play, in order, e.g. ["E-03", ...]), nukumaru (its
+    square), start_player (seat, default 0) and start_face_down (default False), hand (your
+    Helpers), discard (Helpers discarded), seats (one dict per seat: partner (name), square,
+    coins, fun, oishi, passed, hand_size (others' only), used (spots used this round, e.g.
+    "mining", "partner action"), cards (action cards held), bag / drawn / spent (resource ->
+    count), played (Helpers played), buildings ([{"square", "building"}])); Score Attack:
+    npcs (3 squares) and npc_cubes (squares); Chasing: nukumaru_cubes (squares caught on).
+    Other hands and the deck are dealt at random.
+    """
+    unknown = sorted(set(facts) - set(POSITION_FACTS), key=str)
+    if unknown:
+        raise ValueError(f"unknown nukumi position fact(s) {', '.join(map(repr, unknown))}; "
+                         f"known: {', '.join(POSITION_FACTS)}")
+    for required in ("round", "round_cards", "nukumaru", "seats"):
+        if required not in facts:
+            raise ValueError(f"nukumi position needs {required!r}")
+    if params["advanced"]:
+        raise ValueError("nukumi position: advanced play (the face-up rows) is not supported yet")
+    players = params["players"]
+    rnd = facts["round"]
+    if not _is_int(rnd) or not 1 <= rnd <= 5:
+        raise ValueError(f"round must be 1..5, got {brief_repr(rnd)}")
+    rcs = _names(facts["round_cards"], "round_cards", ROUND_IDS)
+    if len(rcs) != 5:
+        raise ValueError(f"round_cards must list the 5 round cards in play, got {len(rcs)}")
+    start = facts.get("start_player", 0)
+    if not _is_int(start) or not 0 <= start < players:
+        raise ValueError(f"start_player must be a seat 0..{players - 1}, got {brief_repr(start)}")
+    down = facts.get("start_face_down", False)
+    if not isinstance(down, bool):
+        raise ValueError(f"start_face_down must be True or False, got {brief_repr(down)}")
+    nuku = _square(facts["nukumaru"], "nukumaru")
+    if not _NUKU_FACE[facts["nukumaru"]]:
+        raise ValueError(f"nukumaru must be on a Nukumaru square, {facts['nukumaru']} is not one")
+    solo = params["solo"]
+    npcs = facts.get("npcs")
+    if solo == "score_attack":
+        if not isinstance(npcs, (list, tuple)) or len(npcs) != 3:
+            raise ValueError(f"npcs: Score Attack needs the 3 NPCs' squares, got {brief_repr(npcs)}")
+        npc_sq = [_square(q, "npcs") for q in npcs]
+    elif npcs:
+        raise ValueError("npcs: only Score Attack has NPCs")
+    else:
+        npc_sq = [-1, -1, -1]
+    cubes = facts.get("nukumaru_cubes") or []
+    if cubes and solo != "chasing":
+        raise ValueError("nukumaru_cubes: only Chasing Nukumaru has them")
+    cube_mask = 0
+    for q in _list_of(cubes, "nukumaru_cubes"):
+        _square(q, "nukumaru_cubes")
+        if not _NUKU_FACE[q]:
+            raise ValueError(f"nukumaru_cubes: {q} is not a Nukumaru square")
+        cube_mask |= 1 << (_NUKU_FACE[q] - 1)
+    hand = _names(facts.get("hand") or [], "hand", HELPER_IDS)
+    discard = _names(facts.get("discard") or [], "discard", HELPER_IDS)
+    seats = facts["seats"]
+    if not isinstance(seats, (list, tuple)) or len(seats) != players:
+        raise ValueError(f"seats must list {players} seat dicts, got {brief_repr(seats)}")
+    vec = [seat, rnd - 1, start, int(down), nuku] + rcs + npc_sq + [cube_mask] \
+        + _mask40(discard) + _mask40(hand)
+    builds = []
+    for p, sf in enumerate(seats):
+        what = f"seats[{p}]"
+        if not isinstance(sf, dict):
+            raise ValueError(f"{what} must be a dict, got {brief_repr(sf)}")
+        bad = sorted(set(sf) - set(SEAT_FACTS), key=str)
+        if bad:
+            raise ValueError(f"{what}: unknown fact(s) {', '.join(map(repr, bad))}; known: {', '.join(SEAT_FACTS)}")
+        if sf.get("partner") not in PARTNERS:
+            raise ValueError(f"{what} partner must be one of {', '.join(PARTNERS)}, got {brief_repr(sf.get('partner'))}")
+        used = 0
+        for u in _list_of(sf.get("used") or [], f"{what} used"):
+            if isinstance(u, str) and u in USED_NAMES:
+                used |= 1 << USED_NAMES.index(u)
+            elif isinstance(u, str) and u in CARD_IDS and u in (sf.get("cards") or []):
+                used |= 1 << (len(USED_NAMES) + list(sf["cards"]).index(u))
+            else:
+                raise ValueError(f"{what} used: unknown {brief_repr(u)}; spots are {', '.join(USED_NAMES)} "
+                                 "or an action card held")
+        cards = _names(sf.get("cards") or [], f"{what} cards", CARD_IDS)
+        if len(cards) > 2:
+            raise ValueError(f"{what} cards: at most 2 action cards, got {len(cards)}")
+        hsize = sf.get("hand_size", len(hand) if p == seat else 0)
+        vec += [PARTNERS.index(sf["partner"]), _square(sf.get("square", "d4"), f"{what} square"),
+                _count(sf.get("coins", 0), f"{what} coins"), _count(sf.get("fun", 0), f"{what} fun", 5),
+                _count(sf.get("oishi", 0), f"{what} oishi", 5), int(bool(sf.get("passed", False))),
+                _count(hsize, f"{what} hand_size", 40), used] + (cards + [-1, -1])[:2]
+        vec += _resources(sf.get("bag"), f"{what} bag") + _resources(sf.get("drawn"), f"{what} drawn") \
+            + _resources(sf.get("spent"), f"{what} spent")
+        vec += _mask40(_names(sf.get("played") or [], f"{what} played", HELPER_IDS))
+        for b in _list_of(sf.get("buildings") or [], f"{what} buildings"):
+            if not isinstance(b, dict) or b.get("building") not in BUILDINGS:
+                raise ValueError(f"{what} buildings: each is {{'square': 'c4', 'building': one of "
+                                 f"{', '.join(BUILDINGS)}}}, got {brief_repr(b)}")
+            builds += [_square(b.get("square"), f"{what} buildings square"), BUILDINGS.index(b["building"]), p]
+    for q in _list_of(facts.get("npc_cubes") or [], "npc_cubes"):
+        if solo != "score_attack":
+            raise ValueError("npc_cubes: only Score Attack has them")
+        builds += [_square(q, "npc_cubes"), 0, -1]
+    return [int(x) for x in vec + [len(builds) // 3] + builds]
+
+
+def _list_of(value, what: str) -> list:
+    if not isinstance(value, (list, tuple)):
+        raise ValueError(f"{what} must be a list, got {brief_repr(value)}")
+    return list(value)

@@ -1,0 +1,303 @@
+"""Nukumi in the browser app, through streamlit.testing.v1.AppTest (no browser): the new-game
+form, moves clicked on the map, buttons for the rest, hidden Helper hands, the AI finishing a
+game, the drawings, Game.position and its form on the Analyse page."""
+import json
+import re
+
+import numpy as np
+import pytest
+
+pytest.importorskip("streamlit")
+
+from streamlit.testing.v1 import AppTest  # noqa: E402
+
+import boardlab  # noqa: E402
+from boardlab.streamlit_app import MAIN_SCRIPT  # noqa: E402
+from boardlab.streamlit_app.games import nukumi as nui  # noqa: E402
+from boardlab.streamlit_app.games import ui_for  # noqa: E402
+from boardlab.streamlit_app.session import AI, PlaySession  # noqa: E402
+from board_clicks import board_data, boards, click_place, legal_places, run_ui  # noqa: E402
+
+TIMEOUT = 120
+
+
+def app():
+    at = AppTest.from_file(str(MAIN_SCRIPT), default_timeout=TIMEOUT)
+    at.run()
+    assert not at.exception, at.exception
+    return at
+
+
+def start(at, seed=7, players=2, solo=None, human=0):
+    at.selectbox(key="ng_game").set_value("nukumi").run()
+    at.selectbox(key="ng_nk_players").set_value(players).run()
+    if solo:
+        at.selectbox(key="ng_nk_solo").set_value(solo)
+    at.radio(key="ng_preset").set_value("Beginner")
+    at.number_input(key="ng_seed").set_value(seed)
+    at.run()
+    for s in range(players):
+        at.selectbox(key=f"ng_seat_{s}").set_value("Human" if s == human else "AI")
+    at.run()
+    at.button(key="ng_start").click().run()
+    assert not at.exception, at.exception
+    return at.session_state["bl_play"]
+
+
+def decisions(at):
+    return [b for b in at.button if b.key and "_act_" in b.key and not b.disabled]
+
+
+def html(at) -> str:
+    return "\n".join(m.value for m in at.markdown)
+
+
+def test_new_game_form_offers_the_solo_modes_for_one_player():
+    at = app()
+    at.selectbox(key="ng_game").set_value("nukumi").run()
+    assert not any(s.key == "ng_nk_solo" for s in at.selectbox)
+    at.selectbox(key="ng_nk_players").set_value(1).run()
+    assert at.selectbox(key="ng_nk_solo").options == ["Score Attack (Solo 1)", "Chasing Nukumaru (Solo 2)",
+                                                      "Plain 1-player game"]
+
+
+def test_score_attack_page_shows_map_tracks_bag_and_npcs():
+    at = app()
+    sess = start(at, players=1, solo="score_attack")
+    assert sess.game.params["solo"] == "score_attack"
+    page = html(at)
+    obs = sess.state.observation(0)
+    assert "<svg" in page and "Nukumaru" in page
+    for i in range(1, 4):                          # the NPC pioneers on the map
+        assert f">n{i}</text>" in page
+    assert "Score Attack: NPCs on" in page
+    assert "draw size" in page and "bag" in page and "fun" in page and "oishi" in page
+    assert f"score {obs['seats'][0]['score']['total']}" in page
+    assert "Round 1 of 5" in page
+
+
+def _step_until_map(at, limit=60):
+    """Click decisions (preferring a move action) until the map is clickable."""
+    for _ in range(limit):
+        if boards(at, "-map") and legal_places(at, "-map"):
+            return True
+        buttons = decisions(at)
+        sess = at.session_state["bl_play"]
+        legal = {sess.state.action_to_string(a) for a in sess.state.legal_actions()}
+        assert {b.label for b in buttons} <= legal           # only legal choices
+        move = [b for b in buttons if b.label in ("move (1)", "move (2)")]
+        pay = [b for b in buttons if b.label.startswith("pay ") and "coins" not in b.label]
+        pick = (move or pay or [b for b in buttons if b.label.startswith(("accept", "decline"))]
+                or [b for b in buttons if b.label != "pass"] or buttons)
+        assert pick, "no decision offered"
+        pick[0].click().run()
+        assert not at.exception, at.exception
+    return False
+
+
+def test_a_move_is_clicked_on_the_map():
+    at = app()
+    start(at, players=1, solo="score_attack", seed=3)
+    assert _step_until_map(at)
+    sess = at.session_state["bl_play"]
+    before = len(sess.state.history)
+    squares = legal_places(at, "-map")
+    legal = {sess.state.action_to_string(a) for a in sess.state.legal_actions()}
+    for p in squares:                                   # every lit square is a legal step or ride
+        assert f"step {p['id']}" in legal or f"carriage to {p['id']}" in legal
+        assert p["label"] in legal and p["note"].startswith(f"{p['id']}: ")
+    data = board_data(at, "-map")
+    assert len(data["places"]) == 63                   # every square is a place, most inert
+    target = squares[-1]["id"]
+    action = nui.square_actions(sess.state)[target]
+    click_place(at, "-map", target)
+    assert not at.exception, at.exception
+    sess = at.session_state["bl_play"]
+    assert list(sess.state.history)[before] == action
+
+
+def test_other_hands_stay_hidden_in_two_player_game():
+    at = app()
+    sess = start(at, players=2, seed=5)
+    obs = sess.state.full_observation()
+    theirs = obs["seats"][1]["hand"]
+    page = html(at)
+    assert f"{obs['seats'][1]['hand_size']} hidden" in page
+    mine = obs["seats"][0]["hand"]
+    for h in theirs:
+        if h not in mine and h not in obs["discard"] and all(h not in s["played"] for s in obs["seats"]):
+            assert h not in page, f"P1's Helper {h} is on P0's page"
+
+
+@pytest.mark.parametrize("players,solo", [(1, "score_attack"), (2, None)])
+def test_let_the_ai_finish(players, solo):
+    at = app()
+    start(at, players=players, solo=solo, seed=2)
+    at.button(key="play_ai_finish").click().run(timeout=600)
+    assert not at.exception, at.exception
+    sess = at.session_state["bl_play"]
+    assert sess.state.is_terminal()
+    text = " ".join(x.value for x in at.success)
+    assert "Game over" in text
+    if players == 1:
+        assert re.search(r"\d+ points — \w+", text)
+
+
+def test_every_phase_offers_only_legal_choices():
+    """Random games through PlaySession: the map's lit squares and the buttons name only legal
+    actions, and every legal action is reachable (a square or a button)."""
+    game = boardlab.make("nukumi", players=2)
+    sess = PlaySession(game=game, seats=[AI, AI], preset="Beginner", seed=4)
+    rng = np.random.default_rng(4)
+    checked = 0
+    while not sess.state.is_terminal():
+        state = sess.state
+        legal = [int(a) for a in state.legal_actions()]
+        squares = nui.square_actions(state)
+        assert set(squares.values()) <= set(legal)
+        if squares and checked < 3:
+            at = run_ui(state)
+            lit = {p["id"] for p in legal_places(at, "-map")}
+            assert lit == set(squares)
+            labels = {b.label for b in at.button if b.key and "_act_" in b.key}
+            names = {state.action_to_string(a) for a in legal}
+            assert labels | {state.action_to_string(squares[q]) for q in lit} == names
+            checked += 1
+        state.apply(int(legal[rng.integers(len(legal))]))
+        sess.advance_chance()
+    assert checked == 3
+    assert "Game over" in ui_for("nukumi").result_text(sess.state)
+
+
+def test_map_svg_draws_buildings_with_their_owner_and_npc_cubes():
+    game = boardlab.make("nukumi", players=1, solo="score_attack")
+    facts = nui.example_facts(1, "score_attack")
+    facts["seats"][0]["buildings"] = [{"square": "c3", "building": "tavern"}]
+    state = game.position(0, **facts)
+    obs = state.observation(0)
+    svg = nui.map_svg(obs)
+    assert ">Tavern</text>" in svg and nui.SEAT_COLOURS[0] in svg
+    assert svg.count("<title>NPC cube</title>") == 2
+    idle = ui_for("nukumi").idle_input(obs, 0)
+    assert "S-01" in idle and "<button" not in idle
+
+
+def test_seat_facts_form_on_the_analyse_page():
+    at = AppTest.from_file(str(MAIN_SCRIPT), default_timeout=TIMEOUT)
+    at.run()
+    at.switch_page("views/analyse.py").run()
+    at.selectbox(key="seat_game").set_value("nukumi").run()
+    assert not at.exception, at.exception
+    area = next(t for t in at.text_area if t.key.startswith("seat_nk_facts"))
+    facts = json.loads(area.value)
+    facts["seats"][1]["hand_size"] = 99
+    area.set_value(json.dumps(facts))
+    at.button(key="seat_build").click().run()
+    assert any("hand_size" in e.value for e in at.error)
+    area = next(t for t in at.text_area if t.key.startswith("seat_nk_facts"))
+    area.set_value(json.dumps(nui.example_facts(2, "none")))
+    at.button(key="seat_build").click().run()
+    assert not at.exception, at.exception
+    assert any("Position set up: P0 to move" in s.value for s in at.success)
+
+
+# ------------------------------------------------------------------- Game.position
+
+def _facts():
+    return {"round": 2, "round_cards": ["E-01", "E-02", "E-03", "E-04", "E-05"], "nukumaru": "g2",
+            "start_player": 1, "hand": ["S-03", "S-07"], "discard": ["S-10"],
+            "seats": [{"partner": "Yumomi", "square": "c3", "coins": 5, "fun": 1,
+                       "bag": {"stone": 2, "wood": 1},
+                       "drawn": {"food": 2, "networking": 1, "stone": 1}, "played": ["S-01"],
+                       "used": ["mining"], "buildings": [{"square": "c3", "building": "stall"}]},
+                      {"partner": "Miko", "square": "e5", "coins": 3, "hand_size": 2,
+                       "bag": {"wood": 3}, "drawn": {"gold": 1}, "cards": ["EX-05"]}]}
+
+
+def test_position_is_what_the_seat_said_and_deals_the_rest():
+    game = boardlab.make("nukumi", players=2)
+    state = game.position(0, seed=3, **_facts())
+    obs = state.observation(0)
+    assert state.current_player == 0 and obs["phase"] == "actions" and obs["round"] == 1
+    me, other = obs["seats"]
+    assert me["hand"] == ["S-03", "S-07"] and other["hand"] is None and other["hand_size"] == 2
+    assert me["square"] == "c3" and me["coins"] == 5 and me["fun"] == 1 and me["used"] == ["mining"]
+    assert me["drawn"]["food"] == 2 and me["bag"]["stone"] == 2 and other["cards"] == ["EX-05"]
+    assert obs["buildings"] == [{"square": "c3", "building": "stall", "owner": 0}]
+    assert obs["nukumaru"] == "g2" and obs["start_player"] == 1
+    legal = {state.action_to_string(a) for a in state.legal_actions()}
+    assert "mining" not in legal and "cooking" in legal
+    hands = set()
+    for seed in range(8):                  # the hidden hand is dealt from the unseen Helpers
+        full = game.position(0, seed=seed, **_facts()).full_observation()
+        dealt = full["seats"][1]["hand"]
+        assert len(dealt) == 2 and not set(dealt) & {"S-03", "S-07", "S-10", "S-01"}
+        hands.add(tuple(dealt))
+    assert len(hands) > 1
+    assert len(game.random_playouts(5, state=state).returns) == 5    # it plays on to the end
+
+
+@pytest.mark.parametrize("change,message", [
+    ({"round": 6}, "round must be 1..5"),
+    ({"nukumaru": "d4"}, "nukumaru must be on a Nukumaru square"),
+    ({"round_cards": ["E-01", "E-01", "E-02", "E-03", "E-04"]}, "E-01 is listed twice"),
+    ({"colour": 1}, "unknown nukumi position fact"),
+    ({"hand": ["S-01"]}, "played Helper is also in a hand"),
+    ({"start_player": 2}, "start_player must be a seat"),
+])
+def test_bad_position_facts_name_what_is_wrong(change, message):
+    game = boardlab.make("nukumi", players=2)
+    with pytest.raises(ValueError, match=re.escape(message)):
+        game.position(0, **(_facts() | change))
+
+
+@pytest.mark.parametrize("seat_change,message", [
+    ({"partner": "Nobody"}, "seats[0] partner must be one of"),
+    ({"fun": 6}, "seats[0] fun must be an integer 0..5"),
+    ({"bag": {"jade": 1}}, "unknown resource 'jade'"),
+    ({"drawn": {}}, "has no drawn resources"),
+    ({"passed": True}, "has passed"),
+    ({"used": ["juggling"]}, "seats[0] used: unknown 'juggling'"),
+    ({"buildings": [{"square": "a1", "building": "stall"}]}, "a1 is a ribbon square"),
+    ({"cards": ["EX-05"]}, "EX-05 is held twice"),
+    ({"partner": "Miko"}, "already taken"),
+])
+def test_bad_seat_facts_name_what_is_wrong(seat_change, message):
+    game = boardlab.make("nukumi", players=2)
+    facts = _facts()
+    facts["seats"][0] = facts["seats"][0] | seat_change
+    with pytest.raises(ValueError, match=re.escape(message)):
+        game.position(0, **facts)
+
+
+def test_other_hand_sizes_cannot_exceed_the_unseen_helpers():
+    game = boardlab.make("nukumi", players=2)
+    facts = _facts()
+    facts["seats"][1]["hand_size"] = 37
+    with pytest.raises(ValueError, match="only 36 are unaccounted for"):
+        game.position(0, **facts)
+
+
+def test_solo_position_facts():
+    game = boardlab.make("nukumi", players=1, solo="chasing")
+    facts = nui.example_facts(1, "chasing") | {"nukumaru_cubes": ["d1", "a2"]}
+    assert game.position(0, **facts).observation(0)["nukumaru_cubes"] == ["d1", "a2"]
+    with pytest.raises(ValueError, match="npcs: only Score Attack"):
+        game.position(0, **(facts | {"npcs": ["d4", "d4", "d4"]}))
+    sa = boardlab.make("nukumi", players=1, solo="score_attack")
+    with pytest.raises(ValueError, match="npcs: Score Attack needs"):
+        sa.position(0, **nui.example_facts(1, "none"))
+    with pytest.raises(ValueError, match="advanced play"):
+        boardlab.make("nukumi", players=2, advanced=True).position(0, **_facts())
+
+
+def test_mining_the_action_numbered_zero_is_taken():
+    at = app()
+    start(at, players=1, solo="score_attack", seed=11)
+    next(b for b in decisions(at) if b.label.startswith("accept")).click().run()
+    before = len(at.session_state["bl_play"].state.history)
+    next(b for b in decisions(at) if b.label == "mining").click().run()
+    assert not at.exception, at.exception
+    sess = at.session_state["bl_play"]
+    assert sess.state.history[before] == 0                     # 0 is "mining"
+    assert [b.label for b in decisions(at)][0].startswith("pay ")
