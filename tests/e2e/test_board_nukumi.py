@@ -13,6 +13,7 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 DESKTOP = {"width": 1440, "height": 1400}
+OUT = Path(__file__).resolve().parents[2] / "test-output" / "e2e"
 
 # One browser and one app server for every e2e module (Playwright's sync API allows one
 # instance at a time in a process): test_browser's session fixtures.
