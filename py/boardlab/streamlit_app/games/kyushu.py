@@ -936,7 +936,8 @@ class KyushuUI(GameUI):
         chosen = bc.pick(clicked, actions)
         if rest:
             label = traveler_label if obs["phase"].startswith("traveler") else None
-            chosen = self._buttons(state, rest, key, label, columns=2, hint=hint) or chosen
+            pressed = self._buttons(state, rest, key, label, columns=2, hint=hint)
+            chosen = chosen if pressed is None else pressed      # action 0 is a real action
         return chosen
 
     def _select_input(self, state, obs, names, key, hint=None, narrow=False):
@@ -979,7 +980,8 @@ class KyushuUI(GameUI):
                             chosen = a
         rest = [a for a in names if not any(a == x[0] for v in by_card.values() for x in v)]
         if rest:
-            chosen = action_buttons(state, rest, key) or chosen
+            pressed = action_buttons(state, rest, key)
+            chosen = chosen if pressed is None else pressed
         return chosen
 
     def _placement_input(self, state, obs, names, key, hint=None):
