@@ -1,47 +1,11 @@
 """Kyūshū positions from a seat's knowledge (Game.position): built, searched,
 refused with the bad fact named, read back from a real game, re-dealt."""
-import random
-
 import pytest
 
 import boardlab
 from boardlab.games import kyushu
 from boardlab.search import ismcts
-
-
-def play_to_selection(game, seed, round_, to_move=0):
-    """A random game up to the Selection phase of `round_` with `to_move` to choose."""
-    rng = random.Random(seed)
-    s = game.new_initial_state(seed)
-    while True:
-        o = s.full_observation()
-        if o["phase"] == "select" and o["round"] == round_ and o["current_player"] == to_move:
-            return s
-        assert not s.is_terminal()
-        s.apply(rng.choice(list(s.legal_actions())))
-
-
-def facts_of(obs):
-    """The position facts a seat reads off the table (its observation)."""
-    cards = []
-    for m in obs["maps"]:
-        cards.append([{"card": c["card"], "orientation": c["orientation"], "row": c["row"], "col": c["col"],
-                       "layer": "under" if c["z"] < 0 else "over"} for c in m["cards"]])
-    cells = [(m["seat"], c) for m in obs["maps"] for c in m["cells"]]
-    to_move = obs["current_player"]
-    facts = {
-        "round": obs["round"], "hand": obs["hands"][obs["viewer"]], "maps": cards,
-        "pick_boxes": [b["card"] for b in obs["pick_boxes"]], "to_move": to_move,
-        "taken": obs["selected"][:to_move], "pool": obs["pool"], "discarded": obs["discarded"],
-        "resources": [{"seat": p, "row": c["row"], "col": c["col"], "colour": c["resource"]}
-                      for p, c in cells if c["resource"]],
-        "tiles": [{"seat": p, "row": c["row"], "col": c["col"], "terrain": c["terrain"]}
-                  for p, c in cells if c["tile"]],
-        "travelers": [{k: t[k] for k in ("owner", "host", "row", "col", "active")} for t in obs["travelers"]["placed"]],
-    }
-    if obs["options"]["most_fewest"]:
-        facts["most_fewest"] = [[m["card"], m["side"]] for m in sorted(obs["most_fewest"], key=lambda m: m["seats"][0])]
-    return facts
+from kyushu_facts import facts_of, form_text, play_to_selection
 
 
 SAME = ("round", "phase", "current_player", "pool", "draw_pile_size", "discarded", "hand_sizes", "hands",
@@ -154,3 +118,87 @@ def test_a_bad_position_record_is_a_record_error():
     record["position"] = pos
     with pytest.raises(boardlab.RecordError, match="round"):
         game.replay(record)
+
+
+# --- the Analyse page's form (AppTest) ------------------------------------------------------
+def _fill_form(at, params, seat, facts):
+    at.selectbox(key="seat_game").set_value("kyushu").run()
+    at.selectbox(key="seat_ky_players").set_value(params["players"]).run()
+    if params.get("travelers"):
+        at.checkbox(key="seat_ky_trav").check().run()
+    if params.get("most_fewest"):
+        at.checkbox(key="seat_ky_mf").check().run()
+    at.selectbox(key="seat_ky_seat").set_value(seat)
+    at.selectbox(key="seat_ky_round").set_value(facts["round"])
+    at.run()
+    for name, text in form_text(facts, params["players"]).items():
+        widgets = [w for w in list(at.text_input) + list(at.text_area)
+                   if w.key == f"seat_ky_{name}" and not w.proto.disabled]
+        if widgets:
+            widgets[0].input(text)
+        else:
+            assert not text, name
+    at.run()
+
+
+@pytest.mark.parametrize("params, round_, seat", [({"players": 3, "travelers": True}, 8, 2),
+                                                  ({"players": 2, "most_fewest": True}, 4, 1)])
+def test_the_analyse_form_sets_up_a_seats_table_and_analyses_it(params, round_, seat):
+    from streamlit.testing.v1 import AppTest
+    from boardlab.streamlit_app import MAIN_SCRIPT
+
+    game = boardlab.make("kyushu", **params)
+    real = play_to_selection(game, 5, round_, seat)
+    seen = real.observation(seat)
+    at = AppTest.from_file(str(MAIN_SCRIPT), default_timeout=120).run()
+    at.switch_page("views/analyse.py").run()
+    _fill_form(at, params, seat, facts_of(seen))
+    at.button(key="seat_build").click().run()
+    assert not at.exception, at.exception
+    assert not at.error, [e.value for e in at.error]
+    assert any(f"P{seat} to move" in s.value for s in at.success)
+    pos = at.session_state["bl_analysis"]["seat_built"][0]
+    again = pos.observation(seat)
+    for key in SAME:
+        assert again[key] == seen[key], key
+    at.button(key="an_seat_run").click().run()
+    assert not at.exception, at.exception
+    best = [m.value for m in at.markdown if "Best move for" in m.value]
+    assert best and f"P{seat}" in best[0]
+
+
+def test_the_analyse_form_names_the_bad_fact():
+    from streamlit.testing.v1 import AppTest
+    from boardlab.streamlit_app import MAIN_SCRIPT
+
+    params = {"players": 3}
+    real = play_to_selection(boardlab.make("kyushu", **params), 5, 3, 0)
+    facts = facts_of(real.observation(0))
+    facts["hand"] = facts["hand"][1:]
+    at = AppTest.from_file(str(MAIN_SCRIPT), default_timeout=120).run()
+    at.switch_page("views/analyse.py").run()
+    _fill_form(at, params, 0, facts)
+    at.button(key="seat_build").click().run()
+    assert any("cannot be set up: hand" in e.value for e in at.error), [e.value for e in at.error]
+    assert "seat_built" not in at.session_state["bl_analysis"]
+    at.text_area(key="seat_ky_map1").input("S2A sideways m14").run()
+    at.button(key="seat_build").click().run()
+    assert any("maps[1] card 0 orientation" in e.value for e in at.error), [e.value for e in at.error]
+    at.text_area(key="seat_ky_map1").input("S2A h").run()
+    at.button(key="seat_build").click().run()
+    assert any("P1's map line 1" in e.value for e in at.error), [e.value for e in at.error]
+
+
+def test_form_text_parsing():
+    from boardlab.streamlit_app.games import kyushu as kui
+
+    assert kui.parse_map("S3A h m14\n12 vertical turned p13 under", "P0's map") == [
+        {"card": "S3A", "orientation": "horizontal", "row": 13, "col": 12, "layer": "over"},
+        {"card": 12, "orientation": "vertical turned", "row": 12, "col": 15, "layer": "under"}]
+    assert kui.parse_travelers("P2 on P0 r13, P1 on P2 o14 covered") == [
+        {"owner": 2, "host": 0, "row": 12, "col": 17, "active": True},
+        {"owner": 1, "host": 2, "row": 13, "col": 14, "active": False}]
+    assert kui.parse_placed("m14 blue, o15 grey", 1, "x", "colour") == [
+        {"seat": 1, "row": 13, "col": 12, "colour": "blue"}, {"seat": 1, "row": 14, "col": 14, "colour": "grey"}]
+    with pytest.raises(kui.FactsError, match="travelers"):
+        kui.parse_travelers("P2 to P0")
