@@ -16,7 +16,7 @@ from __future__ import annotations
 import json
 from importlib import resources
 
-from ..errors import CHANCE, HIDDEN
+from ..errors import CHANCE, HIDDEN, brief_repr
 
 NAME = "kyushu"
 
@@ -231,3 +231,158 @@ def render(obs: dict) -> str:
         lines += render_map(obs["maps"][seat])
     lines.append("  " + LEGEND)
     return "\n".join(lines)
+
+
+# ---------------------------------------------------------------- positions
+POSITION_FACTS = ("round", "hand", "maps", "pick_boxes", "to_move", "taken", "resources", "tiles",
+                  "travelers", "pool", "most_fewest", "discarded")
+_ORIENTATIONS = ("horizontal", "vertical", "horizontal turned", "vertical turned")
+_TILE_COLOUR = {"lake": 0, "town": 1, "forest": 2, "hot_spring": 3}   # kyushu.c TILE_OF
+_INT32 = 2**31
+
+
+def _int(value, what: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise ValueError(f"{what} must be an integer, got {brief_repr(value)}")
+    if not -_INT32 <= value < _INT32:
+        raise ValueError(f"{what}: {brief_repr(value)} is out of range")
+    return value
+
+
+def _items(value, what: str, of: str) -> list:
+    if not isinstance(value, (list, tuple)):
+        raise ValueError(f"{what} must be a list of {of}, got {brief_repr(value)}")
+    return list(value)
+
+
+def _map_card(value, what: str) -> int:
+    """A Map card number 1..60 -> kernel id (range checked by the kernel)."""
+    return _int(value, what) - 1
+
+
+def _province(value, what: str, side: str) -> int:
+    """3, "S3" or "S3A" -> province index 0..5."""
+    if isinstance(value, str):
+        text = value.upper().removeprefix("S").removesuffix(side)
+        if not text.isdigit():
+            raise ValueError(f"{what}: {brief_repr(value)} is not a Starting Province such as 'S3{side}'")
+        return int(text) - 1
+    return _int(value, what) - 1
+
+
+def _fields(entry, what: str, keys: tuple, optional: dict | None = None) -> dict:
+    if not isinstance(entry, dict):
+        raise ValueError(f"{what} must be an object with {', '.join(keys)}, got {brief_repr(entry)}")
+    allowed = set(keys) | set(optional or {})
+    extra = sorted(set(entry) - allowed, key=str)
+    if extra:
+        raise ValueError(f"{what}: unknown field(s) {', '.join(map(repr, extra))}; fields: {', '.join(sorted(allowed))}")
+    missing = [k for k in keys if k not in entry]
+    if missing:
+        raise ValueError(f"{what}: missing {', '.join(map(repr, missing))}")
+    return {**(optional or {}), **entry}
+
+
+def _choice(value, what: str, options) -> int:
+    if not isinstance(value, str) or value not in options:
+        raise ValueError(f"{what} must be one of {', '.join(map(repr, options))}, got {brief_repr(value)}")
+    return list(options).index(value)
+
+
+def position_params(params: dict, seat: int, facts: dict) -> list[int]:
+    """The kernel's set-up vector for what `seat` knows at a real table, at a
+    Selection phase (see kyushu_setup in kyushu.c).
+
+    Facts: round (1-5 or 7-11, required); hand (the seat's card numbers, required);
+    maps (required: per seat the cards in the order placed, the Starting Province
+    first: {"card": 12 or "S3A", "orientation": "vertical", "row": r, "col": c,
+    "layer": "over"/"under"}, rows and columns of the 32 x 32 grid as in the
+    observation); pick_boxes (card number or None per box, required); to_move
+    (seats 0..to_move-1 have taken this round's card, default 0) and taken (those
+    cards); resources ([{"seat", "row", "col", "colour"}]); tiles ([{"seat", "row",
+    "col", "terrain"}]); travelers ([{"owner", "host", "row", "col", "active"}], active False: covered
+    by a later card); pool
+    ({colour: n}, checked against the maps); most_fewest ([[card, "most"/"fewest"]]
+    per seat, the card between it and the next seat); discarded (2 players, after
+    round 6). The other hands and the draw pile are dealt at random.
+    """
+    unknown = sorted(set(facts) - set(POSITION_FACTS), key=str)
+    if unknown:
+        raise ValueError(f"unknown kyushu position fact(s) {', '.join(map(repr, unknown))}; "
+                         f"known: {', '.join(POSITION_FACTS)}")
+    for required in ("round", "hand", "maps", "pick_boxes"):
+        if facts.get(required) is None:
+            raise ValueError(f"kyushu position needs {required!r}")
+    players, side = params["players"], params["side"]
+    boxes_n = 4 if players == 2 else players
+    round_ = _int(facts["round"], "round")
+    to_move = _int(facts.get("to_move") or 0, "to_move")
+    pool = [-1] * len(COLOURS)
+    given = facts.get("pool") or {}
+    if not isinstance(given, dict):
+        raise ValueError(f"pool must map a colour to a number, got {brief_repr(given)}")
+    for colour, k in given.items():
+        pool[_choice(colour, "pool colour", COLOURS)] = _int(k, f"pool[{colour}]")
+    maps = _items(facts["maps"], "maps", "one list of cards per seat")
+    if len(maps) != players:
+        raise ValueError(f"maps must list {players} maps (one per seat), got {len(maps)}")
+    provinces, placed = [], []
+    for p, cards in enumerate(maps):
+        cards = _items(cards, f"maps[{p}]", "cards in the order placed")
+        if not cards:
+            raise ValueError(f"maps[{p}] must start with the Starting Province")
+        entries = []
+        for i, card in enumerate(cards):
+            what = f"maps[{p}] card {i}"
+            e = _fields(card, what, ("card", "orientation", "row", "col"), {"layer": "over"})
+            number = _province(e["card"], what, side) + 60 if i == 0 else _map_card(e["card"], what)
+            entries += [number, _choice(e["orientation"], f"{what} orientation", _ORIENTATIONS),
+                        _int(e["row"], f"{what} row"), _int(e["col"], f"{what} col"),
+                        _choice(e["layer"], f"{what} layer", ("over", "under"))]
+        provinces.append(entries[0] - 60)
+        placed += [len(cards)] + entries
+    mf_cards, mf_sides = [-1] * players, [-1] * players
+    mf = facts.get("most_fewest")
+    if mf is not None:
+        mf = _items(mf, "most_fewest", "[card, 'most' or 'fewest'] per seat")
+        if len(mf) != players:
+            raise ValueError(f"most_fewest must list {players} cards (seat i: between P{{i}} and the next)")
+        for i, pair in enumerate(mf):
+            if not isinstance(pair, (list, tuple)) or len(pair) != 2:
+                raise ValueError(f"most_fewest[{i}] must be [card, 'most' or 'fewest'], got {brief_repr(pair)}")
+            mf_cards[i] = _int(pair[0], f"most_fewest[{i}] card") - 1
+            mf_sides[i] = _choice(pair[1], f"most_fewest[{i}] side", ("most", "fewest"))
+    elif params["most_fewest"]:
+        raise ValueError("kyushu position needs 'most_fewest' (the Most/Fewest option is on)")
+    boxes = _items(facts["pick_boxes"], "pick_boxes", "card numbers or None")
+    if len(boxes) != boxes_n:
+        raise ValueError(f"pick_boxes must list {boxes_n} boxes, got {len(boxes)}")
+    box_ids = [-1 if b is None else _map_card(b, f"pick_boxes[{i}]") for i, b in enumerate(boxes)]
+    taken = _items(facts.get("taken") or [], "taken", "card numbers")
+    if len(taken) != to_move:
+        raise ValueError(f"taken must list the {to_move} card(s) P0..P{to_move - 1} took this round "
+                         f"(to_move = {to_move}), got {len(taken)}")
+    taken_ids = [_map_card(t, f"taken[{i}]") for i, t in enumerate(taken)] + [-1] * max(0, players - len(taken))
+    hand = [_map_card(h, "hand") for h in _items(facts["hand"], "hand", "card numbers")]
+    discarded = [_map_card(h, "discarded") for h in _items(facts.get("discarded") or [], "discarded", "card numbers")]
+    tiles = []
+    for i, t in enumerate(_items(facts.get("tiles") or [], "tiles", "tiles")):
+        e = _fields(t, f"tiles[{i}]", ("seat", "row", "col", "terrain"))
+        _choice(e["terrain"], f"tiles[{i}] terrain", tuple(_TILE_COLOUR))
+        tiles += [_int(e["seat"], f"tiles[{i}] seat"), _int(e["row"], f"tiles[{i}] row"),
+                  _int(e["col"], f"tiles[{i}] col"), _TILE_COLOUR[e["terrain"]]]
+    travelers = []
+    for i, t in enumerate(_items(facts.get("travelers") or [], "travelers", "travelers")):
+        e = _fields(t, f"travelers[{i}]", ("owner", "host", "row", "col"), {"active": True})
+        if not isinstance(e["active"], bool):
+            raise ValueError(f"travelers[{i}] active must be True or False, got {brief_repr(e['active'])}")
+        travelers += [_int(e[k], f"travelers[{i}] {k}") for k in ("owner", "host", "row", "col")] + [e["active"]]
+    resources = []
+    for i, t in enumerate(_items(facts.get("resources") or [], "resources", "resources")):
+        e = _fields(t, f"resources[{i}]", ("seat", "row", "col", "colour"))
+        resources += [_int(e["seat"], f"resources[{i}] seat"), _int(e["row"], f"resources[{i}] row"),
+                      _int(e["col"], f"resources[{i}] col"), _choice(e["colour"], f"resources[{i}] colour", COLOURS)]
+    vector = [seat, round_, to_move] + pool + provinces + mf_cards + mf_sides + box_ids + taken_ids[:players] \
+        + [len(hand)] + hand + [len(discarded)] + discarded + placed \
+        + [len(tiles) // 4] + tiles + [len(travelers) // 5] + travelers + [len(resources) // 4] + resources
+    return [int(x) for x in vector]

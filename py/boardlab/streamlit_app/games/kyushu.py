@@ -758,6 +758,11 @@ class KyushuUI(GameUI):
     def seat_name(self, seat: int, players: int) -> str:
         return f"P{seat}"
 
+    supports_seat_facts = True
+
+    def seat_facts(self, game_name: str, key: str):
+        return kyushu_seat_facts(key)
+
     # -- drawing ----------------------------------------------------------------------------
     def board(self, obs: dict, key: str = "board", viewer=None, changes=None) -> None:
         """The table, then (seen from a seat) that seat's map with its hand and the decision
@@ -1109,3 +1114,188 @@ class KyushuUI(GameUI):
 def _score_frame(rows: list[dict]):
     import pandas as pd
     return pd.DataFrame(rows).set_index("seat")
+
+
+# ----------------------------------------------------------------------------------------------
+# Analyse from a seat: a Selection phase as it stands at a real table
+# ----------------------------------------------------------------------------------------------
+class FactsError(ValueError):
+    """Entered text that cannot be read (the engine's own ValueErrors say what is wrong)."""
+
+
+ORIENT_WORDS = {"h": "horizontal", "v": "vertical", "ht": "horizontal turned", "vt": "vertical turned"}
+
+
+def _square(tok: str, what: str) -> tuple[int, int]:
+    if not re.fullmatch(r"[a-z]{1,2}\d{1,2}", tok.lower()):
+        raise FactsError(f"{what}: {tok!r} is not a square name such as 'p14'")
+    return parse_square(tok.lower())
+
+
+def _numbers(text: str, what: str) -> list:
+    """Card numbers from free text ("12 31, 45"); '-' is an empty place."""
+    out = []
+    for tok in re.split(r"[\s,;]+", text.strip()):
+        if not tok:
+            continue
+        if tok == "-":
+            out.append(None)
+        elif tok.isdigit():
+            out.append(int(tok))
+        else:
+            raise FactsError(f"{what}: {tok!r} is not a card number")
+    return out
+
+
+def parse_map(text: str, what: str) -> list[dict]:
+    """Cards in the order placed, one a line: "S3A h m14", "12 vertical turned p13 under"
+    (orientation h, v, ht, vt or its full name; layer over, the default, or under)."""
+    cards = []
+    for n, line in enumerate(text.strip().splitlines(), 1):
+        words = line.replace(",", " ").split()
+        if not words:
+            continue
+        where = f"{what} line {n}"
+        squares = [w for w in words[1:] if re.fullmatch(r"[a-z]{1,2}\d{1,2}", w.lower())
+                   and w.lower() not in ORIENT_WORDS]
+        if len(squares) != 1:
+            raise FactsError(f"{where}: write the card, orientation and square, e.g. "
+                             "'12 vertical p13' (add 'under' for a card slid under)")
+        rest = [w.lower() for w in words[1:] if w is not squares[0]]
+        layer = "under" if "under" in rest else "over"
+        orient = " ".join(w for w in rest if w not in ("under", "over"))
+        row, col = _square(squares[0], where)
+        card = words[0]
+        cards.append({"card": int(card) if card.isdigit() else card,
+                      "orientation": ORIENT_WORDS.get(orient, orient), "row": row, "col": col,
+                      "layer": layer})
+    return cards
+
+
+def parse_placed(text: str, seat: int, what: str, field: str) -> list[dict]:
+    """Resources ("p14 blue") or tiles ("q15 lake") on seat's map, comma separated."""
+    out = []
+    for item in re.split(r"[,;]+", text.strip()):
+        words = item.split()
+        if not words:
+            continue
+        if len(words) != 2:
+            raise FactsError(f"{what}: write each as a square and a {field}, e.g. 'p14 blue'")
+        row, col = _square(words[0], what)
+        out.append({"seat": seat, "row": row, "col": col, field: words[1].lower()})
+    return out
+
+
+def parse_travelers(text: str) -> list[dict]:
+    """'P2 on P0 r13', 'P1 on P2 o14 covered' (comma separated)."""
+    out = []
+    for item in re.split(r"[,;]+", text.strip()):
+        m = re.fullmatch(r"\s*P(\d)\s+on\s+P(\d)\s+([a-z]{1,2}\d{1,2})(\s+covered)?\s*", item, re.I)
+        if not item.strip():
+            continue
+        if not m:
+            raise FactsError(f"travelers: cannot read {item.strip()!r}; write e.g. 'P2 on P0 r13' "
+                             "(add 'covered' if a card now lies on it)")
+        row, col = _square(m.group(3), "travelers")
+        out.append({"owner": int(m.group(1)), "host": int(m.group(2)), "row": row, "col": col,
+                    "active": not m.group(4)})
+    return out
+
+
+def parse_most_fewest(text: str) -> list:
+    """'3 most, 5 fewest, 1 most': the card between each seat and the next."""
+    out = []
+    for item in re.split(r"[,;]+", text.strip()):
+        words = item.split()
+        if not words:
+            continue
+        if len(words) != 2 or not words[0].isdigit():
+            raise FactsError(f"Most/Fewest: cannot read {item.strip()!r}; write e.g. '3 most'")
+        out.append([int(words[0]), words[1].lower()])
+    return out
+
+
+def position_from_facts(params: dict, seat: int, facts: dict, seed: int = 0):
+    """The State of ``facts`` (docs/kyushu.md "Analysing a real table") with ``seat`` to
+    choose. Raises ValueError (the engine's message) if the facts do not make a position."""
+    import boardlab
+
+    return boardlab.make("kyushu", **params).position(seat, seed=seed, **facts)
+
+
+def kyushu_seat_facts(key: str):
+    """The form; returns the built (state, seat, notes) or None."""
+    st.caption("Enter the table as your seat sees it at the start of your pick in a Selection "
+               "phase: every map (cards in the order placed, by number, orientation and square; "
+               "'under' for a card slid under), resources, tiles, travelers, the pick boxes, your "
+               "hand. Squares use the board's names (column letter, row number). The AI deals the "
+               "other hands and the draw pile only in ways consistent with it, and the search "
+               "re-deals them from your seat's view.")
+    c1, c2, c3, c4 = st.columns(4)
+    players = int(c1.selectbox("Players", [2, 3, 4, 5], key=f"{key}_ky_players"))
+    side = c2.radio("Province side", ["A", "B"], horizontal=True, key=f"{key}_ky_side")
+    mf = c3.checkbox("Most/Fewest", key=f"{key}_ky_mf")
+    trav = c4.checkbox("Travelers", key=f"{key}_ky_trav")
+    d1, d2 = st.columns(2)
+    seat = int(d1.selectbox("Your seat (choosing now)", list(range(players)),
+                            format_func=lambda s: f"P{s}", key=f"{key}_ky_seat"))
+    round_ = int(d2.selectbox("Round", [1, 2, 3, 4, 5, 7, 8, 9, 10, 11], key=f"{key}_ky_round"))
+    hand_text = st.text_input("Your hand (card numbers)", key=f"{key}_ky_hand", placeholder="12 31 45")
+    boxes = 4 if players == 2 else players
+    box_names = ("P0, P1, left of P0, right of P0" if players == 2
+                 else ", ".join(f"P{b}" for b in range(boxes)))
+    boxes_text = st.text_input(f"Pick boxes, in order ({box_names}); '-' for an empty box",
+                               key=f"{key}_ky_boxes", placeholder=" ".join(["7"] * boxes))
+    taken_text = ""
+    if seat > 0:
+        taken_text = st.text_input(f"Cards taken this round by P0..P{seat - 1} (before you)",
+                                   key=f"{key}_ky_taken")
+    maps, resources_, tiles = [], [], []
+    for p in range(players):
+        st.markdown(f"**P{p}'s map**")
+        m1, m2 = st.columns([3, 2])
+        maps.append(m1.text_area(f"P{p}: cards in the order placed", key=f"{key}_ky_map{p}",
+                                 placeholder=f"S{p + 1}{side} h m14\n12 v o13\n40 h m16 under",
+                                 height=110))
+        resources_.append(m2.text_input(f"P{p}: resources", key=f"{key}_ky_res{p}",
+                                        placeholder="m14 blue, o15 grey"))
+        tiles.append(m2.text_input(f"P{p}: terraforming tiles", key=f"{key}_ky_tiles{p}",
+                                   placeholder="n15 lake"))
+    e1, e2, e3 = st.columns(3)
+    trav_text = e1.text_input("Travelers", key=f"{key}_ky_travelers", placeholder="P1 on P0 r13",
+                              disabled=not trav)
+    mf_text = e2.text_input("Most/Fewest cards (between each seat and the next)",
+                            key=f"{key}_ky_mftext", placeholder="3 most, 5 fewest", disabled=not mf)
+    pool_text = e3.text_input("Pool (blank: what the maps leave)", key=f"{key}_ky_pool",
+                              placeholder="blue 9 brown 10 grey 8 purple 12")
+    discard_text = ""
+    if players == 2 and round_ > 6:
+        discard_text = st.text_input("The two middle cards discarded after round 6",
+                                     key=f"{key}_ky_discarded")
+    if not st.button("Set up this position", key=f"{key}_build", type="primary"):
+        return None
+    params = {"players": players, "side": side, "most_fewest": bool(mf), "travelers": bool(trav)}
+    try:
+        facts = {"round": round_, "hand": _numbers(hand_text, "hand"),
+                 "pick_boxes": _numbers(boxes_text, "pick boxes"), "to_move": seat,
+                 "taken": _numbers(taken_text, "taken"),
+                 "maps": [parse_map(t, f"P{p}'s map") for p, t in enumerate(maps)],
+                 "resources": [r for p, t in enumerate(resources_)
+                               for r in parse_placed(t, p, f"P{p}'s resources", "colour")],
+                 "tiles": [r for p, t in enumerate(tiles)
+                           for r in parse_placed(t, p, f"P{p}'s tiles", "terrain")],
+                 "discarded": _numbers(discard_text, "discarded")}
+        if trav:
+            facts["travelers"] = parse_travelers(trav_text)
+        if mf:
+            facts["most_fewest"] = parse_most_fewest(mf_text)
+        if pool_text.strip():
+            words = pool_text.replace(",", " ").split()
+            if len(words) % 2 or not all(w.isdigit() for w in words[1::2]):
+                raise FactsError("pool: write colours and numbers, e.g. 'blue 9 grey 8'")
+            facts["pool"] = {c.lower(): int(n) for c, n in zip(words[::2], words[1::2])}
+        state = position_from_facts(params, seat, facts)
+    except ValueError as e:                # FactsError and the engine's own messages
+        st.error(f"These facts cannot be set up: {str(e).removeprefix('kyushu: ')}")
+        return None
+    return state, seat, []
