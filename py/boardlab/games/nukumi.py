@@ -18,11 +18,7 @@ import json
 import re
 from importlib import resources
 
-<<<<<<< HEAD
-from ..errors import CHANCE, HIDDEN
-=======
-from ..errors import brief_repr
->>>>>>> nukumi-app
+from ..errors import CHANCE, HIDDEN, brief_repr
 
 NAME = "nukumi"
 

@@ -165,17 +165,12 @@ def esc(text) -> str:
 
 from .kitsu import KitsuUI  # noqa: E402  (needs GameUI)
 from .kyushu import KyushuUI  # noqa: E402
-<<<<<<< HEAD
 from .keyside import KeysideUI  # noqa: E402
-
-#: game name -> its UI; register a new game here.
-UIS: dict[str, GameUI] = {"kitsu": KitsuUI(), "kyushu": KyushuUI(), "keyside": KeysideUI()}
-=======
 from .nukumi import NukumiUI  # noqa: E402
 
 #: game name -> its UI; register a new game here.
-UIS: dict[str, GameUI] = {"kitsu": KitsuUI(), "kyushu": KyushuUI(), "nukumi": NukumiUI()}
->>>>>>> nukumi-app
+UIS: dict[str, GameUI] = {"kitsu": KitsuUI(), "kyushu": KyushuUI(), "keyside": KeysideUI(),
+                          "nukumi": NukumiUI()}
 
 
 def ui_for(name: str) -> GameUI:
