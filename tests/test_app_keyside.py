@@ -176,7 +176,8 @@ def test_let_the_ai_finish(players, solo):
     at.button(key="play_ai_finish").click().run(timeout=600)
     assert not at.exception, at.exception
     sess = at.session_state["bl_play"]
-    assert sess.state.is_terminal() and sess.seats == [AI] * max(players, 1)
+    # the AI finished the game; the seats stay as they were (Undo and "Play again" keep them)
+    assert sess.state.is_terminal() and sess.seats == [HUMAN] + [AI] * (max(players, 1) - 1)
     result = next(x.value for x in at.success if "Game over" in x.value)
     assert ("points" in result) and (("beacon" in result) == (players == 1))
 
