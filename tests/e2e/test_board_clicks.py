@@ -16,18 +16,14 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from test_app_kitsu_board import katana_state  # noqa: E402
 from test_app_kyushu import map_state  # noqa: E402
 from test_browser import browser, server, settle, shots  # noqa: E402,F401
+from test_browser import open_app as open_app_at  # noqa: E402
 
 DESKTOP = {"width": 1440, "height": 1400}
 PHONE = {"width": 390, "height": 844}
 
 
 def open_app(browser, url, viewport=DESKTOP):
-    ctx = browser.new_context(viewport=viewport)
-    page = ctx.new_page()
-    page.goto(url + "/")
-    page.get_by_role("button", name="Start new game").wait_for(timeout=30000)
-    settle(page)
-    return ctx, page
+    return open_app_at(browser, url, viewport)
 
 
 def load_game(page, state, seats):

@@ -15,7 +15,7 @@ import pytest
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 # One browser and one app server for every e2e module (two Playwright instances in one
 # process clash): test_browser's session fixtures.
-from test_browser import browser, server, settle, shots  # noqa: E402,F401
+from test_browser import browser, server, settle, shots, start_game  # noqa: E402,F401
 
 DESKTOP = {"width": 1440, "height": 1400}
 
@@ -42,14 +42,7 @@ def start_keyside(page, players_label: str, seed: int):
         page.get_by_label("Players").click()
         page.get_by_role("option", name=players_label).click()
         settle(page)
-    page.get_by_text("Beginner", exact=True).first.click()
-    seed_box = page.get_by_label("Seed (same seed, same deals)")
-    seed_box.fill(str(seed))
-    seed_box.press("Enter")
-    settle(page)
-    page.get_by_role("button", name="Start new game").click()
-    page.locator(DECISION).first.wait_for(timeout=60000)
-    settle(page)
+    start_game(page, seed, decision=DECISION, timeout=60000)
 
 
 def play_first_year(page, shots, name: str) -> dict:

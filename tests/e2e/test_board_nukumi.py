@@ -17,16 +17,12 @@ OUT = Path(__file__).resolve().parents[2] / "test-output" / "e2e"
 
 # One browser and one app server for every e2e module (Playwright's sync API allows one
 # instance at a time in a process): test_browser's session fixtures.
-from test_browser import browser, server, settle, shots  # noqa: E402,F401
+from test_browser import browser, server, settle, shots, start_game  # noqa: E402,F401
+from test_browser import open_app as open_app_at  # noqa: E402
 
 
 def open_app(browser, url, viewport=DESKTOP):
-    ctx = browser.new_context(viewport=viewport)
-    page = ctx.new_page()
-    page.goto(url + "/")
-    page.get_by_role("button", name="Start new game").wait_for(timeout=30000)
-    settle(page)
-    return ctx, page
+    return open_app_at(browser, url, viewport)
 
 
 def key_of(locator) -> str:
@@ -52,14 +48,7 @@ def start_nukumi(page, players: int, seed: int, solo: str | None = None):
         page.locator('.st-key-ng_nk_solo [data-testid="stSelectbox"]').click()
         page.get_by_role("option", name=solo).click()
         settle(page)
-    page.get_by_text("Beginner", exact=True).first.click()
-    seed_box = page.get_by_label("Seed (same seed, same deals)")
-    seed_box.fill(str(seed))
-    seed_box.press("Enter")
-    settle(page)
-    page.get_by_role("button", name="Start new game").click()
-    page.locator(f"{MAP}, {BUTTON}").first.wait_for(timeout=60000)
-    settle(page)
+    start_game(page, seed, decision=f"{MAP}, {BUTTON}", timeout=60000)
 
 
 def round_of(page) -> int:

@@ -137,8 +137,8 @@ def key_of(locator) -> str:
         "b => [...b.closest('[class*=\"st-key-\"]').classList].find(c => c.startsWith('st-key-'))")
 
 
-def open_app(browser, url):
-    ctx = browser.new_context(viewport=VIEWPORT)
+def open_app(browser, url, viewport=VIEWPORT):
+    ctx = browser.new_context(viewport=viewport)
     page = ctx.new_page()
     page.goto(url + "/")
     page.get_by_role("button", name="Start new game").wait_for(timeout=30000)
@@ -146,14 +146,16 @@ def open_app(browser, url):
     return ctx, page
 
 
-def start_game(page, seed: int, preset="Beginner"):
+def start_game(page, seed: int, preset="Beginner", decision=DECISION, timeout=30000):
+    """Start a game of the game chosen in the form with this preset and seed; wait for the
+    first decision (``decision``: its selector)."""
     page.get_by_text(preset, exact=True).first.click()
     seed_box = page.get_by_label("Seed (same seed, same deals)")
     seed_box.fill(str(seed))
     seed_box.press("Enter")
     settle(page)
     page.get_by_role("button", name="Start new game").click()
-    page.locator(DECISION).first.wait_for(timeout=30000)
+    page.locator(decision).first.wait_for(timeout=timeout)
     settle(page)
 
 
