@@ -30,8 +30,9 @@ if [ ! -e "$LIBASAN" ]; then
 fi
 
 echo "==> building boardlab with ASan + UBSan in $DIR/venv"
-# --system-site-packages: reuse build tools and numpy already installed for this Python.
-"$PY" -m venv --system-site-packages "$DIR/venv"
+# An isolated virtualenv: a boardlab installed for this Python (an editable install's import
+# hook in particular) would otherwise be imported instead of the sanitizer build.
+"$PY" -m venv "$DIR/venv"
 VPY="$DIR/venv/bin/python"
 "$VPY" -m pip install -q "scikit-build-core>=0.10" "cython>=3" "cython-cmake>=0.2" numpy pytest
 # CMake and Ninja too, unless suitable ones are installed (what pip's isolated build adds).
