@@ -17,15 +17,23 @@ A seat's **accuracy** is the share of its reviewed decisions that are none of th
 """
 from __future__ import annotations
 
+import json
 import math
+import time
 from dataclasses import dataclass, field
 
 from boardlab import search
 from boardlab.analysis import decision_row
 
-from .session import mix
+from .session import mix, start_of
 
-__all__ = ["THRESHOLDS", "Review", "classify", "evaluation", "summary", "win_interval"]
+__all__ = ["THRESHOLDS", "Review", "classify", "content_key", "evaluation", "summary",
+           "win_interval"]
+
+# A page's background review analyses decisions for about this long per run of its fragment
+# (at least one), then draws what it has: a small budget goes fast, a large one still shows
+# progress.
+SLICE_SECONDS = 0.3
 
 THRESHOLDS = (("blunder", 20.0), ("mistake", 10.0), ("inaccuracy", 5.0))
 Z95 = 1.96
@@ -81,6 +89,16 @@ def classify(lost: float, noise: float) -> str:
     return ""
 
 
+def content_key(state, *options) -> str:
+    """What a result computed from ``state`` depends on, as text: the game, its parameters,
+    the seed, the set-up facts of a position and the actions (the record, less what follows
+    from it), plus ``options`` (budget, seat, ...; JSON values). Two states that merely share
+    a seed and a history (a position form edited) get different keys."""
+    record = state.to_record()
+    facts = {k: record.get(k) for k in ("game", "params", "seed", "position", "actions")}
+    return json.dumps([facts, list(options)], sort_keys=True, default=repr)
+
+
 def check_budget(budget: dict) -> dict:
     """{"iterations": n} or {"seconds": x}; ValueError naming what is wrong."""
     if set(budget) == {"iterations"} and int(budget["iterations"]) >= 1:
@@ -111,13 +129,21 @@ class Review:
 
     def __post_init__(self):
         self.budget = check_budget(self.budget)
-        s = self.base.game.new_initial_state(seed=self.base._seed)
+        self.key = self.key_for(self.base, self.seats)
+        self._start = start_of(self.base)
+        s = self._start.clone()
         for ply, a in enumerate(self.base.history):
             if s.current_player >= 0:
                 self.plies.append(ply)
                 self.movers.append(int(s.current_player))
             s.apply(a)
-        self._cursor = self.base.game.new_initial_state(seed=self.base._seed)
+        self._cursor = self._start.clone()
+
+    @staticmethod
+    def key_for(base, seats) -> str:
+        """The key of a review of the game ``base`` searching ``seats``: a page shows a review
+        only for the game (and seats) it was made from."""
+        return content_key(base, sorted(seats) if seats is not None else None)
 
     def allowed(self, i: int) -> bool:
         return self.seats is None or self.movers[i] in self.seats
@@ -146,7 +172,7 @@ class Review:
                              "not search (its hand is hidden)")
         ply = self.plies[i]
         if len(self._cursor.history) > ply:
-            self._cursor = self.base.game.new_initial_state(seed=self.base._seed)
+            self._cursor = self._start.clone()
         while len(self._cursor.history) < ply:
             self._cursor.apply(self.base.history[len(self._cursor.history)])
         state = self._cursor
@@ -163,10 +189,14 @@ class Review:
         self.rows[i] = row
         return row
 
-    def step(self, n: int = 1) -> list[dict]:
-        """Analyse up to ``n`` more decisions (those this review may search)."""
+    def step(self, n: int = 1, seconds: float | None = None) -> list[dict]:
+        """Analyse up to ``n`` more decisions (those this review may search); with
+        ``seconds``, stop early once that long has passed (after at least one)."""
         out = []
+        start = time.monotonic()
         while len(out) < n and not self.done and not self.stopped:
+            if out and seconds is not None and time.monotonic() - start >= seconds:
+                break
             i = self._next
             self._next += 1
             if self.allowed(i) and i not in self.rows:

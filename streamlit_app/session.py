@@ -86,10 +86,16 @@ def run_search(state, budget: dict, seed: int, progress=None, player=None):
     return search.ismcts(state, seed=seed, progress=cb, player=player, **budget)
 
 
+def start_of(state):
+    """The state ``state``'s game started from: the initial state of its seed, or the
+    set-up position a record of a position (Game.position) starts from."""
+    return state.game.replay({**state.to_record(), "actions": [], "moves": None,
+                              "result": None})
+
+
 def decision_plies(record_state) -> list[int]:
     """Plies (history lengths) at which a seat decides, plus the end position."""
-    game = record_state.game
-    s = game.new_initial_state(seed=record_state._seed)
+    s = start_of(record_state)
     plies = []
     for i, a in enumerate(record_state.history):
         if s.current_player >= 0:
@@ -101,7 +107,7 @@ def decision_plies(record_state) -> list[int]:
 
 def state_at(state, ply: int):
     """The position after the first ``ply`` actions of ``state``'s history."""
-    s = state.game.new_initial_state(seed=state._seed)
+    s = start_of(state)
     for a in state.history[:ply]:
         s.apply(a)
     return s
@@ -109,7 +115,7 @@ def state_at(state, ply: int):
 
 def actors(state) -> list[int]:
     """Who took each action of the history (a seat, or boardlab.CHANCE)."""
-    s = state.game.new_initial_state(seed=state._seed)
+    s = start_of(state)
     out = []
     for a in state.history:
         out.append(s.current_player)

@@ -147,7 +147,9 @@ def test_review_of_an_uploaded_record_graph_table_and_better_move():
                for h in at.get("html"))
 
 
-def test_review_of_chosen_seats_only_and_stop():
+def test_review_of_chosen_seats_only_and_stop(monkeypatch):
+    from boardlab.streamlit_app import review
+    monkeypatch.setattr(review, "SLICE_SECONDS", 0.0)   # one decision a run: Stop comes first
     at = app()
     upload(at, finished_record(seed=4))
     at.multiselect(key="rv_seats").set_value([1]).run()

@@ -4,9 +4,11 @@ import streamlit as st
 
 import boardlab
 from boardlab.streamlit_app import common
+from boardlab.streamlit_app import review
 from boardlab.streamlit_app.eval_bar import show_eval_bar
 from boardlab.streamlit_app.games import ui_for
-from boardlab.streamlit_app.review import THRESHOLDS, Review, evaluation, summary
+from boardlab.streamlit_app.review import (THRESHOLDS, Review, content_key, evaluation,
+                                           summary)
 from boardlab.streamlit_app.session import (AI_PRESETS, decision_plies, load_record, mix,
                                             state_at)
 
@@ -34,11 +36,10 @@ def analyse_block(pos, player, key: str, title: str, refused: str | None = None)
         st.info(refused)
         return
     budget = budget_input(key)
-    ident = (key, pos.game.name, str(sorted(pos.game.params.items())), pos._seed,
-             tuple(pos.history), player)
+    seed = mix(len(pos.history), 7)
+    ident = content_key(pos, key, player, budget, seed)     # the facts, not the form's seed
     if st.button(f"Analyse for P{player}", type="primary", key=f"{key}_run"):
-        result = common.search_with_progress(pos, budget, mix(len(pos.history), 7),
-                                             f"Searching for P{player}")
+        result = common.search_with_progress(pos, budget, seed, f"Searching for P{player}")
         an[f"{key}_result"] = (ident, result)
         common.remember_search(result, title, pos)
     saved = an.get(f"{key}_result")
@@ -67,8 +68,7 @@ def review_controls(base, live_seat, show_all, slider_key: str):
                            default=sorted(allowed) if allowed else list(range(n)),
                            format_func=lambda s: f"P{s}", key="rv_seats")
     job = an.get("review")
-    if job is not None and (job.base.history != list(base.history)
-                            or job.base.game is not base.game or job.seats != allowed):
+    if job is not None and job.key != Review.key_for(base, allowed):
         job = an["review"] = None                 # another game, or it went on
     c1, c2 = st.columns([1, 1])
     if c1.button("Analyse the whole game", key="rv_start", type="primary"):
@@ -83,24 +83,35 @@ def review_controls(base, live_seat, show_all, slider_key: str):
 
     @st.fragment(run_every=0.2 if running else None)
     def worker():
+        # A run of this fragment alone analyses a few more decisions and redraws the graph
+        # and the table, so they grow while the rest of the page stays as it is.
         if not job.done and not job.stopped:
-            job.step(2)
+            job.step(len(job.todo), seconds=review.SLICE_SECONDS)
+            if job.done:
+                st.rerun()                        # the page: no more timer, graph complete
             st.progress(job.progress, text=f"Analysed {len(job.rows)} of {len(job.todo)} "
                                            "decisions")
-            if job.done:
-                st.rerun()                        # the page: graph and review complete
         elif job.stopped and not job.done:
             st.caption(f"Stopped after {len(job.rows)} of {len(job.todo)} decisions.")
+        st.caption(f"Reviewed at {budget_text(job.budget)} per decision.")
+        rows = [job.rows[i] for i in sorted(job.rows)]
+        if rows:
+            win_graph(rows, n, len(job.plies))
+            review_table(rows, seats, slider_key)
 
     worker()
-    rows = [job.rows[i] for i in sorted(job.rows)]
-    if rows:
-        win_graph(rows, n)
-        review_table(rows, seats, slider_key)
     return job
 
 
-def win_graph(rows, n: int) -> None:
+def budget_text(budget: dict) -> str:
+    if "iterations" in budget:
+        return f"{budget['iterations']:,} iterations"
+    return f"{budget['seconds']:g} s"
+
+
+def win_graph(rows, n: int, decisions: int) -> None:
+    """The win % of the seat to move at each decision analysed (of ``decisions``: the axis
+    spans the whole game, so a graph still growing fills it from the left)."""
     import plotly.graph_objects as go
     fig = go.Figure()
     for seat in range(n):
@@ -116,7 +127,8 @@ def win_graph(rows, n: int) -> None:
                           "played %{customdata[1]}<extra></extra>"))
     fig.update_layout(height=260, margin={"l": 10, "r": 10, "t": 10, "b": 10},
                       yaxis={"range": [0, 100], "title": "win % of the seat to move"},
-                      xaxis={"title": "decision (click a point to go there)"},
+                      xaxis={"title": "decision (click a point to go there)",
+                             "range": [-0.5, decisions - 0.5]},
                       clickmode="event+select")
     event = st.plotly_chart(fig, on_select="rerun", selection_mode="points", key="rv_graph",
                             width="stretch")
@@ -142,12 +154,12 @@ def review_table(rows, seats, slider_key: str) -> None:
                 "inaccuracy, mistake or blunder (" + ", ".join(
                     f"{k} ≥ {v:g}" for k, v in reversed(THRESHOLDS))
                 + " win-% points lost, and more than the noise)")
-    st.dataframe(pd.DataFrame([{
+    st.container(key="rv_summary_box").dataframe(pd.DataFrame([{
         "seat": f"P{e['seat']}", "decisions": e["decisions"],
         "accuracy %": round(e["accuracy"], 1), "mean win % lost": round(e["mean_lost"], 1),
         "inaccuracies": e["inaccuracy"], "mistakes": e["mistake"], "blunders": e["blunder"]}
         for e in summary(mine, seats)]), hide_index=True, key="rv_summary")
-    st.dataframe(pd.DataFrame([{
+    st.container(key="rv_table_box").dataframe(pd.DataFrame([{
         "decision": r["decision"], "seat": f"P{r['seat']}", "played": r["played_move"],
         "AI": r["ai_move"], "win % (best)": f"{r['win_pct']:.1f} ± {r['pm']:.1f}",
         "lost": round(r["win_pct_lost"], 1), "flag": marks[r["label"]]} for r in mine]),
@@ -167,6 +179,15 @@ def review_table(rows, seats, slider_key: str) -> None:
             st.rerun()
     else:
         st.caption("No inaccuracy, mistake or blunder among the decisions reviewed so far.")
+
+
+def mark_button(prefix: str, action: int) -> None:
+    """Ring the button of ``action`` in the input keyed ``prefix`` (buttons are keyed
+    ``<key>_act_<action>``; a game's input that marks the hint itself is marked twice)."""
+    sel = ", ".join(f'[class*="st-key-{prefix}"][class{op}="_act_{action}{end}"] button'
+                    for op, end in (("*", " "), ("$", "")))
+    st.html(f"<style>{sel} {{outline: 3px solid #8e44ad; outline-offset: 2px; "
+            "font-weight: 700}}</style>")
 
 
 tab_game, tab_seat = st.tabs(["Step through a game", "From a seat's knowledge"])
@@ -229,16 +250,17 @@ with tab_game:
             show_all = st.toggle("Show all hands (analysis)", key="an_show_all")
             viewer = mover if mover >= 0 else None
         job = an.get("review")
-        row = job.rows.get(i) if job is not None and job.base.history == list(base.history) \
+        row = job.rows.get(i) if job is not None and job.key == Review.key_for(base, job.seats) \
             else None
         bar_col, board_col = st.columns([1, 11])
         with board_col:
             obs = common.draw_board(pos, viewer, show_all, key="an_board")
             if row is not None and an.get("better") == i:
-                st.markdown(f"**Better move: `{row['ai_move']}`** (marked below) — played "
-                            f"`{row['played_move']}`, {row['win_pct_lost']:.1f} win-% points "
-                            f"lost ({row['label']}). This input only shows the move.")
+                st.markdown(f"**Better move: `{row['ai_move']}`** (marked on the board) — "
+                            f"played `{row['played_move']}`, {row['win_pct_lost']:.1f} win-% "
+                            f"points lost ({row['label']}). This input only shows the move.")
                 ui.move_input(pos, obs, key=f"an_better_{i}", hint=row["ai_action"])
+                mark_button(f"an_better_{i}", row["ai_action"])
         if pos.is_terminal():
             st.success(ui.result_text(pos))
         elif mover >= 0:

@@ -1,6 +1,7 @@
 """The game review in a real browser (Chromium): a whole short Kitsu game (2 players) uploaded
 on Analyse, every decision analysed in the background at a small budget (progress bar), the
-win-% graph, the review table and summary, a click on a graph point that moves the position
+win-% graph growing meanwhile (tests/e2e/test_review_games.py checks that), the review
+table and summary, a click on a graph point that moves the position
 slider to that decision, and "Show the better move". Screenshots go to test-output/e2e/
 (names starting "review-").
 
@@ -31,14 +32,21 @@ def test_review_of_a_whole_game_and_jump_from_the_graph(browser, server, shots):
     page.get_by_text(re.compile(r"^Decision \d+ of \d+")).wait_for(timeout=30000)
     settle(page)
     total = int(re.search(r"of (\d+)", caption(page)).group(1))
-    iters = page.locator(".st-key-rv_iters input")
-    iters.fill("100")
-    iters.press("Enter")
+    page.locator(".st-key-rv_kind").get_by_text("Seconds").click()   # 0.1 s a decision:
+    settle(page)                                # long enough on any machine to see progress
+    secs = page.locator(".st-key-rv_secs input")
+    secs.fill("0.1")
+    secs.press("Enter")
     settle(page)
     page.get_by_role("button", name="Analyse the whole game").click()
-    page.get_by_text(re.compile(r"^Analysed \d+ of \d+ decisions")).first.wait_for(timeout=30000)
+    progress = page.get_by_text(re.compile(r"^Analysed \d+ of \d+ decisions"))
+    progress.first.wait_for(timeout=30000)
     page.screenshot(path=str(shots / "review-01-progress.png"), full_page=True)
-    page.get_by_text(re.compile(r"^Summary per seat")).wait_for(timeout=120000)
+    deadline = time.time() + 300
+    while progress.count() and time.time() < deadline:
+        time.sleep(0.5)
+    assert not progress.count(), "the review did not finish"
+    page.get_by_text(re.compile(r"^Summary per seat")).wait_for(timeout=30000)
     page.get_by_role("button", name="Show the better move").wait_for(timeout=30000)
     settle(page)
     points = page.locator(".st-key-rv_graph path.point")

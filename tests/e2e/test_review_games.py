@@ -1,0 +1,148 @@
+"""The game review in a real browser for Kyūshū, Keyside and Nukumi (test_review.py has
+Kitsu): a whole finished 2-player game (a seeded random game's record) uploaded on Analyse,
+every decision analysed in the background (0.1 s each) while the win-% graph grows
+(a screenshot mid-run shows a partial graph), the per-seat accuracy summary, mistakes flagged
+with the win % they lost, "Show the better move" on the board, and a click on a graph point
+that shows that decision. Screenshots go to test-output/e2e/ (names "review-<game>-...").
+
+The browser, the server and the helpers are those of test_browser.py."""
+import json
+import random
+import re
+import time
+
+import pytest
+from test_browser import browser, goto_page, open_app, server, settle, shots  # noqa: F401
+
+import boardlab
+
+GAMES = {"kyushu": {"players": 2}, "keyside": {"players": 2}, "nukumi": {"players": 2}}
+
+
+def finished_record(name: str, seed: int) -> dict:
+    """A whole game of seeded random moves (chance drawn with its probabilities)."""
+    s = boardlab.make(name, **GAMES[name]).new_initial_state(seed=seed)
+    rng = random.Random(seed)
+    while not s.is_terminal():
+        if s.is_chance():
+            outcomes = s.chance_outcomes()
+            s.apply(rng.choices([a for a, _ in outcomes], [p for _, p in outcomes])[0])
+        else:
+            s.apply(rng.choice(s.legal_actions()))
+    return s.to_record()
+
+
+def caption(page) -> str:
+    return page.get_by_text(re.compile(r"^Decision \d+ of \d+")).inner_text()
+
+
+def decision_shown(page) -> int:
+    return int(re.search(r"Decision (\d+) of", caption(page)).group(1))
+
+
+def graph_decisions(page) -> set[int]:
+    """The decisions the win-% graph has a point for."""
+    return set(page.locator(".st-key-rv_graph path.point").evaluate_all(
+        "ps => ps.map(p => p.__data__.x)"))
+
+
+def grid(page, key: str) -> list[dict]:
+    """The rows of the st.dataframe in container ``key`` (from its accessible table, which
+    mirrors the canvas the user sees), as dicts by column."""
+    cells = page.locator(f".st-key-{key} table").evaluate(
+        "t => [...t.querySelectorAll('tr')].map(r => [...r.children].map(c => c.textContent))")
+    return [dict(zip(cells[0], row)) for row in cells[1:]]
+
+
+@pytest.mark.parametrize("name", list(GAMES))
+def test_review_of_a_whole_game(browser, server, shots, name):
+    record = finished_record(name, seed=3)
+    ctx, page = open_app(browser, server, viewport={"width": 1440, "height": 1800})
+    goto_page(page, "Analyse")
+    page.locator('[data-testid="stFileUploaderDropzoneInput"]').set_input_files(
+        files=[{"name": f"{name}.json", "mimeType": "application/json",
+                "buffer": json.dumps(record).encode()}])
+    page.get_by_text(re.compile(r"^Decision \d+ of \d+")).wait_for(timeout=30000)
+    settle(page)
+    total = int(re.search(r"of (\d+)", caption(page)).group(1))  # the end position's number
+    # a budget in seconds: the run lasts about as long on any machine (0.1 s a decision),
+    # long enough to see it half done
+    page.locator(".st-key-rv_kind").get_by_text("Seconds").click()
+    settle(page)
+    secs = page.locator(".st-key-rv_secs input")
+    secs.fill("0.1")
+    secs.press("Enter")
+    settle(page)
+    page.get_by_role("button", name="Analyse the whole game").click()
+
+    # mid-run: the progress bar, Stop, and a graph of the decisions analysed so far
+    points = page.locator(".st-key-rv_graph path.point")
+    points.first.wait_for(timeout=60000)
+    progress = page.get_by_text(re.compile(r"^Analysed \d+ of \d+ decisions"))
+    progress.first.wait_for(timeout=30000)
+    mid = len(graph_decisions(page))
+    assert 0 < mid < total, (mid, total)
+    assert page.get_by_role("button", name="Stop").count() == 1
+    page.mouse.wheel(0, 4000)                   # down to the graph (it is redrawn meanwhile)
+    page.screenshot(path=str(shots / f"review-{name}-01-mid-run.png"), full_page=True)
+    later = time.time() + 30
+    while len(graph_decisions(page)) <= mid and time.time() < later:
+        time.sleep(0.3)
+    assert len(graph_decisions(page)) > mid, "the graph does not grow while the review runs"
+
+    # the whole game: one point per decision, the summary per seat
+    page.get_by_text(re.compile(r"^Reviewed at 0.1 s per decision")).wait_for(timeout=30000)
+    deadline = time.time() + 600
+    while (progress.count() or len(graph_decisions(page)) < total) and time.time() < deadline:
+        time.sleep(0.5)
+    settle(page)
+    assert graph_decisions(page) == set(range(total)) and points.count() == total
+    assert not progress.count()
+    assert page.get_by_role("button", name="Stop").count() == 0
+    summary = grid(page, "rv_summary_box")
+    assert [r["seat"] for r in summary] == ["P0", "P1"]
+    assert sum(int(r["decisions"]) for r in summary) == total     # every decision, once
+    for r in summary:                           # accuracy: the share of unflagged decisions
+        flagged = int(r["inaccuracies"]) + int(r["mistakes"]) + int(r["blunders"])
+        expected = 100 * (int(r["decisions"]) - flagged) / int(r["decisions"])
+        assert abs(float(r["accuracy %"]) - expected) < 0.06, r
+    assert sum(int(r["mistakes"]) + int(r["blunders"]) for r in summary) >= 1
+
+    # a flagged decision: its win-% loss, and the better move on the board
+    flag = page.locator(".st-key-rv_flag")
+    flag.wait_for(timeout=30000)
+    shown = flag.locator("input").input_value()
+    m = re.search(r"(\d+): P(\d) .*\((inaccuracy|mistake|blunder), -(\d+\.\d)%\)", shown)
+    assert m, shown
+    flagged, lost = int(m.group(1)), float(m.group(4))
+    assert lost >= 5.0
+    page.locator(".st-key-rv_graph").scroll_into_view_if_needed()
+    page.screenshot(path=str(shots / f"review-{name}-02-graph-and-table.png"), full_page=True)
+    page.get_by_role("button", name="Show the better move").click()
+    better = page.get_by_text(re.compile(r"^Better move: "))
+    better.wait_for(timeout=30000)
+    settle(page)
+    assert decision_shown(page) == flagged
+    line = page.locator('[data-testid="stMarkdownContainer"]', has_text="Better move:")
+    assert f"{lost:.1f} win-% points lost" in line.first.inner_text()
+    assert page.locator(".bl-evalbar").count() >= 1
+    page.locator(".bl-evalbar").first.scroll_into_view_if_needed()   # the board and the line
+    page.screenshot(path=str(shots / f"review-{name}-03-better-move.png"), full_page=True)
+
+    # a click on a graph point shows that decision
+    target = points.nth(3 if flagged != 3 else 4)
+    target.scroll_into_view_if_needed()
+    clicked = int(target.evaluate("p => p.__data__.x"))
+    target.click(force=True)
+    deadline = time.time() + 30
+    while time.time() < deadline:
+        settle(page, quiet=0.4)
+        if decision_shown(page) == clicked:
+            break
+        time.sleep(0.3)
+    assert decision_shown(page) == clicked, "the graph click did not show that decision"
+    thumb = page.locator('[data-testid="stSliderThumbValue"]').first.inner_text()
+    assert int(thumb) == clicked
+    page.get_by_text(re.compile(r"^Decision \d+ of \d+")).scroll_into_view_if_needed()
+    page.screenshot(path=str(shots / f"review-{name}-04-jumped-from-graph.png"), full_page=True)
+    ctx.close()
