@@ -1594,15 +1594,19 @@ int kyu_debug_set_cell(const BLGame *g, void *vst, int p, int row, int col, int 
     return 0;
 }
 
-/* ---------- position set-up (a Selection phase as one seat knows it) ----------
+/* ---------- position set-up (a Selection or Map phase as one seat knows it) ----------
  * Vector (built by py/boardlab/games/kyushu.py position_params):
- *   seat, round, to_move, pool[4] (-1: not given), per seat its province (0..5),
+ *   seat, round, to_move, phase (0 Selection, 1 Map: the seat's own hidden Map
+ *   turn, to_move = seat, every seat's card taken, maps as the phase began),
+ *   pool[4] (-1: not given), per seat its province (0..5),
  *   per seat the Most/Fewest card to its left (-1: option off), per seat its side,
  *   per box its card (-1 empty), per seat the card taken this round (-1), then
  *   counted lists:
  *   hand n + ids; discarded n + ids; per seat: n cards + n x (card, orient, row, col, layer);
  *   tiles n + n x (seat, row, col, colour); travelers n + n x (owner, host, row, col, active);
- *   resources n + n x (seat, row, col, colour).
+ *   resources n + n x (seat, row, col, colour);
+ *   turn n + n actions: the seat's own decisions so far in this turn (a take or a
+ *   placement in progress), applied by the rules.
  * Cards are ids 0..59, provinces 60..65. Maps are rebuilt with place_card and
  * the cell edits of the scenario entry points, so they obey the same rules. */
 
@@ -1612,19 +1616,29 @@ static int kyu_hand_size(int round, int p, int to_move) {
     return (round <= 5 ? 6 - round : 12 - round) - (p < to_move ? 1 : 0);
 }
 
+/* Cards in hand during round `round`'s Map phase (every seat has taken its card;
+ * in rounds 6 and 12 the hands are empty and each took its own pick box). */
+static int kyu_map_hand_size(int round) {
+    return (round == 6 || round == 12) ? 0 : round <= 5 ? 5 - round : 11 - round;
+}
+
 static int kyushu_setup(const BLGame *g, void *vst, uint64_t seed, const int32_t *d, int n, char *err, int errlen) {
     const KyuConfig *c = CFG(g);
     KyuState *s = ST(vst);
     int P = c->players, B = c->boxes, at = 0;
 #define NEED(k, what) do { if (at + (k) > n) SETUP_FAIL("position: the vector ends early (%s)", what); } while (0)
-    NEED(7 + 3 * P + B + P, "header");
-    int v = d[at++], round = d[at++], to_move = d[at++];
+    NEED(8 + 3 * P + B + P, "header");
+    int v = d[at++], round = d[at++], to_move = d[at++], map = d[at++];
     int pool_given[KC_N];
     for (int k = 0; k < KC_N; k++) pool_given[k] = d[at++];
     if (v < 0 || v >= P) SETUP_FAIL("seat must be 0..%d, got %d", P - 1, v);
-    if (round < 1 || round > 11 || round == 6)
+    if (map != 0 && map != 1) SETUP_FAIL("phase must be 0 (Selection) or 1 (Map), got %d", map);
+    if (!map && (round < 1 || round > 11 || round == 6))
         SETUP_FAIL("round: a Selection phase is played in rounds 1-5 and 7-11, got %d", round);
+    if (map && (round < 1 || round > 12)) SETUP_FAIL("round: a Map phase is played in rounds 1-12, got %d", round);
     if (to_move < 0 || to_move >= P) SETUP_FAIL("to_move must be a seat 0..%d, got %d", P - 1, to_move);
+    if (map && to_move != v)
+        SETUP_FAIL("to_move: a Map phase is set up at the seat's own turn (P%d), got P%d", v, to_move);
     kyushu_init(g, vst, seed);
     s->round = (int8_t)round;
     uint64_t seen = 0;
@@ -1653,8 +1667,13 @@ static int kyushu_setup(const BLGame *g, void *vst, uint64_t seed, const int32_t
     for (int b = 0; b < B; b++) {
         int id = d[at++];
         s->box[b] = (int8_t)id;
+        int own_taken = map && b < P && (round == 6 || round == 12);
+        if (own_taken && id != -1)
+            SETUP_FAIL("pick_boxes: box %d must be empty (in round %d each seat took its own box)", b, round);
         if (id == -1) {
-            if (b < P) SETUP_FAIL("pick_boxes: box %d is empty (every seat's box holds a card at the Selection)", b);
+            if (own_taken) continue;
+            if (b < P) SETUP_FAIL("pick_boxes: box %d is empty (every seat's box holds a card %s)", b,
+                                  map ? "after the Selection" : "at the Selection");
             if (round <= 6) SETUP_FAIL("pick_boxes: the middle box %s is empty", b == 2 ? "left of P0" : "right of P0");
             continue;
         }
@@ -1662,16 +1681,18 @@ static int kyushu_setup(const BLGame *g, void *vst, uint64_t seed, const int32_t
     }
     for (int p = 0; p < P; p++) {
         int id = d[at++];
-        if ((p < to_move) != (id >= 0))
+        if (map && id < 0) SETUP_FAIL("taken: P%d must have taken a card (every seat has, in the Map phase)", p);
+        if (!map && (p < to_move) != (id >= 0))
             SETUP_FAIL("taken: P%d %s (seats before to_move have taken a card, the others not yet)", p,
                        id >= 0 ? "cannot have taken a card yet" : "must have taken a card");
         if (id >= 0) TAKE_CARD(id, "taken: P%d's card must be 1..60, got %d", p, id + 1);
         s->selected[p] = (int8_t)id;
     }
     NEED(1, "hand");
-    int nh = d[at++];
-    if (nh != kyu_hand_size(round, v, to_move))
-        SETUP_FAIL("hand: P%d holds %d cards in this round, got %d", v, kyu_hand_size(round, v, to_move), nh);
+    int nh = d[at++], want_h = map ? kyu_map_hand_size(round) : kyu_hand_size(round, v, to_move);
+    if (nh != want_h)
+        SETUP_FAIL("hand: P%d holds %d cards %s, got %d", v, want_h,
+                   map ? "in this round's Map phase" : "in this round", nh);
     NEED(nh, "hand");
     for (int i = 0; i < nh; i++) {
         int id = d[at++];
@@ -1691,7 +1712,9 @@ static int kyushu_setup(const BLGame *g, void *vst, uint64_t seed, const int32_t
     for (int p = 0; p < P; p++) {
         NEED(1, "maps");
         int nc = d[at++];
-        if (nc < 1 || nc > round) SETUP_FAIL("maps: P%d's map has the Starting Province and up to %d cards, got %d entries", p, round - 1, nc);
+        if (nc < 1 || nc > round)
+            SETUP_FAIL("maps: P%d's map has the Starting Province and up to %d cards%s, got %d entries", p,
+                       round - 1, map ? " (as the Map phase began)" : "", nc);
         NEED(5 * nc, "maps");
         for (int i = 0; i < nc; i++) {
             int card = d[at], o = d[at + 1], R = d[at + 2], C = d[at + 3], layer = d[at + 4];
@@ -1770,7 +1793,6 @@ static int kyushu_setup(const BLGame *g, void *vst, uint64_t seed, const int32_t
         set_code(&s->map[p], R, C, code);
         s->pool[k]--;
     }
-    if (at != n) SETUP_FAIL("position: %d numbers left over", n - at);
     for (int k = 0; k < KC_N; k++)
         if (pool_given[k] >= 0 && pool_given[k] != s->pool[k])
             SETUP_FAIL("pool: %d %s resources are off the maps, not %d", s->pool[k], COLOUR_NAME[k], pool_given[k]);
@@ -1788,16 +1810,44 @@ static int kyushu_setup(const BLGame *g, void *vst, uint64_t seed, const int32_t
     int j = 0;
     for (int p = 0; p < P; p++) {
         if (p == v) continue;
-        for (int need = kyu_hand_size(round, p, to_move); need > 0; need--) {
+        for (int need = map ? kyu_map_hand_size(round) : kyu_hand_size(round, p, to_move); need > 0; need--) {
             if (j == m) SETUP_FAIL("cards: too few cards are left for P%d's hand", p);
             s->hand[p] |= 1ull << ids[j++];
         }
     }
     s->pile = 0;
     while (j < m) s->pile |= 1ull << ids[j++];
-    s->steps = (int8_t)to_move;
-    s->to_move = (int8_t)to_move;
-    s->phase = KP_SELECT;
+    if (map) {
+        /* The seats before v have taken their hidden turns: a random legal
+         * placement each (what determinization samples too); v's turn starts. */
+        begin_map(c, s);
+        while (s->in_map && s->to_move < v) {
+            random_placement(c, s, s->to_move, &r);
+            end_map_turn(c, s);
+        }
+        if (!s->in_map || s->to_move != v)
+            SETUP_FAIL("maps: P%d's card %d fits nowhere on its map: its Map turn is skipped", v, s->selected[v] + 1);
+    } else {
+        s->steps = (int8_t)to_move;
+        s->to_move = (int8_t)to_move;
+        s->phase = KP_SELECT;
+    }
+    /* The seat's turn so far, by the rules. */
+    NEED(1, "turn");
+    int nturn = d[at++];
+    if (nturn < 0) SETUP_FAIL("turn: a count of actions, got %d", nturn);
+    NEED(nturn, "turn");
+    for (int i = 0; i < nturn; i++) {
+        int a = d[at++];
+        int32_t legal[KA_NUM];
+        int nl = kyushu_current_player(g, vst) == v ? kyushu_legal_actions(g, vst, legal) : 0;
+        int ok = 0;
+        for (int k = 0; k < nl && !ok; k++) ok = legal[k] == a;
+        if (!nl) SETUP_FAIL("turn: action %d comes after P%d's turn is over", i + 1, v);
+        if (!ok) SETUP_FAIL("turn: action %d (%d) is not legal for P%d there", i + 1, a, v);
+        kyushu_apply(g, vst, a);
+    }
+    if (at != n) SETUP_FAIL("position: %d numbers left over", n - at);
     return 0;
 #undef NEED
 #undef TAKE_CARD

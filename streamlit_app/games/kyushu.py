@@ -1223,23 +1223,48 @@ def position_from_facts(params: dict, seat: int, facts: dict, seed: int = 0):
     return boardlab.make("kyushu", **params).position(seat, seed=seed, **facts)
 
 
+def turn_actions(state, moves: list[str]) -> list[int]:
+    """The action ids of ``moves`` (the game's names) played in turn from ``state`` (not
+    changed); FactsError naming the first move that is not legal where it comes."""
+    s = state.clone()
+    out = []
+    for i, move in enumerate(moves):
+        legal = {s.action_to_string(a): int(a) for a in s.legal_actions()} \
+            if s.current_player == state.current_player else {}
+        if move not in legal:
+            options = "; ".join(sorted(legal)[:8]) + (" ..." if len(legal) > 8 else "")
+            raise FactsError(f"your turn, move {i + 1}: {move!r} is not legal there"
+                             + (f" (legal: {options})" if legal else " (your turn is over)"))
+        out.append(legal[move])
+        s.apply(legal[move])
+    return out
+
+
 def kyushu_seat_facts(key: str):
     """The form; returns the built (state, seat, notes) or None."""
-    st.caption("Enter the table as your seat sees it at the start of your pick in a Selection "
-               "phase: every map (cards in the order placed, by number, orientation and square; "
-               "'under' for a card slid under), resources, tiles, travelers, the pick boxes, your "
-               "hand. Squares use the board's names (column letter, row number). The AI deals the "
-               "other hands and the draw pile only in ways consistent with it, and the search "
-               "re-deals them from your seat's view.")
+    st.caption("Enter the table as your seat sees it at your pick in a Selection phase, or at "
+               "your hidden turn in a Map phase: every map (cards in the order placed, by number, "
+               "orientation and square; 'under' for a card slid under), resources, tiles, "
+               "travelers, the pick boxes, your hand. Squares use the board's names (column "
+               "letter, row number). The AI deals the other hands and the draw pile only in ways "
+               "consistent with it, and the search re-deals them from your seat's view.")
     c1, c2, c3, c4 = st.columns(4)
     players = int(c1.selectbox("Players", [2, 3, 4, 5], key=f"{key}_ky_players"))
     side = c2.radio("Province side", ["A", "B"], horizontal=True, key=f"{key}_ky_side")
     mf = c3.checkbox("Most/Fewest", key=f"{key}_ky_mf")
     trav = c4.checkbox("Travelers", key=f"{key}_ky_trav")
-    d1, d2 = st.columns(2)
+    d0, d1, d2 = st.columns([2, 1, 1])
+    map_phase = d0.radio("Phase", ["Selection (your pick)", "Map (your hidden Map turn)"],
+                         horizontal=True, key=f"{key}_ky_phase").startswith("Map")
     seat = int(d1.selectbox("Your seat (choosing now)", list(range(players)),
                             format_func=lambda s: f"P{s}", key=f"{key}_ky_seat"))
-    round_ = int(d2.selectbox("Round", [1, 2, 3, 4, 5, 7, 8, 9, 10, 11], key=f"{key}_ky_round"))
+    rounds = list(range(1, 13)) if map_phase else [1, 2, 3, 4, 5, 7, 8, 9, 10, 11]
+    round_ = int(d2.selectbox("Round", rounds, key=f"{key}_ky_round"))
+    if map_phase:
+        st.caption("Map phase: the maps, resources and tiles as the phase began (the players "
+                   "before you have placed their cards where you cannot see; the AI deals that "
+                   "too). Your hand is what is left after the Selection; in rounds 6 and 12 the "
+                   "seats' own pick boxes are empty ('-').")
     hand_text = st.text_input("Your hand (card numbers)", key=f"{key}_ky_hand", placeholder="12 31 45")
     boxes = 4 if players == 2 else players
     box_names = ("P0, P1, left of P0, right of P0" if players == 2
@@ -1247,7 +1272,10 @@ def kyushu_seat_facts(key: str):
     boxes_text = st.text_input(f"Pick boxes, in order ({box_names}); '-' for an empty box",
                                key=f"{key}_ky_boxes", placeholder=" ".join(["7"] * boxes))
     taken_text = ""
-    if seat > 0:
+    if map_phase:
+        taken_text = st.text_input(f"Cards taken this round by P0..P{players - 1} (every seat, "
+                                   "yours too)", key=f"{key}_ky_taken")
+    elif seat > 0:
         taken_text = st.text_input(f"Cards taken this round by P0..P{seat - 1} (before you)",
                                    key=f"{key}_ky_taken")
     maps, resources_, tiles = [], [], []
@@ -1272,11 +1300,16 @@ def kyushu_seat_facts(key: str):
     if players == 2 and round_ > 6:
         discard_text = st.text_input("The two middle cards discarded after round 6",
                                      key=f"{key}_ky_discarded")
+    turn_text = st.text_area(
+        "Your turn so far (moves as the game names them, one a line; blank: at its start)",
+        key=f"{key}_ky_turn", height=68,
+        placeholder="orient 30 horizontal over" if map_phase else "pay to take 24 from P1's box")
     if not st.button("Set up this position", key=f"{key}_build", type="primary"):
         return None
     params = {"players": players, "side": side, "most_fewest": bool(mf), "travelers": bool(trav)}
     try:
-        facts = {"round": round_, "hand": _numbers(hand_text, "hand"),
+        facts = {"phase": "map" if map_phase else "selection",
+                 "round": round_, "hand": _numbers(hand_text, "hand"),
                  "pick_boxes": _numbers(boxes_text, "pick boxes"), "to_move": seat,
                  "taken": _numbers(taken_text, "taken"),
                  "maps": [parse_map(t, f"P{p}'s map") for p, t in enumerate(maps)],
@@ -1295,6 +1328,10 @@ def kyushu_seat_facts(key: str):
                 raise FactsError("pool: write colours and numbers, e.g. 'blue 9 grey 8'")
             facts["pool"] = {c.lower(): int(n) for c, n in zip(words[::2], words[1::2])}
         state = position_from_facts(params, seat, facts)
+        moves = [line.strip() for line in turn_text.splitlines() if line.strip()]
+        if moves:
+            facts["turn"] = turn_actions(state, moves)
+            state = position_from_facts(params, seat, facts)
     except ValueError as e:                # FactsError and the engine's own messages
         st.error(f"These facts cannot be set up: {str(e).removeprefix('kyushu: ')}")
         return None

@@ -23,6 +23,30 @@ def choose(page, key: str, option: str):
     settle(page)
 
 
+def type_texts(page, texts: dict):
+    """Type the form's texts (key suffix -> text); a disabled or absent box must stay empty."""
+    for name, text in texts.items():
+        box = page.locator(f".st-key-seat_ky_{name}").locator("input:enabled, textarea:enabled")
+        if not box.count():
+            assert not text, name
+            continue
+        box.fill(text)
+        box.press("Tab")
+        settle(page, quiet=0.3)
+
+
+def set_up_and_analyse(page, seat: int):
+    """Set up the position typed in, then analyse it for ``seat``."""
+    page.get_by_role("button", name="Set up this position").click()
+    page.get_by_text(f"Position set up: P{seat} to move").wait_for(timeout=30000)
+    settle(page)
+    assert not page.locator('[data-testid="stAlert"]').filter(has_text="cannot be set up").count()
+    page.get_by_role("button", name=f"Analyse for P{seat}").click()
+    page.get_by_text(f"Best move for P{seat}").wait_for(timeout=120000)
+    settle(page)
+    assert not page.locator('[data-testid="stException"]').count()
+
+
 def test_a_kyushu_table_entered_from_a_seat_is_analysed(browser, server, shots):
     params, seat = {"players": 3, "travelers": True}, 2
     real = play_to_selection(boardlab.make("kyushu", **params), 5, 8, seat)
@@ -42,21 +66,8 @@ def test_a_kyushu_table_entered_from_a_seat_is_analysed(browser, server, shots):
     settle(page)
     choose(page, "seat_ky_seat", f"P{seat}")
     choose(page, "seat_ky_round", str(facts["round"]))
-    for name, text in form_text(facts, params["players"]).items():
-        box = page.locator(f".st-key-seat_ky_{name}").locator("input:enabled, textarea:enabled")
-        if not box.count():
-            assert not text, name
-            continue
-        box.fill(text)
-        box.press("Tab")
-        settle(page, quiet=0.3)
+    type_texts(page, form_text(facts, params["players"]))
     page.screenshot(path=str(shots / "kyushu-position-1-form.png"), full_page=True)
-    page.get_by_role("button", name="Set up this position").click()
-    page.get_by_text(f"Position set up: P{seat} to move").wait_for(timeout=30000)
-    settle(page)
-    page.get_by_role("button", name=f"Analyse for P{seat}").click()
-    page.get_by_text(f"Best move for P{seat}").wait_for(timeout=120000)
-    settle(page)
-    assert not page.locator('[data-testid="stException"]').count()
+    set_up_and_analyse(page, seat)
     page.screenshot(path=str(shots / "kyushu-position-2-analysed.png"), full_page=True)
     ctx.close()

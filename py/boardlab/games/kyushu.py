@@ -235,7 +235,8 @@ def render(obs: dict) -> str:
 
 # ---------------------------------------------------------------- positions
 POSITION_FACTS = ("round", "hand", "maps", "pick_boxes", "to_move", "taken", "resources", "tiles",
-                  "travelers", "pool", "most_fewest", "discarded")
+                  "travelers", "pool", "most_fewest", "discarded", "phase", "turn")
+POSITION_PHASES = ("selection", "map")
 _ORIENTATIONS = ("horizontal", "vertical", "horizontal turned", "vertical turned")
 _TILE_COLOUR = {"lake": 0, "town": 1, "forest": 2, "hot_spring": 3}   # kyushu.c TILE_OF
 _INT32 = 2**31
@@ -291,7 +292,7 @@ def _choice(value, what: str, options) -> int:
 
 def position_params(params: dict, seat: int, facts: dict) -> list[int]:
     """The kernel's set-up vector for what `seat` knows at a real table, at a
-    Selection phase (see kyushu_setup in kyushu.c).
+    Selection phase or at its own Map turn (see kyushu_setup in kyushu.c).
 
     Facts: round (1-5 or 7-11, required); hand (the seat's card numbers, required);
     maps (required: per seat the cards in the order placed, the Starting Province
@@ -305,6 +306,13 @@ def position_params(params: dict, seat: int, facts: dict) -> list[int]:
     ({colour: n}, checked against the maps); most_fewest ([[card, "most"/"fewest"]]
     per seat, the card between it and the next seat); discarded (2 players, after
     round 6). The other hands and the draw pile are dealt at random.
+
+    phase: "selection" (default) or "map": the seat's own hidden Map turn (round 1-12,
+    to_move = seat, taken lists every seat's card, hand after the Selection; maps,
+    resources and tiles as the Map phase began: the seats before it have placed their
+    cards where it cannot see, which is dealt at random like the hands). turn: the
+    seat's own actions so far in this turn (action ids, as a record's "actions": a take
+    being paid for, or an orientation chosen, a card placed, a terraforming begun).
     """
     unknown = sorted(set(facts) - set(POSITION_FACTS), key=str)
     if unknown:
@@ -316,7 +324,10 @@ def position_params(params: dict, seat: int, facts: dict) -> list[int]:
     players, side = params["players"], params["side"]
     boxes_n = 4 if players == 2 else players
     round_ = _int(facts["round"], "round")
-    to_move = _int(facts.get("to_move") or 0, "to_move")
+    map_phase = _choice(facts.get("phase") or "selection", "phase", POSITION_PHASES)
+    to_move = _int(facts.get("to_move") if facts.get("to_move") is not None
+                   else (seat if map_phase else 0), "to_move")
+    turn = [_int(a, f"turn[{i}]") for i, a in enumerate(_items(facts.get("turn") or [], "turn", "action ids"))]
     pool = [-1] * len(COLOURS)
     given = facts.get("pool") or {}
     if not isinstance(given, dict):
@@ -359,7 +370,10 @@ def position_params(params: dict, seat: int, facts: dict) -> list[int]:
         raise ValueError(f"pick_boxes must list {boxes_n} boxes, got {len(boxes)}")
     box_ids = [-1 if b is None else _map_card(b, f"pick_boxes[{i}]") for i, b in enumerate(boxes)]
     taken = _items(facts.get("taken") or [], "taken", "card numbers")
-    if len(taken) != to_move:
+    if map_phase and len(taken) != players:
+        raise ValueError(f"taken must list the {players} cards P0..P{players - 1} took this round "
+                         f"(in the Map phase every seat has taken one), got {len(taken)}")
+    if not map_phase and len(taken) != to_move:
         raise ValueError(f"taken must list the {to_move} card(s) P0..P{to_move - 1} took this round "
                          f"(to_move = {to_move}), got {len(taken)}")
     taken_ids = [_map_card(t, f"taken[{i}]") for i, t in enumerate(taken)] + [-1] * max(0, players - len(taken))
@@ -382,7 +396,8 @@ def position_params(params: dict, seat: int, facts: dict) -> list[int]:
         e = _fields(t, f"resources[{i}]", ("seat", "row", "col", "colour"))
         resources += [_int(e["seat"], f"resources[{i}] seat"), _int(e["row"], f"resources[{i}] row"),
                       _int(e["col"], f"resources[{i}] col"), _choice(e["colour"], f"resources[{i}] colour", COLOURS)]
-    vector = [seat, round_, to_move] + pool + provinces + mf_cards + mf_sides + box_ids + taken_ids[:players] \
+    vector = [seat, round_, to_move, map_phase] + pool + provinces + mf_cards + mf_sides + box_ids + taken_ids[:players] \
         + [len(hand)] + hand + [len(discarded)] + discarded + placed \
-        + [len(tiles) // 4] + tiles + [len(travelers) // 5] + travelers + [len(resources) // 4] + resources
+        + [len(tiles) // 4] + tiles + [len(travelers) // 5] + travelers + [len(resources) // 4] + resources \
+        + [len(turn)] + turn
     return [int(x) for x in vector]
