@@ -143,6 +143,9 @@ def test_review_of_an_uploaded_record_graph_table_and_better_move():
     slider = [s for s in at.slider if s.key.startswith("an_ply")][0]
     assert slider.value == d
     assert any(f"Better move: `{flagged[0]['ai_move']}`" in m.value for m in at.markdown)
+    # its button ringed (buttons are keyed <input key>_act_<action>)
+    assert any(f"st-key-an_better_{d}" in h.proto.body
+               and f"_act_{flagged[0]['ai_action']}" in h.proto.body for h in at.get("html"))
     assert any("bl-evalbar" in h.proto.body and f"{flagged[0]['win_pct']:.1f}%" in h.proto.body
                for h in at.get("html"))
 

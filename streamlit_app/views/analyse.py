@@ -186,7 +186,7 @@ def mark_button(prefix: str, action: int) -> None:
     ``<key>_act_<action>``; a game's input that marks the hint itself is marked twice)."""
     sel = ", ".join(f'[class*="st-key-{prefix}"][class{op}="_act_{action}{end}"] button'
                     for op, end in (("*", " "), ("$", "")))
-    st.html(f"<style>{sel} {{outline: 3px solid #8e44ad; outline-offset: 2px; "
+    st.html(f"<style>{sel} {{outline: 3px solid #7c3aed; outline-offset: 2px; "
             "font-weight: 700}}</style>")
 
 
@@ -256,7 +256,7 @@ with tab_game:
         with board_col:
             obs = common.draw_board(pos, viewer, show_all, key="an_board")
             if row is not None and an.get("better") == i:
-                st.markdown(f"**Better move: `{row['ai_move']}`** (marked on the board) — "
+                st.markdown(f"**Better move: `{row['ai_move']}`** (marked in purple) — "
                             f"played `{row['played_move']}`, {row['win_pct_lost']:.1f} win-% "
                             f"points lost ({row['label']}). This input only shows the move.")
                 ui.move_input(pos, obs, key=f"an_better_{i}", hint=row["ai_action"])
