@@ -86,9 +86,14 @@ def test_review_of_a_whole_game(browser, server, shots, name):
     page.mouse.wheel(0, 4000)                   # down to the graph (it is redrawn meanwhile)
     page.screenshot(path=str(shots / f"review-{name}-01-mid-run.png"), full_page=True)
     later = time.time() + 30
-    while len(graph_decisions(page)) <= mid and time.time() < later:
-        time.sleep(0.3)
-    assert len(graph_decisions(page)) > mid, "the graph does not grow while the review runs"
+    grown = None                                # (points, still running) when it grew
+    while grown is None and time.time() < later:
+        now = len(graph_decisions(page))
+        if now > mid:
+            grown = (now, progress.count() > 0)
+        time.sleep(0.2)
+    assert grown and grown[1] and grown[0] < total, \
+        f"the graph does not grow while the review runs: {grown}"
 
     # the whole game: one point per decision, the summary per seat
     page.get_by_text(re.compile(r"^Reviewed at 0.1 s per decision")).wait_for(timeout=30000)
