@@ -2,6 +2,7 @@
 (every player count and the solo game), searched, re-dealt, and every inconsistent fact
 refused with its name."""
 import copy
+import json
 import random
 
 import pytest
@@ -284,3 +285,87 @@ def test_position_facts_needs_a_seat_s_observation():
     game = boardlab.make("keyside", players=2)
     with pytest.raises(ValueError, match="one seat's observation"):
         position_facts(play_to_point(game, 1, 0).full_observation())
+
+
+# --- the Analyse page's form (AppTest) ------------------------------------------------------
+def _analyse_page():
+    from streamlit.testing.v1 import AppTest
+    from boardlab.streamlit_app import MAIN_SCRIPT
+
+    at = AppTest.from_file(str(MAIN_SCRIPT), default_timeout=120).run()
+    at.switch_page("views/analyse.py").run()
+    at.selectbox(key="seat_game").set_value("keyside").run()
+    assert not at.exception, at.exception
+    return at
+
+
+def _facts_area(at):
+    return next(t for t in at.text_area if t.key.startswith("seat_ks_facts"))
+
+
+def _build(at, facts):
+    _facts_area(at).set_value(facts if isinstance(facts, str) else json.dumps(facts))
+    at.button(key="seat_build").click().run()
+    assert not at.exception, at.exception
+
+
+def test_the_analyse_form_sets_up_a_seats_table_and_analyses_it():
+    at = _analyse_page()
+    at.selectbox(key="seat_ks_players").set_value(3).run()
+    game = boardlab.make("keyside", players=3)
+    real = next(r for r in (play_to_point(game, 8, skip) for skip in range(30, 90))
+                if r.current_player >= 0 and r.full_observation()["phase"] == "play")
+    seat = real.current_player
+    seen = real.observation(seat)
+    at.selectbox(key="seat_ks_seat").set_value(seat).run()
+    _build(at, position_facts(seen))
+    assert not at.error, [e.value for e in at.error]
+    assert any(f"P{seat} to move" in s.value for s in at.success)
+    pos = at.session_state["bl_analysis"]["seat_built"][0]
+    assert pos.observation(seat) == seen
+    at.number_input(key="an_seat_iters").set_value(100)
+    at.button(key="an_seat_run").click().run()
+    assert not at.exception, at.exception
+    best = [m.value for m in at.markdown if "Best move for" in m.value]
+    assert best and f"P{seat}" in best[0]
+
+
+def test_the_analyse_form_starts_from_a_fresh_island_and_names_the_bad_fact():
+    at = _analyse_page()
+    facts = json.loads(_facts_area(at).value)          # the example: year 1, your dice to set
+    assert facts["phase"] == "dice" and facts["year"] == 1
+    _build(at, facts)
+    assert any("P0 to move" in s.value for s in at.success), [e.value for e in at.error]
+    bad = copy.deepcopy(facts)
+    bad["boats"][1]["at"] = bad["boats"][0]["at"]
+    _build(at, bad)
+    assert any("cannot be set up: boats[1]: two boats at harbour" in e.value for e in at.error), \
+        [e.value for e in at.error]
+    assert "seat_built" not in at.session_state["bl_analysis"]
+    bad = copy.deepcopy(facts)
+    bad["seats"][1]["keyples"]["H13"] = 1
+    _build(at, bad)
+    assert any("seats[1] keyples: unknown location 'H13'" in e.value for e in at.error)
+    _build(at, "{not json")
+    assert any("not valid JSON" in e.value for e in at.error)
+    bad = copy.deepcopy(facts)
+    bad["turn"] = bad["start_player"] = 1
+    _build(at, bad)
+    assert any("P1 is to move in this position" in e.value for e in at.error)
+
+
+def test_the_analyse_form_is_prefilled_from_the_game_being_played_as_your_seat_sees_it():
+    from boardlab.streamlit_app.session import AI, HUMAN, PlaySession
+
+    at = _analyse_page()
+    game = boardlab.make("keyside", players=2)
+    sess = PlaySession(game, [HUMAN, AI], seed=4)
+    while sess.state.full_observation()["phase"] == "dice" and sess.state.current_player != 0:
+        sess.state.apply(int(sess.state.legal_actions()[0]))
+    at.session_state["bl_play"] = sess
+    at.run()
+    assert any("Prefilled from the game being played" in c.value for c in at.caption)
+    facts = json.loads(_facts_area(at).value)
+    assert facts == position_facts(sess.state.observation(0))
+    assert all(v is None for v in sess.state.observation(0)["seats"][1]["dice"].values())
+    assert not facts["seats"][1]["dice"]                # the AI's secret dice stay secret
