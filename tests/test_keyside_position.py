@@ -369,3 +369,26 @@ def test_the_analyse_form_is_prefilled_from_the_game_being_played_as_your_seat_s
     assert facts == position_facts(sess.state.observation(0))
     assert all(v is None for v in sess.state.observation(0)["seats"][1]["dice"].values())
     assert not facts["seats"][1]["dice"]                # the AI's secret dice stay secret
+
+
+@settings(max_examples=60, deadline=None)
+@given(pset=st.integers(0, len(PARAMETER_SETS) - 1), seed=st.integers(0, 1000),
+       edits=st.lists(st.tuples(st.integers(0, 10**6), st.integers(-3, 40)), min_size=1, max_size=4))
+def test_a_spoilt_vector_is_refused_or_plays_on_without_a_crash(pset, seed, edits):
+    """The kernel checks the vector itself (not only position_params): any entry changed either
+    gives a ValueError or a state whose games run to the end."""
+    params = PARAMETER_SETS[pset]
+    game = boardlab.make("keyside", **params)
+    real = play_to_point(game, seed, seed % 50)
+    seat = max(real.current_player, 0)
+    vec = keyside.position_params(game.params, seat, position_facts(real.observation(seat)))
+    for i, v in edits:
+        vec[i % len(vec)] = v
+    try:
+        core = game._core.setup_state(vec, 1)
+    except ValueError as e:
+        assert str(e).startswith("keyside: ")
+        return
+    from boardlab.game import State
+    stats = game.random_playouts(3, seed=seed, state=State(game, core, 1))
+    assert stats is not None
