@@ -215,6 +215,10 @@ BAD_PLAY = [
     ("keytoma: only in the solo game", lambda f: f.update(keytoma={"dice": {"red": 3}})),
     ("pirates: only in the solo game", lambda f: f.update(pirates=[1] + [0] * 11)),
     ("seats must list 3", lambda f: f["seats"].pop()),
+    ("harbours\\[0\\] \\(H1\\): unknown 'keyples'", lambda f: f["harbours"][0].update(keyples=[1, 0, 0])),
+    ("resource_locations\\[\\d\\] \\(R\\d\\): owner P1 needs its keyple there",
+     lambda f: next(r for i, r in enumerate(f["resource_locations"])
+                    if f"R{i + 1}" not in f["seats"][1]["keyples"]).update(owner=1)),
     ("seats\\[1\\].strip: the game is played without dice strips", lambda f: f["seats"][1].update(strip=2)),
 ]
 

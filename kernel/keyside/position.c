@@ -96,9 +96,10 @@ int ks_position_setup(const BLGame *g, void *vst, uint64_t seed, const int32_t *
         if (x[5] != 0 && x[5] != 1) FAIL("harbours[%d] (H%d): resolved must be true or false", h, h + 1);
         if (x[6] < 0 || x[7] < 0 || ((x[6] || x[7]) && !solo))
             FAIL("harbours[%d] (H%d): pirates and Keytoma keyples are only in the solo game", h, h + 1);
+        if (x[6] > 12 || x[7] > 18) FAIL("harbours[%d] (H%d): %d pirates and %d Keytoma keyples", h, h + 1, x[6], x[7]);
         s->htile[h] = (int8_t)t; s->hscore[h] = (int8_t)sc; s->hred[h] = (int8_t)x[2];
         s->sailor[h] = (int8_t)x[3]; s->hcol[h] = (int8_t)x[4]; s->resolved[h] = (int8_t)x[5];
-        s->pir[h] = (int8_t)(x[6] > 12 ? 12 : x[6]); s->kt_kp[h] = (int8_t)(x[7] > 18 ? 18 : x[7]);
+        s->pir[h] = (int8_t)x[6]; s->kt_kp[h] = (int8_t)x[7];
     }
     for (int h = 0; h < KS_NH; h++, x += 5) {
         int nd = x[0];

@@ -323,7 +323,7 @@ def _harbours(facts: dict, players: int, scoring: int) -> tuple[list[int], list[
     kt_kp = _list(kt_kp, "keytoma keyples", 12)
     for h, hf in enumerate(hs):
         what = f"harbours[{h}] (H{h + 1})"
-        hf = _dict(hf, what, HARBOUR_FACTS + ("indent", "keyples", "dice_spaces", "keyple_spaces"))
+        hf = _dict(hf, what, HARBOUR_FACTS + ("indent",))
         if "indent" in hf and hf["indent"] != h + 1:
             raise ValueError(f"{what}: listed in indent order 1..12, got indent {brief_repr(hf['indent'])}")
         for need in ("tile", "score"):
@@ -385,7 +385,7 @@ def _headlands(facts: dict, players: int) -> list[int]:
 def _markets(facts: dict) -> list[int]:
     vec = []
     for m, mf in enumerate(_list(facts["markets"], "markets", 8)):
-        mf = _dict(mf, f"markets[{m}] (M{m + 1})", ("tile", "side", "trade", "keyples"))
+        mf = _dict(mf, f"markets[{m}] (M{m + 1})", ("tile", "side"))
         vec += [_one_of(mf.get("tile"), f"markets[{m}] (M{m + 1}) tile", MARKETS),
                 _one_of(mf.get("side", "top"), f"markets[{m}] (M{m + 1}) side", ["top", "reverse"])]
     return vec
@@ -401,7 +401,8 @@ def _resource_locations(facts: dict, players: int) -> tuple[list[int], list[int]
             raise ValueError(f"{what}: pirates claim locations only in the solo game")
         if owner not in (None, "pirates"):
             _participant(owner, f"{what} owner", players)
-            seat_kp = (_list(facts["seats"], "seats")[owner] or {}).get("keyples") or {}
+            seat_facts = facts["seats"][owner]
+            seat_kp = seat_facts.get("keyples") if isinstance(seat_facts, dict) else None
             if not isinstance(seat_kp, dict) or not seat_kp.get(f"R{r + 1}"):
                 raise ValueError(f"{what}: owner P{owner} needs its keyple there (seats[{owner}].keyples R{r + 1})")
         pirates = int(owner == "pirates")
@@ -438,7 +439,7 @@ def _skill_held(sf: dict, what: str) -> list[int]:
 
 def _seat(sf, p: int, players: int, seat: int, play: bool, dice_set: int, red: bool) -> tuple[list[int], list[int]]:
     what = f"seats[{p}]"
-    sf = _dict(sf, what, SEAT_FACTS + ("score",))
+    sf = _dict(sf, what, SEAT_FACTS)
     kp = [0] * len(LOCATIONS)
     kp[0] = _int(sf.get("town", 0), f"{what} town", 0, 18)
     for loc, k in _dict(sf.get("keyples") or {}, f"{what} keyples").items():
