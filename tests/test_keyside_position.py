@@ -275,6 +275,24 @@ def test_solo_facts_are_checked():
             game.position(0, **spoilt)
 
 
+def test_dice_set_from_a_strip_are_checked_against_it():
+    game = boardlab.make("keyside", players=2, dice_strips=True)
+    facts = position_facts(play_to_point(game, 3, 2).observation(0))
+    assert facts["phase"] == "play" and facts["year"] == 1
+    game.position(0, **copy.deepcopy(facts))
+    dice = facts["seats"][1]["dice"]
+    dice["yellow"], dice["green"] = dice["green"], dice["yellow"]
+    with pytest.raises(ValueError, match="seats\\[1\\].dice: in year 1 they are dice strip .'s light side"):
+        game.position(0, **facts)
+    solo = boardlab.make("keyside", players=1)
+    facts = next(f for f in (position_facts(play_to_point(solo, 3, k).observation(0)) for k in range(5, 60))
+                 if f["phase"] == "play")
+    game_dice = facts["keytoma"]["dice"]
+    game_dice["red"], game_dice["blue"] = game_dice["blue"], game_dice["red"]
+    with pytest.raises(ValueError, match="keytoma dice: not a side of a dice strip"):
+        solo.position(0, **facts)
+
+
 def test_a_bad_position_record_is_a_record_error():
     game, facts = _play_facts()
     record = dict(game.position(0, **facts).to_record())

@@ -333,6 +333,19 @@ int ks_position_setup(const BLGame *g, void *vst, uint64_t seed, const int32_t *
         }
         pl->n_set = (int8_t)nset;
     }
+    /* Dice set from a strip are public: years 1-2 with the strips, and Keytoma's every year. */
+    if (play && c->dice_strips && !solo && year < 3)
+        for (int p = 0; p < P; p++)
+            if (memcmp(s->pl[p].die, c->strip[(int)s->pl[p].strip][year - 1], KC_N))
+                FAIL("seats[%d].dice: in year %d they are dice strip %d's %s side", p, year, s->pl[p].strip + 1,
+                     year == 1 ? "light" : "deep");
+    if (play && solo) {
+        int found = 0;
+        for (int k = 0; k < 4; k++)
+            for (int sd = 0; sd < 2; sd++)
+                found |= !(s->kt_strips >> k & 1) && k != s->pl[0].strip && !memcmp(s->kt_die, c->strip[k][sd], KC_N);
+        if (!found) FAIL("keytoma dice: not a side of a dice strip Keytoma has taken (strips_left)");
+    }
     if (!solo && (s->cottages | (uint32_t)built) != (1u << 24) - 1)
         FAIL("cottages_available: a cottage neither built nor available (only Keytoma removes cottages)");
     for (int k = 0; k < 3; k++)
