@@ -62,6 +62,7 @@ def encode(obs: dict, params: dict, w: Writer) -> None:
     w.one_hot("phase", obs["phase"], PHASES)
     w.one_hot("year", obs["year"], YEAR)
     w.one_hot("start_player", obs["start_player"], SEAT)
+    w.one_hot("next_start_player", obs["next_start_player"], SEAT)   # who took harbour I
     w.one_hot("current_player", obs["current_player"], PLAYER)
     w.one_hot("turn", obs["turn"], TURN)
     w.flag("end_triggered", obs["end_triggered"])
