@@ -3,14 +3,23 @@ median score and title shares, or Chasing Nukumaru's cleared rounds.
 
     python bench/nukumi_solo.py --mode score_attack --agent ismcts:1s --games 100
     python bench/nukumi_solo.py --mode chasing --agent ismcts:1s --games 100
+    python bench/nukumi_solo.py --mode score_attack --agent ismcts:200000:depth=0 --calibrate 1
+
+--calibrate N plays N games timing each search by the CPU time of this process
+(time.process_time), so that an iteration budget can be matched to seconds per
+move on an unloaded core even on a loaded machine.
 """
 import argparse
 import statistics
 import sys
+import time
 from collections import Counter
+
+import numpy as np
 
 import boardlab
 from boardlab.arena import wilson_interval
+from boardlab.agents import make_agent
 from solo_play import play_seeded
 
 
@@ -21,13 +30,39 @@ def play(mode: str, spec: str, seed: int) -> dict:
     return state.full_observation()["result"]
 
 
+def calibrate(mode: str, spec: str, games: int) -> str:
+    """Iterations per CPU second of `spec` (an iteration budget) over the searched moves of seeded games."""
+    iterations = make_agent(spec).iterations
+    searched, cpu = 0, 0.0
+    for seed in range(games):
+        state = boardlab.make("nukumi", players=1, solo=mode).new_initial_state(seed=seed)
+        agent, rng = make_agent(spec, seed=seed), np.random.default_rng(seed)
+        while not state.is_terminal():
+            if state.is_chance():
+                acts, probs = zip(*state.chance_outcomes())
+                state.apply(int(rng.choice(acts, p=np.array(probs) / sum(probs))))
+                continue
+            searching = len(state.legal_actions()) > 1
+            t = time.process_time()
+            action = agent.step(state)
+            if searching:
+                searched, cpu = searched + 1, cpu + time.process_time() - t
+            state.apply(int(action))
+    return (f"{spec}: {searched} searched moves, {cpu:.1f} CPU seconds, "
+            f"{iterations * searched / cpu:,.0f} iterations per CPU second")
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--mode", choices=["score_attack", "chasing"], required=True)
     ap.add_argument("--agent", default="ismcts:1s", help="agent spec (default ismcts:1s)")
     ap.add_argument("--games", type=int, default=100)
     ap.add_argument("--seed", type=int, default=0, help="first game seed (games use seed, seed+1, ...)")
+    ap.add_argument("--calibrate", type=int, metavar="N", help="time the searches of N games instead")
     args = ap.parse_args(argv)
+    if args.calibrate:
+        print(calibrate(args.mode, args.agent, args.calibrate))
+        return 0
     results = []
     for i in range(args.games):
         results.append(play(args.mode, args.agent, args.seed + i))

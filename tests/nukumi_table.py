@@ -11,13 +11,14 @@ SQUARES = nukumi.SQUARES
 
 
 def table(players=2, rounds=(1, 2, 3, 4, 5), partners=("Yumomi", "Kajiya", "Ryoriya", "Daiku"),
-          nukumaru=1, side="A", advanced=False, helper_row=(1, 2, 3), card_row=(1, 2, 3), solo="none"):
+          nukumaru=1, side="A", advanced=False, helper_row=(1, 2, 3), card_row=(1, 2, 3), solo="none",
+          board="A"):
     """A game right after the setup chance: round cards E-0k in `rounds` order,
     partner boards dealt to P0, P1, ..., (advanced: the face-up Helpers S-0k
     and action cards EX-0k, first slot first), Nukumaru placed on die face
-    `nukumaru`. Start abilities without chance have been applied."""
+    `nukumaru`; player boards on side `board`. Start abilities without chance have been applied."""
     s = boardlab.make("nukumi", players=players, partner_side=side, advanced=advanced,
-                      solo=solo).new_initial_state()
+                      solo=solo, board_side=board).new_initial_state()
     for k in rounds:
         play(s, f"round card E-{k:02d}")
     for i in range(players):

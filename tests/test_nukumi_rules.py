@@ -332,6 +332,7 @@ def test_action_cards_specific_resources_never_gold():
     ("nukumi palace", {"gold": 3}, 0, 0),
     ("souvenir shop", {"wood": 2}, 0, 0),
     ("playground", {"wood": 1, "stone": 1, "networking": 1}, 0, 0),
+    ("tavern", {"networking": 1, "food": 1}, 0, 0),
 ])
 def test_construction_cost_and_cube(building, pay, coins_before, coins_after):
     s = to_actions()
@@ -358,7 +359,7 @@ def test_construction_not_affordable_without_coins_or_resources():
 def test_tavern_draws_a_helper():
     s = to_actions()
     play(s, "discard S-30 to move", "step c4")
-    hand_of(s, 0, {"wood": 1, "networking": 1})
+    hand_of(s, 0, {"networking": 1, "food": 1})      # the Tavern's cost is a stand-in
     play(s, "build tavern", "P0 draws S-15")
     assert "S-15" in seat(s, 0)["hand"]
 
@@ -421,6 +422,112 @@ def test_partner_specific_action_yumomi_pays_a_stone_to_move():
     hand_of(s, 0, {"stone": 1})
     play(s, "partner action", "step e4")
     assert seat(s, 0)["square"] == "e4" and "partner action" in seat(s, 0)["used"]
+
+
+def test_build_effect_constructs_on_your_square_besides_the_construction_spot():
+    """Master Carpenter (S-34, stand-in): "build 1" when played - a construction
+    that is not the Construction spot, so that spot stays free this round."""
+    s = to_actions()
+    give(s, 0, "S-34")
+    setf(s, "square", 0, "e4")
+    hand_of(s, 0, {"wood": 2, "stone": 2})
+    play(s, "logging", "pay wood+wood", "play S-34")
+    assert obs(s)["phase"] == "build" and s.current_player == 0
+    assert set(names(s)) >= {"build public bath", "build nothing", "sell stone"}
+    assert "build stall" not in names(s)            # no food: only what can be paid
+    play(s, "build public bath")
+    assert obs(s)["buildings"] == [{"square": "e4", "building": "public bath", "owner": 0}]
+    assert seat(s, 0)["buildings"] == 1 and seat(s, 0)["drawn"]["stone"] == 0
+    assert "construction" not in seat(s, 0)["used"] and s.current_player == 1
+
+
+def test_build_effect_waits_for_a_free_move_and_can_build_nothing():
+    s = to_actions()
+    give(s, 0, "S-34", "S-10")
+    hand_of(s, 0, {"wood": 1, "food": 1, "stone": 2})   # on d4, the Central Square: no building here
+    play(s, "logging", "pay wood+food", "play S-34")
+    assert obs(s)["phase"] == "build"
+    assert not [n for n in names(s) if n.startswith("build ") and n != "build nothing"]
+    play(s, "discard S-10 to move", "step e4")      # a free action in the middle of the effect
+    assert obs(s)["phase"] == "build" and "build public bath" in names(s)
+    assert "build stall" not in names(s)            # its wood and food are spent
+    play(s, "build nothing")
+    assert obs(s)["buildings"] == [] and s.current_player == 1
+
+
+def test_build_effect_skipped_when_nothing_can_be_paid():
+    s = to_actions()
+    give(s, 0, "S-34")
+    setf(s, "square", 0, "e4")
+    hand_of(s, 0, {"wood": 1, "networking": 1})
+    play(s, "logging", "play S-34")                 # nothing left to pay a building with
+    assert obs(s)["buildings"] == [] and s.current_player == 1
+
+
+def test_construction_card_and_daiku_build_and_pay_with_a_choice():
+    s = to_actions(partners=("Daiku", "Kajiya"))
+    setf(s, "square", 0, "e4")
+    hand_of(s, 0, {"wood": 1, "stone": 2, "gold": 1})
+    play(s, "partner action")                       # Daiku A (stand-in): a wood to build
+    assert obs(s)["phase"] == "build"
+    play(s, "build public bath")
+    assert set(names(s)) == {"pay stone+stone", "pay stone+gold"}
+    assert obs(s)["paying_for"] == "build public bath"
+    play(s, "pay stone+gold")
+    assert obs(s)["buildings"][0]["building"] == "public bath" and s.current_player == 1
+    assert seat(s, 0)["drawn"]["stone"] == 1 and "partner action" in seat(s, 0)["used"]
+
+
+def test_action_card_town_planning_builds():
+    s = to_actions()
+    setf(s, "coins", 0, 0, 4)
+    setf(s, "square", 0, "e4")
+    hand_of(s, 0, {"stone": 1, "networking": 1, "wood": 1, "food": 1})
+    play(s, "add an action", "pay stone", "take EX-08")
+    play(s, "pass")
+    play(s, "use EX-08")                            # networking, no gold (a card's own resource)
+    assert obs(s)["phase"] == "build"
+    play(s, "build stall")
+    assert obs(s)["buildings"] == [{"square": "e4", "building": "stall", "owner": 0}]
+
+
+# ---------------------------------------------------------------- player board side B (stand-in)
+
+def test_board_side_b_is_a_parameter_and_read_from_the_data():
+    s = to_actions(board="B")
+    assert obs(s)["board_side"] == "B" and "board side B" in nukumi.render(obs(s))
+    side_b = {sp["name"]: sp for sp in DATA["player_board"]["side_b"]["spots"]}
+    assert DATA["player_board"]["side_b"]["stand_in"] is True
+    assert [sp["name"] for sp in DATA["player_board"]["side_b"]["spots"]] == nukumi.SPOTS
+    hand_of(s, 0, {"stone": 1})
+    assert side_b["mining"]["cost"] == ["stone|gold"]
+    before = seat(s, 0)["bag"]["stone"]
+    play(s, "mining")                               # one stone pays it on side B
+    assert seat(s, 0)["bag"]["stone"] == before + side_b["mining"]["effects"][0][2] == before + 1
+    play(s, "P0 draws S-09")
+    assert "S-09" in seat(s, 0)["hand"] and s.current_player == 1
+    with pytest.raises(ValueError, match="board_side"):
+        boardlab.make("nukumi", board_side="C")
+
+
+def test_board_side_b_second_moving_spot_takes_stone_or_wood_never_gold():
+    s = to_actions(board="B")
+    hand_of(s, 0, {"gold": 1, "networking": 1})
+    assert "move (1)" in names(s) and "move (2)" not in names(s)
+    hand_of(s, 0, {"gold": 1, "wood": 1})
+    assert "move (2)" in names(s) and "move (1)" not in names(s)
+    play(s, "move (2)", "step e4")
+    assert seat(s, 0)["square"] == "e4" and seat(s, 0)["drawn"]["gold"] == 1
+    a = to_actions()                                # side A: both spots take networking or food
+    hand_of(a, 0, {"wood": 1})
+    assert "move (2)" not in names(a)
+
+
+def test_board_side_b_gold_mining_and_recruitment_are_leaner():
+    s = to_actions(board="B")
+    hand_of(s, 0, {"wood": 2})
+    play(s, "gold mining")
+    assert seat(s, 0)["coins"] == 2 and seat(s, 0)["bag"]["gold"] == 1
 
 
 # ---------------------------------------------------------------- free actions
@@ -735,7 +842,7 @@ def test_golden_playthrough():
     assert (len(s.history), digest, totals) == GOLDEN
 
 
-GOLDEN = (206, "d24ccbb6baf0b91f", [17, 25, 24])
+GOLDEN = (244, "549c16f10019445c", [27, 42, 19])
 
 
 # ---------------------------------------------------------------- advanced rules
@@ -945,6 +1052,19 @@ def test_chasing_cubes_on_caught_squares_skip_and_clear():
     assert caught == ["d1", "g2", "g6", "d7", "a6", "a2"]
     assert obs(s)["result"] == {"cleared_round": 1, "title": "World Best!"}
     assert s.returns()[0] == 1.0
+
+
+def test_score_attack_returns_are_linear_in_the_score():
+    """0 points -1, 150 (the table's middle) 0, 300 +1: every 10 points count the same
+    (a squash around 150 left the search unable to tell low scores apart)."""
+    s = score_attack()
+    play(s, "NPC 1 die 1", "NPC 2 die 1", "NPC 3 die 1")
+    start_round(s)
+    finish(s)
+    base = seat(s, 0)["score"]["total"] - seat(s, 0)["coins"]
+    for total, value in ((base + 30, (base + 30 - 150) / 150), (200, 50 / 150), (450, 1.0)):
+        setf(s, "coins", 0, 0, total - base)
+        assert s.returns()[0] == pytest.approx(value)
 
 
 def test_chasing_not_cleared_after_five_rounds():

@@ -38,7 +38,7 @@ void nk_evaluate(const BLGame *g, const void *vst, double *out) {
     }
     double est[NK_MAXP];
     for (int p = 0; p < P; p++) est[p] = projected(c, s, p);
-    if (P == 1) { out[0] = nk_squash((est[0] - 150) / 50.0); return; }
+    if (P == 1) { out[0] = nk_solo_value(est[0]); return; }
     for (int p = 0; p < P; p++) {
         double others = 0;
         for (int q = 0; q < P; q++)

@@ -11,14 +11,16 @@
  * Component data comes from py/boardlab/data/nukumi.json through the int32
  * parameter vector built by py/boardlab/games/nukumi.py (layout: nk_configure
  * in setup.c, which reads it in this order):
- *   players, partner_side (0 A, 1 B), advanced (1: the advanced rules),
+ *   players, partner_side (0 A, 1 B), board_side (player board, 0 A, 1 B),
+ *   advanced (1: the advanced rules),
  *   solo (0 none, 1 Score Attack, 2 Chasing Nukumaru; 1 player only),
  *   board: NK_NSQ x (kind, ribbon, nukumaru number 1-6 or 0, neighbour mask
  *          as 3 x 21 bits, low first),
  *   resources: NK_NRES token counts in all, NK_NRES in each starting bag,
  *   tracks: fun die rolls per level 1-5, oishi Coins per level 1-5,
  *           fun points per level 0-5, oishi points per level 0-5,
- *   player board: NK_NSPOT - 1 spots x (cost, effects) (Construction has none),
+ *   player board: 2 sides x NK_NSPOT - 1 spots x (cost, effects) (Construction
+ *          has none; board_side picks the side in play),
  *   add-an-action Coins (first card, second card), start player card points,
  *   Coins for catching Nukumaru, Coins of a 2-Coins square,
  *   buildings: NK_NBLD x (count, points, scored from the fun track, cost, effects),
@@ -38,7 +40,8 @@
  *
  * Action space (num_actions = NA_NUM):
  *   NA_SPOT + k        player-board action k (0..8; Construction is NA_BUILD)
- *   NA_BUILD + b       Construction of building b on your square
+ *   NA_BUILD + b       Construction of building b on your square (also the
+ *                      choice of a "build" effect, NP_BUILD)
  *   NA_PARTNER         your partner board's specific action
  *   NA_CARD + j        the additional action card in your slot j
  *   NA_PASS            pass for the rest of the round
@@ -47,7 +50,7 @@
  *   NA_SELL + r        free action: 1 drawn resource r to the board for 1 Coin
  *   NA_STEP + sq       a move step to adjacent square sq
  *   NA_CARRIAGE + sq   ride from your Carriage Stop to Carriage Stop sq
- *   NA_STOP            stop moving / stop playing Helpers (forfeit the rest)
+ *   NA_STOP            stop moving / stop playing Helpers / build nothing
  *   NA_PLAY + h        play Helper h from your hand
  *   NA_TAKE + k        take additional action card k (Add an Action)
  *   NA_PAY + m         pay resource multiset m (index into NkConfig.ms)
@@ -113,6 +116,7 @@ enum {
     EF_DIE,         /* a die-roll bonuses on your partner's die table (chance) */
     EF_TAKE,        /* take an additional action card (decision) */
     EF_ADJ_COINS,   /* a Coins per building next to your square */
+    EF_BUILD,       /* construct a building on your square, paying its cost (decision) */
     EF_NUKU,        /* internal: roll the die and move Nukumaru (chance) */
     EF_REFILL_H,    /* internal, advanced: refill a face-up Helpers slots (chance) */
     EF_REFILL_C,    /* internal, advanced: refill a face-up action card slots (chance) */
@@ -153,6 +157,7 @@ enum {
     NP_HPICK,           /* decision (advanced): a face-up Helper or blind */
     NP_CDRAW,           /* chance (advanced): an action card from its deck */
     NP_ROUTE,           /* decision (Score Attack): the NPC's route among tied ones */
+    NP_BUILD,           /* decision: which building a "build" effect constructs, or none */
     NP_OVER
 };
 /* What the flow returns to when the effect stack runs empty. */
@@ -161,7 +166,7 @@ enum { SOLO_NONE = 0, SOLO_SCORE_ATTACK, SOLO_CHASING };
 #define NK_NPCS 3
 #define NK_MAXROUTES 16
 /* Pending payment kinds. */
-enum { PK_SPOT = 0, PK_BUILD, PK_PARTNER, PK_CARD };
+enum { PK_SPOT = 0, PK_BUILD, PK_PARTNER, PK_CARD, PK_EFFECT_BUILD };
 
 typedef struct { int8_t op, a, b; } NkEff;
 typedef struct { uint8_t mask[3]; int8_t n; int16_t coins; } NkCost;
@@ -177,7 +182,7 @@ typedef struct {
 
 /* Immutable configuration (in BLGame.config). */
 typedef struct {
-    int players, partner_side, advanced, solo;
+    int players, partner_side, board_side, advanced, solo;
     int pieces;                     /* pioneers on the board: players (+ 3 NPCs in Score Attack) */
     int8_t sq_kind[NK_NSQ], sq_ribbon[NK_NSQ], sq_nuku[NK_NSQ];
     uint64_t nbr[NK_NSQ];
@@ -277,6 +282,7 @@ int nk_total(const int8_t *res);
 /* Score Attack: the squares of the i-th tied NPC route (NA_ROUTE + i); returns its length. */
 int nk_route_squares(const BLGame *g, const void *st, int i, int8_t *sq);
 double nk_squash(double x);
+double nk_solo_value(double score);
 /* Start the flow after setup chance (used by nk_apply). */
 void nk_run(const NkConfig *c, NkState *s);
 

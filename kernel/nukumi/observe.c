@@ -15,9 +15,10 @@ const char *const NK_BLD_NAME[NK_NBLD] = {"stall", "public bath", "tavern", "ryo
                                           "nukumi palace", "nukumaru statue", "souvenir shop"};
 static const char *const PHASE_NAME[] = {"setup", "setup", "die", "helper draw", "resource draw",
                                          "event", "actions", "payment", "move", "play helpers",
-                                         "take a card", "helper choice", "card draw", "npc route", "over"};
+                                         "take a card", "helper choice", "card draw", "npc route", "build",
+                                         "over"};
 static const char *const OP_NAME[EF_N] = {"", "gain", "coins", "draw helpers", "play helpers", "move",
-                                          "fun", "oishi", "die rolls", "take a card", "souvenir coins",
+                                          "fun", "oishi", "die rolls", "take a card", "souvenir coins", "build",
                                           "move Nukumaru", "refill face-up helpers", "refill face-up cards", "npc die", "npc move"};
 
 /* "c4": column letter, row number (rows 1-9: the board has 7). */
@@ -77,7 +78,9 @@ int nk_action_to_string(const BLGame *g, const void *vst, int32_t a, char *buf, 
     }
     if (a >= NA_TAKE) return snprintf(buf, (size_t)cap, "take EX-%02d", a - NA_TAKE + 1);
     if (a >= NA_PLAY) return snprintf(buf, (size_t)cap, "play S-%02d", a - NA_PLAY + 1);
-    if (a == NA_STOP) return snprintf(buf, (size_t)cap, s->phase == NP_PLAY ? "stop playing" : "stop moving");
+    if (a == NA_STOP)
+        return snprintf(buf, (size_t)cap, s->phase == NP_PLAY ? "stop playing" : s->phase == NP_BUILD ? "build nothing"
+                                                                                            : "stop moving");
     if (a >= NA_CARRIAGE) { sq_name(a - NA_CARRIAGE, sq); return snprintf(buf, (size_t)cap, "carriage to %s", sq); }
     if (a >= NA_STEP) { sq_name(a - NA_STEP, sq); return snprintf(buf, (size_t)cap, "step %s", sq); }
     if (a >= NA_SELL) return snprintf(buf, (size_t)cap, "sell %s", NK_RES_NAME[a - NA_SELL]);
@@ -173,8 +176,8 @@ int nk_observe_json(const BLGame *g, const void *vst, int v, char *buf, int cap)
     char sq[4];
     bl_jw(&w, "{\"game\":\"nukumi\",\"players\":%d,\"viewer\":", P);
     if (full) bl_jw(&w, "null"); else bl_jw(&w, "%d", v);
-    bl_jw(&w, ",\"partner_side\":\"%c\",\"round\":%d,\"phase\":\"%s\",\"current_player\":%d",
-          c->partner_side ? 'B' : 'A', s->round, PHASE_NAME[(int)s->phase], nk_current_player(g, vst));
+    bl_jw(&w, ",\"partner_side\":\"%c\",\"board_side\":\"%c\",\"round\":%d,\"phase\":\"%s\",\"current_player\":%d",
+          c->partner_side ? 'B' : 'A', c->board_side ? 'B' : 'A', s->round, PHASE_NAME[(int)s->phase], nk_current_player(g, vst));
     bl_jw(&w, ",\"start_player\":%d,\"start_face_down\":%s,\"nukumaru\":", s->start_holder,
           s->start_down ? "true" : "false");
     if (s->nuku >= 0) { sq_name(s->nuku, sq); bl_jw(&w, "\"%s\"", sq); } else bl_jw(&w, "null");
@@ -216,7 +219,8 @@ int nk_observe_json(const BLGame *g, const void *vst, int v, char *buf, int cap)
     bl_jw(&w, ",\"paying_for\":");
     if (s->phase != NP_PAY) bl_jw(&w, "null");
     else if (s->pend_kind == PK_SPOT) bl_jw(&w, "\"%s\"", NK_SPOT_NAME[(int)s->pend_idx]);
-    else if (s->pend_kind == PK_BUILD) bl_jw(&w, "\"build %s\"", NK_BLD_NAME[(int)s->pend_idx]);
+    else if (s->pend_kind == PK_BUILD || s->pend_kind == PK_EFFECT_BUILD)
+        bl_jw(&w, "\"build %s\"", NK_BLD_NAME[(int)s->pend_idx]);
     else if (s->pend_kind == PK_PARTNER) bl_jw(&w, "\"partner action\"");
     else bl_jw(&w, "\"EX-%02d\"", s->card[(int)s->to_move][(int)s->pend_idx] + 1);
     bl_jw(&w, ",\"carriage_ridden\":%s,\"pending\":[", s->rode ? "true" : "false");

@@ -124,7 +124,7 @@ static const NkCost *nk_cost_of(const NkConfig *c, const NkState *s, int kind, i
             return tmp;
         }
         return &c->spot_cost[idx];
-    case PK_BUILD: return &c->bld_cost[idx];
+    case PK_BUILD: case PK_EFFECT_BUILD: return &c->bld_cost[idx];
     case PK_PARTNER: return &c->partner[(int)s->partner[p]].spec;
     default: return &c->card_cost[(int)s->card[p][idx]];
     }
@@ -138,6 +138,23 @@ static int affordable(const NkConfig *c, const NkState *s, int kind, int idx, in
 
 static int buildable(const NkConfig *c, const NkState *s, int sq) {
     return !c->sq_ribbon[sq] && !(s->built >> sq & 1);
+}
+
+/* Buildings seat p could construct on its square now: tiles left, paid from drawn resources. */
+static int emit_buildings(const NkConfig *c, const NkState *s, int p, int32_t *out, int n) {
+    if (!buildable(c, s, s->pos[p]) || s->cubes[p] >= NK_CUBES) return n;
+    for (int b = 0; b < NK_NBLD; b++)
+        if (s->bld_left[b] > 0 && affordable(c, s, PK_BUILD, b, p)) out[n++] = NA_BUILD + b;
+    return n;
+}
+
+/* A "build" effect waits for a decision only if some building could be paid for
+ * (on this square, or on another one reached by a free move first). */
+static int could_build(const NkConfig *c, const NkState *s, int p) {
+    if (s->cubes[p] >= NK_CUBES) return 0;
+    for (int b = 0; b < NK_NBLD; b++)
+        if (s->bld_left[b] > 0 && affordable(c, s, PK_BUILD, b, p)) return 1;
+    return 0;
 }
 
 /* ---------- flow ---------- */
@@ -456,6 +473,10 @@ void nk_run(const NkConfig *c, NkState *s) {
             if (a <= 0 || !s->hand[p]) { s->sp--; break; }
             s->phase = NP_PLAY;
             return;
+        case EF_BUILD:
+            if (a <= 0 || !could_build(c, s, p)) { s->sp--; break; }
+            s->phase = NP_BUILD;
+            return;
         case EF_TAKE:
             if (!cards_available(s) || held_cards(s, p) >= NK_CARD_SLOTS) { s->sp--; break; }
             s->phase = NP_TAKE;
@@ -530,9 +551,11 @@ static void begin_action(const NkConfig *c, NkState *s, int kind, int idx) {
         push_triggers(c, s, p, TR_ACTION, idx);
         push_effects(s, c->spot_eff[idx]);
         break;
-    case PK_BUILD: {
+    case PK_BUILD:
+    case PK_EFFECT_BUILD: {
         int sq = s->pos[p];
-        s->used[p] |= (uint16_t)(1u << SPOT_BUILD);
+        if (kind == PK_BUILD) s->used[p] |= (uint16_t)(1u << SPOT_BUILD);
+        else if (--s->stack[s->sp - 1].a <= 0) s->sp--;    /* the "build" effect is done */
         s->built |= 1ull << sq;
         s->bld_type[sq] = (int8_t)idx;
         s->bld_owner[sq] = (int8_t)p;
@@ -655,9 +678,7 @@ int nk_legal_actions(const BLGame *g, const void *vst, int32_t *out) {
             if (k == SPOT_ADD && (!cards_available(s) || held_cards(s, p) >= NK_CARD_SLOTS)) continue;
             out[n++] = NA_SPOT + k;
         }
-        if (!(used >> SPOT_BUILD & 1) && buildable(c, s, s->pos[p]) && s->cubes[p] < NK_CUBES)
-            for (int b = 0; b < NK_NBLD; b++)
-                if (s->bld_left[b] > 0 && affordable(c, s, PK_BUILD, b, p)) out[n++] = NA_BUILD + b;
+        if (!(used >> SPOT_BUILD & 1)) n = emit_buildings(c, s, p, out, n);
         if (!(used >> 10 & 1) && affordable(c, s, PK_PARTNER, 0, p)) out[n++] = NA_PARTNER;
         for (int j = 0; j < NK_CARD_SLOTS; j++)
             if (s->card[p][j] >= 0 && !(used >> (11 + j) & 1) && affordable(c, s, PK_CARD, j, p))
@@ -683,6 +704,12 @@ int nk_legal_actions(const BLGame *g, const void *vst, int32_t *out) {
         n = emit_carriage(c, s, p, out, n);
         out[n++] = NA_STOP;
         for (uint64_t h = s->hand[p]; h;) out[n++] = NA_PLAY + bb_pop_lsb64(&h);
+        return n;
+    case NP_BUILD:                          /* ascending: buildings, free actions, rides, none */
+        n = emit_buildings(c, s, p, out, n);
+        n = emit_free(s, p, out, n);
+        n = emit_carriage(c, s, p, out, n);
+        out[n++] = NA_STOP;
         return n;
     case NP_TAKE:
         for (int k = 0; k < NK_NCARD; k++)
@@ -861,7 +888,7 @@ void nk_apply(const BLGame *g, void *vst, int32_t a) {
     } else if (a == NA_PARTNER) {
         choose_action(c, s, PK_PARTNER, 0);
     } else if (a >= NA_BUILD) {
-        choose_action(c, s, PK_BUILD, a - NA_BUILD);
+        choose_action(c, s, s->phase == NP_BUILD ? PK_EFFECT_BUILD : PK_BUILD, a - NA_BUILD);
     } else {
         choose_action(c, s, PK_SPOT, a - NA_SPOT);
     }

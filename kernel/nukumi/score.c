@@ -46,6 +46,14 @@ void nk_score(const NkConfig *c, const NkState *s, int p, NkScore *o) {
              + o->cards + o->tracks;
 }
 
+/* Solo: 0 points -> -1, 150 (the evaluation table's middle) -> 0, 300 -> +1,
+ * linear so that the search tells 30 points from 40 as well as 180 from 190
+ * (a squash around 150 flattened every low score to -1). */
+double nk_solo_value(double score) {
+    double x = (score - 150.0) / 150.0;
+    return x < -1 ? -1 : x > 1 ? 1 : x;
+}
+
 /* tanh without libm: a rational approximation, odd and in (-1, 1). */
 double nk_squash(double d) {
     double x = d < -3 ? -3 : d > 3 ? 3 : d;
@@ -63,8 +71,8 @@ void nk_returns(const BLGame *g, const void *vst, double *out) {
         out[0] = s->cleared ? 1.0 - 0.25 * (s->cleared - 1) : -1.0 + 0.1 * bb_popcount32(s->nuku_cubes);
         return;
     }
-    if (P == 1) {   /* solo: the score against the evaluation table's middle (150) */
-        out[0] = nk_squash((sc[0].total - 150) / 50.0);
+    if (P == 1) {   /* solo: the score, linear around the evaluation table's middle */
+        out[0] = nk_solo_value(sc[0].total);
         return;
     }
     /* Best +1, worst -1, linear in between; tied seats share their ranks. */

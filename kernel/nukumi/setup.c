@@ -92,6 +92,7 @@ int nk_configure(BLGame *g, const int32_t *pv, int n, char *err, int errlen) {
     Reader r = {pv, n, 0, 0, err, errlen};
     c->players = rd(&r, 1, NK_MAXP, "players");
     c->partner_side = rd(&r, 0, 1, "partner_side");
+    c->board_side = rd(&r, 0, 1, "board_side");
     c->advanced = rd(&r, 0, 1, "advanced");
     c->solo = rd(&r, 0, 2, "solo");
     if (!r.bad && c->solo && c->players != 1) {
@@ -125,10 +126,16 @@ int nk_configure(BLGame *g, const int32_t *pv, int n, char *err, int errlen) {
     for (int l = 0; l < 6; l++) c->oishi_coins[l] = (int8_t)rd(&r, 0, 30, "oishi Coins");
     for (int l = 0; l < 6; l++) c->fun_pts[l] = (int8_t)rd(&r, 0, 60, "fun points");
     for (int l = 0; l < 6; l++) c->oishi_pts[l] = (int8_t)rd(&r, 0, 60, "oishi points");
-    for (int k = 0; k < NK_NSPOT - 1; k++) {
-        rd_cost(&r, &c->spot_cost[k], "player board cost");
-        rd_effects(&r, c->spot_eff[k], "player board effects");
-    }
+    for (int side = 0; side < 2; side++)
+        for (int k = 0; k < NK_NSPOT - 1; k++) {
+            NkCost cost;
+            NkEff eff[NK_NEFF];
+            rd_cost(&r, &cost, "player board cost");
+            rd_effects(&r, eff, "player board effects");
+            if (side != c->board_side) continue;
+            c->spot_cost[k] = cost;
+            memcpy(c->spot_eff[k], eff, sizeof eff);
+        }
     c->add_coins[0] = (int8_t)rd(&r, 0, 30, "add-an-action Coins");
     c->add_coins[1] = (int8_t)rd(&r, 0, 30, "add-an-action Coins");
     c->start_vp = (int8_t)rd(&r, 0, 50, "start player card points");

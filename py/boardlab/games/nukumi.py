@@ -9,6 +9,7 @@ vector (layout: kernel/nukumi/nukumi.h), and draws observations as text.
 Parameters (defaults in brackets):
   players       1 to 4 [2]
   partner_side  side of the partner boards, "A" or "B" ["A"]
+  board_side    side of the personal player action boards, "A" or "B" (B: stand-in) ["A"]
   advanced      the advanced rules: 3 face-up Helpers and action cards [False]
   solo          "none", or for 1 player "score_attack" (Solo 1) or "chasing" (Solo 2) ["none"]
 """
@@ -23,13 +24,13 @@ from ..errors import CHANCE, HIDDEN, brief_repr
 NAME = "nukumi"
 
 DATA = json.loads(resources.files("boardlab").joinpath("data/nukumi.json").read_text())
-DEFAULTS = {"players": 2, "partner_side": "A", "advanced": False, "solo": "none"}
+DEFAULTS = {"players": 2, "partner_side": "A", "board_side": "A", "advanced": False, "solo": "none"}
 SOLO_MODES = ["none", "score_attack", "chasing"]
 #: Parameter sets for the generic suites: 1 to 4 players, both partner sides.
 PARAMETER_SETS = [
     {"players": 2},
     {"players": 1},
-    {"players": 3, "partner_side": "B"},
+    {"players": 3, "partner_side": "B", "board_side": "B"},
     {"players": 4, "advanced": True},
     {"players": 1, "solo": "score_attack"},
     {"players": 1, "solo": "chasing", "advanced": True},
@@ -42,7 +43,7 @@ BUILDINGS = [b["name"] for b in DATA["buildings"]]
 SQUARES = [sq["name"] for sq in DATA["board"]["squares"]]
 # Kernel effect ops and triggers (kernel/nukumi/nukumi.h EF_*, TR_*, END_*).
 _OPS = {"gain": 1, "coins": 2, "helper": 3, "play": 4, "move": 5, "fun": 6, "oishi": 7, "die": 8,
-        "take_card": 9, "coins_per_adjacent_building": 10}
+        "take_card": 9, "coins_per_adjacent_building": 10, "build": 11}
 _TRIGGERS = {"played": 0, "after_action": 1, "after_catch": 2, "none": 3}
 _ENDS = {"none": 0, "built_all": 1, "per_building": 2, "track": 3, "helpers": 4, "coins": 5,
          "buildings": 6}
@@ -148,11 +149,12 @@ def _components() -> list[int]:
     tracks = DATA["tracks"]
     vec += [0] + tracks["fun"]["bonus_die_rolls"] + [0] + tracks["oishi"]["bonus_coins"]
     vec += tracks["fun"]["points"]["by_level"] + tracks["oishi"]["points"]["by_level"]
-    spots = DATA["player_board"]["spots"]
-    if len(spots) != 10 or spots[-1]["name"] != "construction":
-        raise _bad("the player board has 9 spots then 'construction'")
-    for s in spots[:-1]:
-        vec += _cost(s["cost"], 0, s["name"]) + _effects(s["effects"], s["name"])
+    for side in (DATA["player_board"], DATA["player_board"]["side_b"]):
+        spots = side["spots"]
+        if [s["name"] for s in spots] != SPOTS or SPOTS[-1] != "construction" or len(SPOTS) != 10:
+            raise _bad("each side of the player board has the same 9 spots then 'construction'")
+        for s in spots[:-1]:
+            vec += _cost(s["cost"], 0, s["name"]) + _effects(s["effects"], s["name"])
     vec += DATA["player_board"]["add_action_coins"]
     vec += [DATA["start_player_card_points"], DATA["catch_coins"], DATA["two_coins_square_coins"]]
     if len(DATA["buildings"]) != 8:
@@ -255,9 +257,9 @@ def kernel_params(params: dict) -> list[int]:
     players = params["players"]
     if isinstance(players, bool) or not isinstance(players, int) or not 1 <= players <= 4:
         raise ValueError(f"nukumi parameter 'players' must be an integer from 1 to 4, got {players!r}")
-    side = params["partner_side"]
-    if side not in ("A", "B"):
-        raise ValueError(f"nukumi parameter 'partner_side' must be 'A' or 'B', got {side!r}")
+    for key in ("partner_side", "board_side"):
+        if params[key] not in ("A", "B"):
+            raise ValueError(f"nukumi parameter {key!r} must be 'A' or 'B', got {params[key]!r}")
     advanced = params["advanced"]
     if not isinstance(advanced, bool):
         raise ValueError(f"nukumi parameter 'advanced' must be True or False, got {advanced!r}")
@@ -266,7 +268,8 @@ def kernel_params(params: dict) -> list[int]:
         raise ValueError(f"nukumi parameter 'solo' must be one of {SOLO_MODES}, got {solo!r}")
     if solo != "none" and players != 1:
         raise ValueError(f"nukumi parameter 'solo' needs players=1, got players={players}")
-    return [players, 0 if side == "A" else 1, int(advanced), SOLO_MODES.index(solo)] + _COMPONENTS
+    return ([players, "AB".index(params["partner_side"]), "AB".index(params["board_side"]), int(advanced),
+             SOLO_MODES.index(solo)] + _COMPONENTS)
 
 
 # ---------------------------------------------------------------- drawing
@@ -285,7 +288,8 @@ def render(obs: dict) -> str:
     """Draw an observation (the full state, or what one seat knows) as text."""
     n, viewer = obs["players"], obs["viewer"]
     mode = {"none": "", "score attack": " (Score Attack)", "chasing": " (Chasing Nukumaru)"}[obs["solo"]]
-    lines = [f"Nukumi Onsen{mode}, {n} player{'s' if n > 1 else ''}, partner side {obs['partner_side']}"
+    lines = [f"Nukumi Onsen{mode}, {n} player{'s' if n > 1 else ''}, partner side {obs['partner_side']}, "
+             f"board side {obs['board_side']}"
              + (", advanced" if obs["advanced"] else "")
              + f" - round {obs['round'] + 1} of 5, {obs['phase']}"
              + ("" if viewer is None else f" - seen by P{viewer}")]
