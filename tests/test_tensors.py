@@ -265,3 +265,24 @@ def test_an_unknown_value_is_an_error_naming_the_field():
     obs["seats"][1]["square"] = "z9"
     with pytest.raises(ValueError, match=r"seats\[1\]\.square has unknown value 'z9'"):
         tensors.encode(game, obs)
+
+
+def test_nukumi_build_decisions_are_encoded():
+    """A card's "build" effect waits in its own phase (a rare state random playouts of the
+    other tests may never reach): the tensor knows the phase and the effect."""
+    game = boardlab.make("nukumi", players=2)
+    seen = 0
+    for seed in range(60):
+        rng = np.random.default_rng(seed)
+        state = game.new_initial_state(seed)
+        while not state.is_terminal() and not seen:
+            if state.full_observation()["phase"] == "build":
+                before = tensors.observation_tensor(state, state.current_player)
+                state.apply(state.legal_actions()[-1])
+                assert not np.array_equal(before, tensors.observation_tensor(state, state.current_player))
+                seen += 1
+                break
+            state.apply(random_action(state, rng))
+        if seen:
+            break
+    assert seen, "no build decision in 60 random games"

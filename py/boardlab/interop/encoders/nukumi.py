@@ -19,7 +19,7 @@ SIDES = index_of("AB")
 SOLO = index_of(["none", "score attack", "chasing"])
 ROUND = index_of(range(6))                    # 0 during setup, then 1-5
 PHASES = index_of(["setup", "die", "helper draw", "resource draw", "event", "actions", "payment", "move",
-                   "play helpers", "take a card", "helper choice", "card draw", "npc route", "over"])
+                   "play helpers", "take a card", "helper choice", "card draw", "npc route", "build", "over"])
 SQUARES = index_of(_nk.SQUARES)
 RESOURCES = _nk.RESOURCES
 RESOURCE = index_of(RESOURCES)
@@ -31,7 +31,7 @@ PARTNERS = index_of(range(len(_nk.PARTNERS)))
 PAYING = index_of(_nk.SPOTS + [f"build {b}" for b in _nk.BUILDINGS] + ["partner action"] + _nk.CARD_IDS)
 USED = index_of(_nk.USED_NAMES + _nk.CARD_IDS)
 OPS = index_of(["gain", "coins", "draw helpers", "play helpers", "move", "fun", "oishi", "die rolls",
-                "take a card", "souvenir coins", "move Nukumaru", "refill face-up helpers",
+                "take a card", "souvenir coins", "build", "move Nukumaru", "refill face-up helpers",
                 "refill face-up cards", "npc die", "npc move"])
 _NO_COUNT = ("move Nukumaru", "take a card")
 CLEARED = index_of(range(1, 6))
@@ -49,6 +49,7 @@ def encode(obs: dict, params: dict, w: Writer) -> None:
     w.one_hot("viewer", obs["viewer"], SEAT)
     w.one_hot("players", obs["players"], PLAYERS)
     w.one_hot("partner_side", obs["partner_side"], SIDES)
+    w.one_hot("board_side", obs["board_side"], SIDES)
     w.flag("advanced", obs["advanced"])
     w.one_hot("solo", obs["solo"], SOLO)
     w.one_hot("round", obs["round"], ROUND)
