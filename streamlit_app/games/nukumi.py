@@ -84,9 +84,56 @@ def partner_name(index: int) -> str:
     return PARTNERS[index]["name"] if 0 <= index < len(PARTNERS) else "-"
 
 
-def map_svg(obs: dict, rects: dict | None = None) -> str:
+RECENT_COLOUR = "#f59f00"
+
+
+def recent_squares(before: dict | None, obs: dict) -> dict[str, list[str]]:
+    """The squares changed since the observation ``before`` (the viewer's, at its last
+    decision): square -> what happened there (a pioneer or an NPC arrived, a building was
+    built, Nukumaru moved, a cube was placed). Both are one seat's views, so only what that
+    seat may know is compared."""
+    out: dict[str, list[str]] = {}
+    if not before or before.get("players") != obs.get("players"):
+        return out
+
+    def note(square, text):
+        if square in SQUARES:
+            out.setdefault(square, []).append(text)
+
+    for p, (was, now) in enumerate(zip(before["seats"], obs["seats"])):
+        if was["square"] != now["square"]:
+            note(now["square"], f"P{p} moved to {now['square']}")
+    old = {b["square"] for b in before.get("buildings", [])}
+    for b in obs.get("buildings", []):
+        if b["square"] not in old:
+            note(b["square"], f"P{b['owner']} built a {b['building']} on {b['square']}")
+    if before.get("nukumaru") and obs.get("nukumaru") != before.get("nukumaru"):   # not its set-up roll
+        note(obs["nukumaru"], f"Nukumaru moved to {obs['nukumaru']}")
+    was_npcs = before.get("npcs") or []
+    for i, sq in enumerate(obs.get("npcs") or []):
+        if i >= len(was_npcs) or was_npcs[i] != sq:
+            note(sq, f"NPC n{i + 1} moved to {sq}")
+    for key, text in (("npc_cubes", "an NPC cube placed on"), ("nukumaru_cubes", "Nukumaru caught on")):
+        for sq in sorted(set(obs.get(key) or []) - set(before.get(key) or [])):
+            note(sq, f"{text} {sq}")
+    return out
+
+
+def recent_legend(recent: dict) -> str:
+    """The line under the map that says what the rings mean."""
+    if not recent:
+        return ""
+    what = "; ".join(t for texts in recent.values() for t in texts)
+    return (f"<div class='nk-legend' style='font-size:.8rem;color:#555;margin:2px 0 6px'>"
+            f"<span style='display:inline-block;width:12px;height:12px;border:3px solid "
+            f"{RECENT_COLOUR};border-radius:3px;vertical-align:-2px'></span> changed since your "
+            f"last decision: {esc(what)}</div>")
+
+
+def map_svg(obs: dict, rects: dict | None = None, recent=()) -> str:
     """The town map: squares by kind, buildings with their owner's colour, pioneers, Nukumaru,
-    carriage stops, NPCs and cubes (solo). ``rects`` collects each square's rectangle."""
+    carriage stops, NPCs and cubes (solo). ``rects`` collects each square's rectangle; the
+    squares in ``recent`` (see :func:`recent_squares`) are ringed."""
     out = [f"<svg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 {MAP_W} {MAP_H}' "
            f"width='100%' style='max-width:{MAP_W}px;font-family:sans-serif'>"]
     built = {b["square"]: b for b in obs.get("buildings", [])}
@@ -137,6 +184,10 @@ def map_svg(obs: dict, rects: dict | None = None) -> str:
             out.append(f"<g><title>{text}</title><circle cx='{cx}' cy='{cy}' r='9' fill='{colour}' "
                        f"stroke='#fff' stroke-width='1.5'/><text x='{cx}' y='{cy + 3.5}' font-size='9' "
                        f"text-anchor='middle' fill='#fff' font-weight='700'>{text}</text></g>")
+    for sqname in recent:
+        x, y = _xy(sqname)
+        out.append(f"<rect class='nk-recent' x='{x + 2.5}' y='{y + 2.5}' width='{CELL - 5}' "
+                   f"height='{CELL - 5}' rx='6' fill='none' stroke='{RECENT_COLOUR}' stroke-width='4'/>")
     out.append("</svg>")
     return "".join(out)
 
@@ -288,8 +339,11 @@ class NukumiUI(GameUI):
         one panel per seat, the viewer's first."""
         st.markdown(table_html(obs), unsafe_allow_html=True)
         if not bc.claimed("nukumi-map"):
-            slot = bc.reserve("nukumi-map", obs=obs)
-            slot.markdown(map_svg(obs), unsafe_allow_html=True)
+            recent = recent_squares(getattr(changes, "before", None), obs) if changes else {}
+            slot = bc.reserve("nukumi-map", obs=obs, recent=recent)
+            slot.markdown(map_svg(obs, recent=recent), unsafe_allow_html=True)
+            if recent:
+                st.markdown(recent_legend(recent), unsafe_allow_html=True)
         order = list(range(obs["players"]))
         if viewer is not None and 0 <= viewer < len(order):
             order = [viewer] + [p for p in order if p != viewer]
@@ -305,8 +359,8 @@ class NukumiUI(GameUI):
         if squares:
             kept = bc.reserved("nukumi-map")
             rects: dict = {}
-            svg = map_svg(kept[1]["obs"] if kept else obs, rects)
             view = kept[1]["obs"] if kept else obs
+            svg = map_svg(view, rects, kept[1].get("recent", ()) if kept else ())
             places = [bc.Place(sq, f"{state.action_to_string(squares[sq])}" if sq in squares else sq,
                                legal=sq in squares, rect=rects[sq], note=square_note(view, sq),
                                mark="hint" if hint is not None and squares.get(sq) == hint else None)
@@ -373,8 +427,9 @@ class NukumiUI(GameUI):
         return nukumi_seat_facts(key)
 
 
-def example_facts(players: int, solo: str) -> dict:
-    """A starting point for the form: round 1, everyone on the Central Square."""
+def example_facts(players: int, solo: str, advanced: bool = False) -> dict:
+    """A starting point for the form: round 1, everyone on the Central Square (advanced
+    play: 3 face-up Helpers and action cards, nothing under the decks yet)."""
     seats = [{"partner": MOD.PARTNERS[p], "square": "d4", "coins": 0, "fun": 0, "oishi": 0,
               "bag": {"stone": 0, "wood": 0, "networking": 0, "food": 0},
               "drawn": {"stone": 1, "wood": 1, "networking": 1, "food": 1},
@@ -386,6 +441,9 @@ def example_facts(players: int, solo: str) -> dict:
         facts |= {"npcs": ["e4", "d5", "c4"], "npc_cubes": ["e4", "c4"]}
     elif solo == "chasing":
         facts["nukumaru_cubes"] = []
+    if advanced:
+        facts |= {"helper_row": ["S-05", "S-06", "S-07"], "card_row": ["EX-01", "EX-02", "EX-03"],
+                  "helper_bottom": [], "card_bottom": []}
     return facts
 
 
@@ -394,18 +452,22 @@ def nukumi_seat_facts(key: str):
     built (state, seat, notes) or None."""
     st.caption("Enter what your seat knows at the start of its turn in the Actions phase: the "
                "round, the board, every seat's partner board, tracks, coins, bag and drawn "
-               "resources, your Helpers and the others' hand sizes. The other hands and the deck "
-               "are dealt at random (and the search re-deals them from your seat's view).")
+               "resources, your Helpers and the others' hand sizes; in advanced play the 3 "
+               "face-up Helpers and action cards (left to right, null for an empty slot) and "
+               "the cards the clean-up slide put under the decks (next drawn first). The other "
+               "hands and the decks are dealt at random (and the search re-deals them from your "
+               "seat's view).")
     c1, c2, c3 = st.columns(3)
     players = int(c1.selectbox("Players", [1, 2, 3, 4], index=1, key=f"{key}_nk_players"))
     solo = "none"
     if players == 1:
         solo = c3.selectbox("Solo mode", ["score_attack", "chasing", "none"], key=f"{key}_nk_solo")
     side = c2.selectbox("Partner board side", ["A", "B"], key=f"{key}_nk_side")
+    advanced = st.checkbox("Advanced rules (face-up Helpers and action cards)", key=f"{key}_nk_adv")
     seat = int(st.selectbox("Your seat (to move)", list(range(players)),
                             format_func=lambda s: f"P{s}", key=f"{key}_nk_seat"))
-    text = st.text_area("Facts (JSON)", value=json.dumps(example_facts(players, solo), indent=1),
-                        height=320, key=f"{key}_nk_facts_{players}_{solo}")
+    text = st.text_area("Facts (JSON)", value=json.dumps(example_facts(players, solo, advanced), indent=1),
+                        height=320, key=f"{key}_nk_facts_{players}_{solo}_{int(advanced)}")
     if not st.button("Set up this position", key=f"{key}_build", type="primary"):
         return None
     try:
@@ -417,7 +479,8 @@ def nukumi_seat_facts(key: str):
         st.error("These facts cannot be set up: write one JSON object of facts")
         return None
     try:
-        game = boardlab.make("nukumi", players=players, partner_side=side, solo=solo)
+        game = boardlab.make("nukumi", players=players, partner_side=side, solo=solo,
+                             advanced=bool(advanced))
         state = game.position(seat, **facts)
     except ValueError as e:
         msg = str(e)

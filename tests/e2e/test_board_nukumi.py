@@ -112,12 +112,19 @@ def test_two_players_first_round_by_clicking_then_the_ai_finishes(browser, serve
     ctx, page = open_app(browser, server)
     start_nukumi(page, 2, seed=21)
     page.screenshot(path=str(shots / "nukumi-06-2p-start.png"), full_page=True)
-    clicks = 0
+    assert not page.locator("svg .nk-recent").count()        # nothing changed yet
+    clicks, ringed = 0, False
     while round_of(page) == 1:
         one_decision(page)
         clicks += 1
         assert clicks < 200
-    assert round_of(page) == 2 and clicks >= 2
+        legend = page.locator(".nk-legend")
+        if not ringed and legend.count() and "P1 moved to" in legend.inner_text():
+            # P1's pioneer moved since my last decision: its square is ringed on the map
+            assert page.locator("svg .nk-recent").count() >= 1
+            page.screenshot(path=str(shots / "nukumi-06b-2p-p1-moved-ringed.png"), full_page=True)
+            ringed = True
+    assert round_of(page) == 2 and clicks >= 2 and ringed
     log = page.locator(".st-key-play_log").inner_text()
     assert re.search(r"^\d+\. P1 ", log, re.M) and re.search(r"^\d+\. P0 ", log, re.M)
     assert "P1 draws a Helper" in log and not re.search(r"P1 draws S-\d\d", log)
