@@ -322,7 +322,7 @@ def test_recent_squares_name_what_changed_between_two_views():
     assert nui.recent_squares(now, now) == {} and nui.recent_squares(None, now) == {}
     svg = nui.map_svg(now, recent=recent)
     assert svg.count("class='nk-recent'") == 4 and "nk-recent" not in nui.map_svg(now)
-    assert "Nukumaru moved to d1" in nui.recent_legend(recent)
+    assert "Nukumaru moved to d1" in nui.map_legend(recent) and "nk-legend" not in nui.map_legend({})
 
 
 def _human_decides(at):
@@ -386,7 +386,8 @@ def test_seat_facts_form_in_advanced_play():
     assert not at.exception, at.exception
     assert any("Position set up: P0 to move" in s.value for s in at.success)
     page = html(at)
-    assert "Face-up Helpers:" in page and "EX-04" in page
+    assert "Face-up Helpers</b>" in page and page.count("class='nk-faceup'") == 6
+    assert "<b>EX-04</b>" in page and ">empty</span>" in page         # the empty slot 2
 
 
 @pytest.mark.parametrize("players,solo", [(1, "score_attack"), (1, "chasing"), (2, "none"), (4, "none")])
@@ -394,3 +395,25 @@ def test_the_forms_example_facts_set_up_in_advanced_play(players, solo):
     game = boardlab.make("nukumi", players=players, solo=solo, advanced=True)
     obs = game.position(0, **nui.example_facts(players, solo, advanced=True)).observation(0)
     assert obs["helper_row"] == ["S-05", "S-06", "S-07"] and obs["card_deck_size"] == 9
+
+
+def test_cards_on_offer_say_what_they_do():
+    game = boardlab.make("nukumi", players=2)
+    obs = game.position(0, **_facts()).observation(0)
+    table = nui.table_html(obs)
+    assert "EX-10 Quarry" in table and "pay stone + wood: gain 1 gold" in table
+    assert "EX-05 Horse" not in table                     # held by P1, not on offer
+    assert nui._effects_text([]) == "no effect"
+    assert nui._effects_text([["helper", 2], ["die", 1]]) == "draw 2 Helpers, 1 die roll on your partner board"
+
+
+def test_taking_an_action_card_shows_what_each_one_does():
+    facts = _facts()
+    facts["seats"][0]["coins"] = 10
+    state = boardlab.make("nukumi", players=2).position(0, **facts)
+    state.apply_string("add an action")
+    state.apply_string("pay stone")
+    assert state.observation(0)["phase"] == "take a card"
+    page = html(run_ui(state, steps=("input",)))
+    assert "EX-10 Quarry (10 pts; pay stone + wood: gain 1 gold)" in page
+    assert "EX-05 Horse Riding" not in page                     # P1 holds it

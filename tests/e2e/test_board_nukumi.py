@@ -35,10 +35,13 @@ MAP = 'div[class*="-map"] button.blb-place'
 BUTTON = 'div[class*="_act_"] button:not([disabled])'
 
 
-def start_nukumi(page, players: int, seed: int, solo: str | None = None):
+def start_nukumi(page, players: int, seed: int, solo: str | None = None, advanced=False):
     page.locator('[data-testid="stSelectbox"]').first.click()
     page.get_by_role("option", name="Nukumi Onsen").click()
     settle(page)
+    if advanced:
+        page.get_by_text("Advanced rules (face-up Helpers and action cards)").click()
+        settle(page)
     if players != 2:
         box = page.locator('.st-key-ng_nk_players [data-testid="stSelectbox"]')
         box.click()
@@ -134,4 +137,21 @@ def test_two_players_first_round_by_clicking_then_the_ai_finishes(browser, serve
     settle(page)
     assert re.search(r"Game over: P\d(, P\d)* wins? with \d+ points", page.content())
     page.screenshot(path=str(shots / "nukumi-08-2p-over.png"), full_page=True)
+    ctx.close()
+
+
+def test_advanced_two_players_face_up_rows_through_the_first_round(browser, server, shots):
+    ctx, page = open_app(browser, server)
+    start_nukumi(page, 2, seed=5, advanced=True)
+    assert page.locator(".nk-faceup").count() == 6          # 3 face-up Helpers, 3 action cards
+    assert re.search(r"slot 1\s+S-\d\d", page.locator(".nk-faceup").first.inner_text())
+    page.screenshot(path=str(shots / "nukumi-09-advanced-start.png"), full_page=True)
+    clicks = 0
+    while round_of(page) < 2:
+        one_decision(page)
+        clicks += 1
+        assert clicks < 200
+    settle(page)
+    assert page.locator(".nk-faceup").count() == 6
+    page.screenshot(path=str(shots / "nukumi-10-advanced-round-2.png"), full_page=True)
     ctx.close()
