@@ -18,7 +18,7 @@ from . import GameUI, action_buttons, esc
 
 MOD = boardlab.games.get("nukumi")
 DATA = MOD.DATA
-CELL = 62                        # map square size in the SVG
+CELL = 68                        # map square size in the SVG
 MAP_W, MAP_H = MOD.WIDTH * CELL, (MOD.N_SQ // MOD.WIDTH) * CELL
 SEAT_COLOURS = ["#d9432f", "#2f6fd9", "#2e9e4f", "#c98a12"]
 NPC_COLOUR = "#6b6b6b"
@@ -183,7 +183,7 @@ def map_svg(obs: dict, rects: dict | None = None, recent=()) -> str:
             out.append(f"<rect x='{x + 1}' y='{y + CELL - 8}' width='{CELL - 2}' height='6' "
                        f"fill='#c0392b' opacity='.55'/>")       # a ribbon: no building here
         label = KIND_LABEL[sq["kind"]] if sq["kind"] != "nukumaru" else f"N{sq['nukumaru']}"
-        out.append(f"<text x='{x + 4}' y='{y + 12}' font-size='9' fill='#6b5d45'>{name} {esc(label)}</text>")
+        out.append(f"<text x='{x + 4}' y='{y + 12}' font-size='10' fill='#6b5d45'>{name} {esc(label)}</text>")
         if name in built:
             b = built[name]
             colour = SEAT_COLOURS[b["owner"] % 4]
@@ -430,7 +430,8 @@ class NukumiUI(GameUI):
         prompt = {"event": "the round card's event", "actions": "your action (or a free action)",
                   "payment": "how to pay", "move": "other moves", "play helpers": "a Helper to play",
                   "take a card": "an action card", "helper choice": "a face-up Helper or blind",
-                  "npc route": "the NPC's route"}.get(obs.get("phase"), "a move")
+                  "npc route": "the NPC's route toward Nukumaru (squares in order; these routes "
+                               "place as many cubes)"}.get(obs.get("phase"), "a move")
         if obs.get("phase") == "event" and obs["round"] < len(obs.get("round_cards") or []):
             rc = ROUND_CARDS.get(obs["round_cards"][obs["round"]])
             if rc:

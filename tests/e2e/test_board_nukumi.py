@@ -92,7 +92,7 @@ def test_score_attack_whole_game_by_clicking(browser, server, shots):
     ctx, page = open_app(browser, server)
     start_nukumi(page, 1, seed=11, solo="Score Attack (Solo 1)")
     page.screenshot(path=str(shots / "nukumi-01-score-attack-start.png"), full_page=True)
-    clicked, squares, shot_map = [], 0, False
+    clicked, squares, shot_map, rounds, npcs_ringed = [], 0, False, {1}, False
     while not page.get_by_text("Game over:").count():
         what = one_decision(page)
         clicked.append(what)
@@ -101,11 +101,17 @@ def test_score_attack_whole_game_by_clicking(browser, server, shots):
             if not shot_map:
                 page.screenshot(path=str(shots / "nukumi-03-score-attack-moved.png"), full_page=True)
                 shot_map = True
-        if round_of(page) == 3 and len(clicked) % 10 == 0:
-            page.screenshot(path=str(shots / "nukumi-04-score-attack-mid.png"), full_page=True)
+        legend = page.locator(".nk-legend")
+        if legend.count() and "NPC n" in legend.inner_text():
+            npcs_ringed = True           # the NPCs' moves at a round's start, ringed on the map
+        r = round_of(page)
+        if r not in rounds:              # each new round as the player meets it
+            rounds.add(r)
+            page.screenshot(path=str(shots / f"nukumi-04-score-attack-round-{r}.png"), full_page=True)
         assert len(clicked) < 400, f"no end after {len(clicked)} clicks: {clicked[-20:]}"
     settle(page)
     assert squares >= 3, clicked
+    assert rounds == {1, 2, 3, 4, 5} and npcs_ringed
     assert re.search(r"Game over: \d+ points — [A-Za-z ]+ Pioneer\.", page.content())
     page.screenshot(path=str(shots / "nukumi-05-score-attack-over.png"), full_page=True)
     ctx.close()
