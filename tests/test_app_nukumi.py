@@ -16,7 +16,7 @@ from boardlab.streamlit_app import MAIN_SCRIPT  # noqa: E402
 from boardlab.streamlit_app.games import nukumi as nui  # noqa: E402
 from boardlab.streamlit_app.games import ui_for  # noqa: E402
 from boardlab.streamlit_app import board_component as bc  # noqa: E402
-from boardlab.streamlit_app.common import changes_since  # noqa: E402
+from boardlab.streamlit_app.common import ANALYSIS_KEY, changes_since  # noqa: E402
 from boardlab.streamlit_app.session import AI, PlaySession  # noqa: E402
 from board_clicks import board_data, boards, click_place, legal_places, run_ui  # noqa: E402
 
@@ -417,3 +417,31 @@ def test_taking_an_action_card_shows_what_each_one_does():
     page = html(run_ui(state, steps=("input",)))
     assert "EX-10 Quarry (10 pts; pay stone + wood: gain 1 gold)" in page
     assert "EX-05 Horse Riding" not in page                     # P1 holds it
+
+
+def test_the_analyse_form_fills_in_from_the_game_in_progress():
+    at = app()
+    sess = start(at, players=2, seed=7)
+    for _ in range(40):                      # to P0's turn in the Actions phase
+        sess = at.session_state["bl_play"]
+        obs = sess.state.observation(0)
+        if sess.state.current_player == 0 and obs["phase"] == "actions" and not obs["pending"]:
+            break
+        _human_decides(at)
+    else:
+        pytest.fail("P0's turn never came")
+    seen = sess.state.observation(0)
+    legal = sorted(sess.state.action_to_string(a) for a in sess.state.legal_actions())
+    at.switch_page("views/analyse.py").run()
+    at.selectbox(key="seat_game").set_value("nukumi").run()
+    at.button(key="seat_nk_from_play").click().run()
+    assert not at.exception, at.exception
+    area = next(t for t in at.text_area if t.key.startswith("seat_nk_facts"))
+    facts = json.loads(area.value)
+    hidden = sess.state.full_observation()["seats"][1]["hand"]
+    assert "hand" not in facts["seats"][1] and facts["seats"][1]["hand_size"] == len(hidden)
+    at.button(key="seat_build").click().run()
+    assert any("Position set up: P0 to move" in s.value for s in at.success)
+    pos = at.session_state[ANALYSIS_KEY]["seat_built"][0]
+    assert pos.observation(0) == seen
+    assert sorted(pos.action_to_string(a) for a in pos.legal_actions()) == legal

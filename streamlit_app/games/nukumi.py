@@ -519,6 +519,10 @@ def nukumi_seat_facts(key: str):
                "the cards the clean-up slide put under the decks (next drawn first). The other "
                "hands and the decks are dealt at random (and the search re-deals them from your "
                "seat's view).")
+    live = _live_turn_start()
+    if live is not None and st.button(f"Fill in from my game in progress (P{live[1]}'s turn)",
+                                      key=f"{key}_nk_from_play"):
+        _fill_form(key, *live)
     c1, c2, c3 = st.columns(3)
     players = int(c1.selectbox("Players", [1, 2, 3, 4], index=1, key=f"{key}_nk_players"))
     solo = "none"
@@ -549,6 +553,36 @@ def nukumi_seat_facts(key: str):
         st.error(f"These facts cannot be set up: {msg.removeprefix('nukumi: ')}")
         return None
     return state, seat, []
+
+
+def _live_turn_start():
+    """(game, seat, facts) of the Play page's Nukumi game when a human seat's turn in the
+    Actions phase has just begun (what Game.position sets up), else None. The facts are
+    that seat's observation only."""
+    from ..common import PLAY_KEY
+    sess = st.session_state.get(PLAY_KEY)
+    if sess is None or sess.game.name != "nukumi" or sess.state.is_terminal():
+        return None
+    seat = sess.state.current_player
+    if seat < 0 or seat not in sess.humans:
+        return None
+    obs = sess.state.observation(seat)
+    if obs["phase"] != "actions" or obs["pending"] or obs["bonus_used"] or obs["carriage_ridden"]:
+        return None
+    return sess.game, seat, MOD.position_facts(obs)
+
+
+def _fill_form(key: str, game, seat: int, facts: dict) -> None:
+    """Set the form's widgets (drawn after this) to ``game``'s parameters and ``facts``."""
+    params = game.params
+    players, solo, advanced = params["players"], params["solo"], params["advanced"]
+    st.session_state[f"{key}_nk_players"] = players
+    st.session_state[f"{key}_nk_side"] = params["partner_side"]
+    st.session_state[f"{key}_nk_adv"] = advanced
+    st.session_state[f"{key}_nk_seat"] = seat
+    if players == 1:
+        st.session_state[f"{key}_nk_solo"] = solo
+    st.session_state[f"{key}_nk_facts_{players}_{solo}_{int(advanced)}"] = json.dumps(facts, indent=1)
 
 
 _GROUPS = [("Actions", re.compile(r"mining|logging|planning|cooking|gold mining|recruitment|move \(\d\)"
