@@ -101,17 +101,6 @@ def test_illegal_action_raises_and_changes_nothing():
     assert env.game_state.history == before
 
 
-def test_a_game_without_its_own_encoder_uses_the_generic_fallback(monkeypatch):
-    monkeypatch.delitem(tensors.ENCODERS, "kitsu")
-    tensors._sizes.clear()
-    try:
-        env = bpz.env("kitsu", players=2)
-        assert env.observation_space("player_0")["observation"].shape == (tensors.GENERIC_SIZE,)
-        api_test(env, num_cycles=200)
-    finally:
-        tensors._sizes.clear()
-
-
 def test_render_shows_the_movers_view():
     env = bpz.raw_env("kitsu", players=2, render_mode="ansi")
     env.reset(seed=0)

@@ -101,6 +101,17 @@ def test_cli_arena_on_ray(local_ray, capsys):
                  "--games", "2", "--backend", "ray", "--progress"]) == 0
     captured = capsys.readouterr()
     assert "0:random" in captured.out and "2/2 games" in captured.err
+    # which machine played the games: one node here, its address and both games
+    node = ray.util.get_node_ip_address()
+    assert f"games by node: {node} 2" in captured.err
+
+
+def test_games_are_counted_by_node(local_ray):
+    import collections
+    on_ray, local = collections.Counter(), collections.Counter()
+    play_match(*MATCH, games=3, seed=8, backend="ray", nodes=on_ray)
+    play_match(*MATCH, games=3, seed=8, backend="local", jobs=2, nodes=local)
+    assert on_ray == {ray.util.get_node_ip_address(): 3} and local == {"local": 3}
 
 
 def test_tune_search_on_ray_equals_local(local_ray, capsys):

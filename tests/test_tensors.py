@@ -1,11 +1,21 @@
 """Observation tensors (boardlab.interop.tensors), shared by the OpenSpiel and
-PettingZoo adapters: fixed size, built from the seat's own observation only."""
+PettingZoo adapters: fixed size, built from the seat's own observation only,
+and (Keyside, Nukumi) exact: every field of the observation moves the tensor."""
+import copy
+import json
+from importlib import resources
+from pathlib import Path
+
 import numpy as np
 import pytest
 
 import boardlab
+import boardlab.games
 from boardlab.interop import tensors
 from conftest import game_cases, random_action
+
+#: Games whose encoders claim to keep every field of the observation.
+EXACT = ("keyside", "kitsu", "nukumi")
 
 
 def _decisions(game, seed, limit=400):
@@ -53,16 +63,205 @@ def test_tensor_depends_only_on_what_the_seat_knows(case):
         assert changed, "no determinization ever changed another seat's tensor"
 
 
-def test_games_with_their_own_encoder():
-    assert tensors.has_encoder("kitsu") and tensors.has_encoder("kyushu")
+# --- exactness --------------------------------------------------------------------------------
+def _exact_cases():
+    return [c for c in game_cases() if c.values[0][0] in EXACT]
 
 
-def test_generic_fallback_is_stable_and_seat_specific():
-    """The hashed fallback (games without an encoder) gives equal tensors for
-    equal observations and different ones for different seats' views."""
-    game = boardlab.make("kitsu", players=4)
-    state = _decisions(game, 3)[5]
-    a = tensors.generic_tensor(state.observation(0))
-    assert a.shape == (tensors.GENERIC_SIZE,) and a.any()
-    assert np.array_equal(a, tensors.generic_tensor(state.observation(0)))
-    assert not np.array_equal(a, tensors.generic_tensor(state.observation(1)))
+def _observations(game, games=3, every=3):
+    """Every seat's observation at every ``every``-th state of ``games`` random games (chance
+    states too: a seat observes them), as dicts."""
+    out = []
+    for seed in range(games):
+        rng = np.random.default_rng(seed)
+        state = game.new_initial_state(seed=seed)
+        k = 0
+        while True:
+            if k % every == 0 or state.is_terminal():
+                out += [state.observation(seat) for seat in range(game.num_players)]
+            if state.is_terminal():
+                break
+            state.apply(random_action(state, rng))
+            k += 1
+    return out
+
+
+def _leaves(value, path=()):
+    """(path, value) of every leaf of a JSON value; lists and dicts are paths too."""
+    yield path, value
+    if isinstance(value, dict):
+        for k, v in value.items():
+            yield from _leaves(v, path + (k,))
+    elif isinstance(value, list):
+        for i, v in enumerate(value):
+            yield from _leaves(v, path + (i,))
+
+
+def _replace(obs, path, value):
+    """``obs`` with the entry at ``path`` set to ``value`` (or dropped); copies only that path."""
+    out = top = copy.copy(obs)
+    for key in path[:-1]:
+        top[key] = copy.copy(top[key])
+        top = top[key]
+    if value is _DROP:
+        del top[path[-1]]
+    else:
+        top[path[-1]] = value
+    return out
+
+
+_DROP = object()
+
+
+def _tagged(value):
+    """A value with its type, so True, 1 and 1.0 differ; lists and dicts as they are."""
+    return (type(value).__name__, value)
+
+
+def _changes(pool, sample):
+    """(obs, path, old, new, changed obs): one field of an observation in ``sample`` changed.
+    A leaf is changed to every other value it takes at the same place, for the same viewer,
+    anywhere in ``pool`` (a whole list or dict to two of them); a dict entry that is not
+    always there is removed."""
+    seen, keys = {}, {}        # values per (viewer, path): scalars all, lists and dicts 3
+    for obs in pool:
+        for path, value in _leaves(obs):
+            values = seen.setdefault((obs["viewer"], path), [])
+            if isinstance(value, dict):
+                keys.setdefault((obs["viewer"], path), []).append(set(value))
+            if isinstance(value, (list, dict)):
+                if len(values) < 3 and value not in values:
+                    values.append(value)
+            elif _tagged(value) not in map(_tagged, values):
+                values.append(value)
+    optional = {at: set.union(*ks) - set.intersection(*ks) for at, ks in keys.items()}
+    for obs in sample:
+        viewer = obs["viewer"]
+        for path, value in list(_leaves(obs))[1:]:
+            changes = [v for v in seen[(viewer, path)] if _tagged(v) != _tagged(value)]
+            if isinstance(value, (list, dict)):
+                changes = changes[:2]
+            if path[-1] in optional.get((viewer, path[:-1]), ()):
+                changes.append(_DROP)
+            for new in changes:
+                yield obs, path, value, "dropped" if new is _DROP else new, _replace(obs, path, new)
+
+
+def _misses(game, pool, sample):
+    """Two lists over the changes of :func:`_changes`: those the tensor does not see, as
+    (path, old, new), and those that move a float outside the layout's slices for that part
+    of the observation (seats/2/... may only move seats[2]... fields), as (path, field)."""
+    fields = tensors.layout(game)
+    owner = np.empty(fields[-1][2], object)
+    for name, start, stop, _ in fields:
+        owner[start:stop] = name
+    parts, base, missed, strays = {}, {}, [], []
+
+    def part(top):
+        if top not in parts:
+            parts[top] = {name for name, _, _, _ in fields if name == top or name.startswith((top + ".", top + "["))}
+        return parts[top]
+    for obs, path, old, new, changed in _changes(pool, sample):
+        if id(obs) not in base:
+            base[id(obs)] = tensors.encode(game, obs)
+        moved = np.flatnonzero(tensors.encode(game, changed) != base[id(obs)])
+        where = "/".join(map(str, path))
+        if not len(moved):
+            missed.append((where, old, new))
+        else:      # seats/2/... -> seats[2]...; a list without per-entry fields (Nukumi's
+            # buildings) -> all its fields
+            mine = part(f"{path[0]}[{path[1]}]") if len(path) > 1 and isinstance(path[1], int) else set()
+            mine = mine or part(path[0])
+            strays += [(where, owner[i]) for i in moved if owner[i] not in mine]
+    return missed, strays
+
+
+@pytest.mark.parametrize("case", _exact_cases())
+def test_distinct_observations_give_distinct_tensors(case):
+    """Over random playouts the tensor is a function of the observation (equal dicts, equal
+    tensors) and tells every two different observations apart."""
+    name, params = case
+    game = boardlab.make(name, **params)
+    observations = _observations(game)
+    for obs in observations[::10]:
+        assert np.array_equal(tensors.encode(game, obs), tensors.encode(game, json.loads(json.dumps(obs))))
+    assert len({json.dumps(obs, sort_keys=True) for obs in observations}) > 50, "too few to mean anything"
+    clashes = _clashes(game, observations)
+    assert not clashes, f"{len(clashes)} tensors stand for several observations, e.g. {clashes[0][:2]}"
+
+
+def _clashes(game, observations):
+    """Groups of different observations with the same tensor."""
+    by_tensor = {}
+    for obs in observations:
+        by_tensor.setdefault(tensors.encode(game, obs).tobytes(), set()).add(json.dumps(obs, sort_keys=True))
+    return [sorted(group) for group in by_tensor.values() if len(group) > 1]
+
+
+@pytest.mark.parametrize("case", _exact_cases())
+def test_every_visible_field_moves_the_tensor(case):
+    """Changing any one field of an observation changes the tensor, and only
+    within the slices :func:`tensors.layout` names for that part."""
+    name, params = case
+    game = boardlab.make(name, **params)
+    pool = _observations(game)
+    sample = pool[len(pool) // 4::len(pool) // 4][:3] + [pool[-1]]      # early, middle, late, over
+    missed, strays = _misses(game, pool, sample)
+    assert not missed, f"{len(missed)} changes the tensor does not see, e.g. {missed[:5]}"
+    assert not strays, f"{len(strays)} floats moved outside their field's slices, e.g. {strays[:5]}"
+
+
+def test_the_checks_catch_a_lossy_or_a_constant_encoder(monkeypatch):
+    """The exactness checks above fail for an encoder that drops one field (here
+    Keyside seat 0's goods: only the field-by-field check sees it, as the scores
+    change with the goods) and for a constant tensor (both see it)."""
+    game = boardlab.make("keyside", players=2)
+    pool = _observations(game, games=1)
+    assert _misses(game, pool, pool[-2:]) == ([], []) and not _clashes(game, pool)
+    (start, stop), = [(a, b) for name, a, b, _ in tensors.layout(game) if name == "seats[0].goods"]
+    real = tensors.ENCODERS["keyside"]
+
+    def lossy(obs, params):
+        out = np.asarray(real(obs, params))
+        out[start:stop] = 0
+        return out
+    monkeypatch.setitem(tensors.ENCODERS, "keyside", lossy)
+    missed = {path for path, _, _ in _misses(game, pool, pool[-2:])[0]}
+    assert missed and all(path.startswith("seats/0/goods") for path in missed), missed
+    monkeypatch.setitem(tensors.ENCODERS, "keyside", lambda obs, params: [0.0] * 8)
+    assert _misses(game, pool, pool[-1:])[0] and len(_clashes(game, pool)) == 1
+
+
+@pytest.mark.parametrize("name", EXACT)
+def test_layout_covers_the_tensor_once(name):
+    """The recorded layout names every float exactly once, in order."""
+    game = boardlab.make(name)
+    fields = tensors.layout(game)
+    assert fields[0][1] == 0 and fields[-1][2] == tensors.tensor_size(game)
+    assert all(a[2] == b[1] for a, b in zip(fields, fields[1:]))
+    assert len({f[0] for f in fields}) == len(fields)
+
+
+def test_docs_show_the_layouts():
+    source = Path(__file__).resolve().parent.parent / "docs" / "tensors.md"
+    installed = resources.files("boardlab").joinpath("docs", "tensors.md")     # from a wheel
+    text = (source if source.exists() else installed).read_text()
+    for name in EXACT:
+        game = boardlab.make(name)
+        assert tensors.layout_table(game) in text, f"docs/tensors.md: regenerate the {name} table"
+        assert f"| {tensors.tensor_size(game)} (" in text
+
+
+def test_a_game_without_an_encoder_is_a_clear_error(monkeypatch):
+    monkeypatch.delitem(tensors.ENCODERS, "kitsu")
+    game = boardlab.make("kitsu", players=2)
+    with pytest.raises(NotImplementedError, match="no observation tensor for game 'kitsu'"):
+        tensors.observation_tensor(game.new_initial_state(seed=0), 0)
+
+
+def test_an_unknown_value_is_an_error_naming_the_field():
+    game = boardlab.make("nukumi", players=2)
+    obs = game.new_initial_state(seed=0).observation(0)
+    obs["seats"][1]["square"] = "z9"
+    with pytest.raises(ValueError, match=r"seats\[1\]\.square has unknown value 'z9'"):
+        tensors.encode(game, obs)

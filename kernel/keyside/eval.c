@@ -249,5 +249,5 @@ const BLGameVTable bl_keyside_vtable = {
     vt_evaluate,
     vt_text,
     vt_observe,
-    NULL,   /* no position setup from a seat's knowledge yet */
+    ks_position_setup,
 };

@@ -5,7 +5,7 @@
  *
  * Files: setup.c (configure, init, setup chance), rules.c (flow, legal
  * actions, apply, effects), score.c (the score sheet), observe.c (notation,
- * JSON), eval.c (determinize, heuristic, vtable).
+ * JSON), eval.c (determinize, heuristic, vtable), position.c (Game.position).
  *
  * Parameter vector (built by py/boardlab/games/keyside.py from data/keyside.json):
  *   [0] players 2..4, or 1 for the Keytoma solo game
@@ -218,10 +218,13 @@ int ks_current(const KsState *s);
 int ks_owns_field(const KsState *s, int kind, int p);
 int ks_animals(const KsState *s, int p, int a, int farms_only);
 int ks_harbour_loc_of_tile(const KsState *s, int letter);
+void ks_begin_turn(const KsConfig *c, KsState *s);
 /* setup.c */
 void ks_setup_chance(const KsConfig *c, KsState *s, int outcome);
 int ks_setup_outcomes(const KsConfig *c, const KsState *s, int32_t *acts, double *probs);
 void ks_start_year(const KsConfig *c, KsState *s);
+/* position.c: the vtable's setup (a position from one seat's knowledge) */
+int ks_position_setup(const BLGame *g, void *st, uint64_t seed, const int32_t *desc, int n, char *err, int errlen);
 /* score.c */
 typedef struct { int harbour[KS_NH]; int building[KC_N]; int gems, statue, support, beach, skill, fields, total; } KsScore;
 void ks_score(const KsConfig *c, const KsState *s, int p, int alloc_item, KsScore *out);

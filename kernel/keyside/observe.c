@@ -183,6 +183,9 @@ int ks_observe(const KsConfig *c, const KsState *s, int v, char *buf, int cap) {
           c->dice_strips ? "true" : "false");
     bl_jw(&w, ",\"phase\":\"%s\",\"year\":%d,\"start_player\":%d,\"current_player\":%d,\"turn\":%d,\"end_triggered\":%s",
           PHASE[(int)s->phase], s->year > 3 ? 3 : s->year, s->start, cp, s->turn, s->trigger ? "true" : "false");
+    /* Who resolved harbour I this year: the start player of the next year (public). */
+    bl_jw(&w, ",\"next_start_player\":");
+    if (s->i_resolver >= 0) bl_jw(&w, "%d", s->i_resolver); else bl_jw(&w, "null");
     bl_jw(&w, ",\"task\":");
     if (s->phase == KP_PLAY && s->ntask) {
         const KsTask *t = &s->task[s->ntask - 1];

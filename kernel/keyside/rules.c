@@ -788,6 +788,9 @@ static void begin_turn(const KsConfig *c, KsState *s) {
     push(s, KT_ALT, t, 0, 0, 0);
 }
 
+/* A position set up at the start of s->turn's turn (position.c). */
+void ks_begin_turn(const KsConfig *c, KsState *s) { begin_turn(c, s); }
+
 /* The stack ran empty: end the turn in progress and start the next one. */
 static void flow(const KsConfig *c, KsState *s) {
     if (s->year == 4) { s->phase = KP_OVER; return; }

@@ -276,6 +276,7 @@ void ks_setup_chance(const KsConfig *c, KsState *s, int k) {
  * they docked), dice set from the strips or secretly. */
 void ks_start_year(const KsConfig *c, KsState *s) {
     s->year++;
+    s->turn = -1;                /* nobody's turn until the dice are revealed */
     s->trigger = 0;
     s->i_resolver = -1;
     s->revealed = 0;

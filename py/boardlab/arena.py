@@ -331,7 +331,8 @@ def prepare_match(game_name: str, params: dict | None, agents_specs: Sequence[st
 
 def play_match(game_name: str, params: dict | None, agents_specs: Sequence[str], games: int,
                seed: int = 0, jobs: int | None = None, progress=None, backend: str = "local",
-               address: str | None = None, allow_open_hands: bool = False) -> MatchResult:
+               address: str | None = None, allow_open_hands: bool = False,
+               nodes=None) -> MatchResult:
     """Play ``games`` games between ``agents_specs`` (one agent per side) and collect results.
 
     ``backend="local"`` plays in this process or, with ``jobs > 1``, in that many processes;
@@ -340,11 +341,12 @@ def play_match(game_name: str, params: dict | None, agents_specs: Sequence[str],
     on every back end because every game depends only on ``(seed, index)`` (time budgets
     aside). ``progress(done, total)`` is called after each finished game, if given. An agent
     that sees hidden information raises ValueError unless ``allow_open_hands=True``.
+    ``nodes`` (a Counter) counts the games by the machine that played them.
     """
     from .parallel import check_backend, run_tasks
     check_backend(backend, jobs, address)
     result, tasks = prepare_match(game_name, params, agents_specs, games, seed, allow_open_hands)
     outcomes = [o for _, o in run_tasks(play_one, tasks, backend=backend, jobs=jobs,
-                                        address=address, progress=progress)]
+                                        address=address, progress=progress, nodes=nodes)]
     result.outcomes = sorted(outcomes, key=lambda o: o.index)
     return result

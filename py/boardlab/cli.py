@@ -24,6 +24,7 @@ Bad options and unknown games end with a message and exit code 2, never a traceb
 from __future__ import annotations
 
 import argparse
+import collections
 import importlib
 import json
 import pkgutil
@@ -440,12 +441,16 @@ def cmd_arena(args) -> int:
         if args.progress:
             print(f"\r{done}/{total} games", end="", file=sys.stderr, flush=True)
 
+    nodes = collections.Counter()
     result = _run_on_backend(lambda: play_match(
         args.game, params, args.agents, args.games, seed=args.seed, jobs=args.jobs,
         progress=progress, backend=args.backend, address=args.address,
-        allow_open_hands=args.allow_open_hands))
+        allow_open_hands=args.allow_open_hands, nodes=nodes))
     if args.progress:
         print(file=sys.stderr)
+        if args.backend == "ray":   # on a cluster: did every node take part?
+            print("games by node: " + ", ".join(f"{n} {c}" for n, c in sorted(nodes.items())),
+                  file=sys.stderr)
     if args.json:
         _print(json.dumps(result.to_dict(), indent=1))
     else:

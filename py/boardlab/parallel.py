@@ -14,6 +14,7 @@ results do not depend on the back end or the order in which tasks finish.
 """
 from __future__ import annotations
 
+import collections
 import contextlib
 import logging
 import multiprocessing
@@ -97,12 +98,21 @@ def _call(args):
     return key, fn(*task_args)
 
 
+def _on_node(fn, *args):
+    """A Ray task: ``fn(*args)`` and the address of the node that ran it."""
+    import ray
+    return ray.util.get_node_ip_address(), fn(*args)
+
+
 def run_tasks(fn: Callable, tasks: Sequence[tuple] | Iterable[tuple], backend: str = "local",
               jobs: int | None = None, address: str | None = None,
-              progress: Callable[[int, int], None] | None = None) -> Iterator[tuple]:
+              progress: Callable[[int, int], None] | None = None,
+              nodes: collections.Counter | None = None) -> Iterator[tuple]:
     """Yield ``(index, fn(*tasks[index]))`` as each task finishes.
 
-    ``progress(done, total)`` is called after each one. ``jobs``: local processes
+    ``progress(done, total)`` is called after each one. ``nodes``, if given, counts the
+    tasks by the machine that ran them (a Ray node's address; "local" on the local back
+    end): the way to see that every node of a cluster took part. ``jobs``: local processes
     (default 1) or, for Ray, the CPUs of a local Ray started here (default all; a cluster
     has its own). Errors: ValueError for bad options, ImportError when Ray is missing,
     ConnectionError when the cluster's address cannot be reached; an exception raised by
@@ -118,6 +128,8 @@ def run_tasks(fn: Callable, tasks: Sequence[tuple] | Iterable[tuple], backend: s
             for k, t in enumerate(tasks):
                 result = fn(*t)
                 done += 1
+                if nodes is not None:
+                    nodes["local"] += 1
                 if progress:
                     progress(done, total)
                 yield k, result
@@ -128,20 +140,24 @@ def run_tasks(fn: Callable, tasks: Sequence[tuple] | Iterable[tuple], backend: s
             for k, result in pool.imap_unordered(_call, [(fn, k, t) for k, t in
                                                           enumerate(tasks)]):
                 done += 1
+                if nodes is not None:
+                    nodes["local"] += 1
                 if progress:
                     progress(done, total)
                 yield k, result
         return
     with ray_session(address, jobs) as ray:
-        remote = ray.remote(num_cpus=1)(fn)
-        pending = {remote.remote(*t): k for k, t in enumerate(tasks)}
+        remote = ray.remote(num_cpus=1)(_on_node)
+        pending = {remote.remote(fn, *t): k for k, t in enumerate(tasks)}
         try:
             while pending:
                 ready, _ = ray.wait(list(pending), num_returns=1)
                 for ref in ready:
                     k = pending.pop(ref)
-                    result = ray.get(ref)
+                    node, result = ray.get(ref)
                     done += 1
+                    if nodes is not None:
+                        nodes[node] += 1
                     if progress:
                         progress(done, total)
                     yield k, result

@@ -8,6 +8,7 @@ resolve, a market, a headland space, a farm icon) the place is clicked; the rest
 """
 from __future__ import annotations
 
+import json
 import math
 import re
 
@@ -420,6 +421,7 @@ PROMPTS = {
 class KeysideUI(GameUI):
     name = "keyside"
     title = "Keyside"
+    supports_seat_facts = True
 
     def param_inputs(self, key: str) -> dict:
         c1, c2 = st.columns(2)
@@ -440,6 +442,9 @@ class KeysideUI(GameUI):
 
     def seat_name(self, seat: int, players: int) -> str:
         return _seat_label(seat, players)
+
+    def seat_facts(self, game_name: str, key: str):
+        return keyside_seat_facts(self, key)
 
     # -- drawing ----------------------------------------------------------------------------
     def board(self, obs: dict, key: str = "board", viewer=None, changes=None) -> None:
@@ -528,3 +533,80 @@ class KeysideUI(GameUI):
             return f"Game over: {won} — {scores[0]} points, {lit} beacon{'s' if lit != 1 else ''} lit."
         table = ", ".join(f"P{q} {s}" for q, s in enumerate(scores))
         return super().result_text(state) + f" ({table} points)"
+
+
+# ---------------------------------------------------------------------------- analyse from a seat
+def example_facts(params: dict, seat: int, seed: int = 0) -> dict:
+    """A fresh island (the set-up dealt with `seed`) in year 1's secret dice phase, `seat`
+    starting and about to set its dice: a starting point for the form."""
+    from boardlab.games.keyside import position_facts
+
+    state = boardlab.make("keyside", **params).new_initial_state(seed)
+    while state.is_chance():
+        state.apply(int(state.legal_actions()[0]))
+    facts = position_facts(state.observation(seat))
+    facts["start_player"] = facts["turn"] = seat
+    for sf in facts["seats"]:
+        sf.pop("dice_set", None)
+    return facts
+
+
+def _live_facts(params: dict):
+    """(facts, seat) of the Keyside game being played with these parameters, from the seat
+    whose view is on screen (only what that seat knows); None if there is none."""
+    from boardlab.games.keyside import position_facts
+
+    from .. import common           # here: common imports this package
+
+    sess = common.play_session()
+    if sess is None or sess.game.name != "keyside" or sess.state.is_terminal():
+        return None
+    if dict(sess.game.params) != {**boardlab.games.get("keyside").DEFAULTS, **params}:
+        return None
+    seat = sess.viewer()
+    if seat is None or sess.state.full_observation()["phase"] not in ("dice", "play"):
+        return None
+    return position_facts(sess.state.observation(seat)), seat
+
+
+def keyside_seat_facts(ui: KeysideUI, key: str):
+    """The form (the facts as JSON, see docs/keyside.md "Analysing a real table"); returns
+    the built (state, seat, notes) or None."""
+    st.caption("Enter the table as your seat sees it: the island (harbour and scoring tiles, boats "
+               "and sailors, dice on the harbours, keyples, headlands, markets, farms and fields), "
+               "every mat, the year, the phase and whose turn it is. Before the reveal give only "
+               "your own dice; the others' and the gem bag's order are dealt at random (and the "
+               "search re-deals them from your seat's view).")
+    params = ui.param_inputs(key)
+    live = _live_facts(params)
+    seats = list(range(params["players"]))
+    seat = int(st.selectbox("Your seat (to move)", seats, index=live[1] if live else 0,
+                            format_func=lambda s: f"P{s}", key=f"{key}_ks_seat"))
+    if live:
+        st.caption(f"Prefilled from the game being played, as P{live[1]} (you) sees it now.")
+        facts = live[0]
+    else:
+        facts = example_facts(params, seat)
+    tag = "_".join(f"{v}" for v in params.values()) + (f"_live{live[1]}" if live else f"_{seat}")
+    text = st.text_area("Facts (JSON)", value=json.dumps(facts, indent=1), height=360,
+                        key=f"{key}_ks_facts_{tag}")
+    if not st.button("Set up this position", key=f"{key}_build", type="primary"):
+        return None
+    try:
+        facts = json.loads(text)
+        if not isinstance(facts, dict):
+            raise ValueError("write one JSON object of facts")
+        state = boardlab.make("keyside", **params).position(seat, **facts)
+    except json.JSONDecodeError as e:      # a ValueError too: caught first
+        st.error(f"These facts cannot be set up: not valid JSON ({e})")
+        return None
+    except ValueError as e:
+        st.error(f"These facts cannot be set up: {str(e).removeprefix('keyside: ')}")
+        return None
+    mover = state.current_player
+    if mover != seat:
+        who = "chance (Keytoma)" if mover == boardlab.CHANCE else f"P{mover}"
+        st.error(f"These facts cannot be set up for P{seat}: {who} is to move in this position; "
+                 "the analysis is for the seat to move (set 'turn', or choose that seat)")
+        return None
+    return state, seat, []

@@ -17,8 +17,7 @@ after :func:`register`). The mapping:
   ``observation_string(p)`` are the JSON of ``state.observation(p)`` (what p
   knows, with perfect recall inside a deal); observation / information-state
   tensors are :mod:`boardlab.interop.tensors` of that dict (shared with the
-  PettingZoo adapter: Kitsu and Kyushu have their own encoders, any other
-  game the generic hashed fallback);
+  PettingZoo adapter; one encoder per game, layout in docs/tensors.md);
 * ``resample_from_infostate(p, sampler)``: our ``determinize(p, seed)`` with a
   seed drawn from ``sampler`` - what OpenSpiel's Python ISMCTS
   (``open_spiel.python.algorithms.ismcts``) needs to determinize.
@@ -65,8 +64,7 @@ def short_name(name: str) -> str:
 # --- observer ---------------------------------------------------------------------------------
 class _Observer:
     """pyspiel Python observer: string = JSON of the seat's observation dict,
-    tensor = :mod:`boardlab.interop.tensors` of it (the game's own encoder, or
-    the generic hashed fallback)."""
+    tensor = :mod:`boardlab.interop.tensors` of it (the game's encoder)."""
 
     def __init__(self, bl_game):
         self._game = bl_game

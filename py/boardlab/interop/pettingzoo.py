@@ -18,8 +18,8 @@ The mapping (like PettingZoo's classic environments):
   seed, same game for the same actions.
 * ``observe(agent)`` is ``{"observation": tensor, "action_mask": int8 mask}``:
   the seat's tensor from :mod:`boardlab.interop.tensors` (built from
-  ``state.observation(seat)``, so only what that seat knows; Kitsu and Kyushu
-  have their own encoders, other games the generic hashed fallback) and the
+  ``state.observation(seat)``, so only what that seat knows; layout in
+  docs/tensors.md) and the
   legal actions of the seat to move (all zeros for the others).
 * actions are the kernel's action ids in ``[0, game.num_actions)``; an illegal
   one raises :class:`boardlab.IllegalActionError` and changes nothing.
