@@ -559,8 +559,8 @@ def _live_turn_start():
     """(game, seat, facts) of the Play page's Nukumi game when a human seat's turn in the
     Actions phase has just begun (what Game.position sets up), else None. The facts are
     that seat's observation only."""
-    from ..common import PLAY_KEY
-    sess = st.session_state.get(PLAY_KEY)
+    from .. import common           # here: common imports this package
+    sess = common.play_session()
     if sess is None or sess.game.name != "nukumi" or sess.state.is_terminal():
         return None
     seat = sess.state.current_player
