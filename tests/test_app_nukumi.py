@@ -15,6 +15,8 @@ import boardlab  # noqa: E402
 from boardlab.streamlit_app import MAIN_SCRIPT  # noqa: E402
 from boardlab.streamlit_app.games import nukumi as nui  # noqa: E402
 from boardlab.streamlit_app.games import ui_for  # noqa: E402
+from boardlab.streamlit_app import board_component as bc  # noqa: E402
+from boardlab.streamlit_app.common import ANALYSIS_KEY, changes_since  # noqa: E402
 from boardlab.streamlit_app.session import AI, PlaySession  # noqa: E402
 from board_clicks import board_data, boards, click_place, legal_places, run_ui  # noqa: E402
 
@@ -301,3 +303,145 @@ def test_mining_the_action_numbered_zero_is_taken():
     sess = at.session_state["bl_play"]
     assert sess.state.history[before] == 0                     # 0 is "mining"
     assert [b.label for b in decisions(at)][0].startswith("pay ")
+
+
+# ------------------------------------------------------------ what changed since your last move
+
+def test_recent_squares_name_what_changed_between_two_views():
+    game = boardlab.make("nukumi", players=1, solo="score_attack")
+    facts = nui.example_facts(1, "score_attack")
+    before = game.position(0, **facts).observation(0)
+    facts["seats"][0]["square"] = "c3"
+    facts["seats"][0]["buildings"] = [{"square": "c5", "building": "stall"}]
+    facts |= {"nukumaru": "d1", "npcs": ["e4", "d6", "c4"], "npc_cubes": ["e4", "c4", "d6"]}
+    now = game.position(0, **facts).observation(0)
+    recent = nui.recent_squares(before, now)
+    assert recent == {"c3": ["P0 moved to c3"], "c5": ["P0 built a stall on c5"],
+                      "d1": ["Nukumaru moved to d1"],
+                      "d6": ["NPC n2 moved to d6", "an NPC cube placed on d6"]}
+    assert nui.recent_squares(now, now) == {} and nui.recent_squares(None, now) == {}
+    svg = nui.map_svg(now, recent=recent)
+    assert svg.count("class='nk-recent'") == 4 and "nk-recent" not in nui.map_svg(now)
+    assert "Nukumaru moved to d1" in nui.map_legend(recent) and "nk-legend" not in nui.map_legend({})
+
+
+def _human_decides(at):
+    """Make the human seat's decision: a lit square if the map has one, else a button
+    (preferring a move, a payment, the event)."""
+    if boards(at, "-map") and legal_places(at, "-map"):
+        click_place(at, "-map", legal_places(at, "-map")[0]["id"])
+    else:
+        buttons = decisions(at)
+        move = [b for b in buttons if b.label in ("move (1)", "move (2)")]
+        pay = [b for b in buttons if b.label.startswith("pay ") and "coins" not in b.label]
+        pick = move or pay or [b for b in buttons if b.label != "pass"] or buttons
+        assert pick, "no decision offered"
+        pick[0].click().run()
+    assert not at.exception, at.exception
+
+
+def test_squares_the_ai_moved_to_are_ringed_after_its_move_and_not_before():
+    at = app()
+    sess = start(at, players=2, seed=7)
+    assert "nk-recent" not in html(at)                   # the first decision: nothing changed yet
+    for _ in range(80):
+        sess = at.session_state["bl_play"]
+        state = sess.state
+        since = sess.since_last_decision(0)
+        moved = [t for who, t in bc.recent_moves(changes_since(sess, 0))
+                 if who == 1 and nui.SQUARE_MOVE.fullmatch(t)]
+        if since and moved and state.current_player == 0:
+            break
+        page = html(at)
+        if since and state.current_player == 0 and not any(who == 1 for who in sess._actors[since:]):
+            assert "nk-recent" not in page                # only my own moves since my last decision
+        _human_decides(at)
+    else:
+        pytest.fail("the AI never moved on the map")
+    where = state.observation(0)["seats"][1]["square"]
+    page = html(at)
+    assert "nk-recent" in page and f"P1 moved to {where}" in page
+    data = board_data(at, "-map") if boards(at, "-map") else None
+    if data is not None:                                 # the clickable map keeps the rings
+        assert "nk-recent" in data["svg"]
+
+
+def test_seat_facts_form_in_advanced_play():
+    at = AppTest.from_file(str(MAIN_SCRIPT), default_timeout=TIMEOUT)
+    at.run()
+    at.switch_page("views/analyse.py").run()
+    at.selectbox(key="seat_game").set_value("nukumi").run()
+    at.checkbox(key="seat_nk_adv").check().run()
+    area = next(t for t in at.text_area if t.key.startswith("seat_nk_facts"))
+    facts = json.loads(area.value)
+    assert facts["helper_row"] == ["S-05", "S-06", "S-07"] and len(facts["card_row"]) == 3
+    facts["card_row"] = ["EX-01", "EX-01", None]
+    area.set_value(json.dumps(facts))
+    at.button(key="seat_build").click().run()
+    assert any("card_row: EX-01 is listed twice" in e.value for e in at.error)
+    facts["card_row"] = ["EX-01", None, "EX-04"]
+    area = next(t for t in at.text_area if t.key.startswith("seat_nk_facts"))
+    area.set_value(json.dumps(facts))
+    at.button(key="seat_build").click().run()
+    assert not at.exception, at.exception
+    assert any("Position set up: P0 to move" in s.value for s in at.success)
+    page = html(at)
+    assert "Face-up Helpers</b>" in page and page.count("class='nk-faceup'") == 6
+    assert "<b>EX-04</b>" in page and ">empty</span>" in page         # the empty slot 2
+
+
+@pytest.mark.parametrize("players,solo", [(1, "score_attack"), (1, "chasing"), (2, "none"), (4, "none")])
+def test_the_forms_example_facts_set_up_in_advanced_play(players, solo):
+    game = boardlab.make("nukumi", players=players, solo=solo, advanced=True)
+    obs = game.position(0, **nui.example_facts(players, solo, advanced=True)).observation(0)
+    assert obs["helper_row"] == ["S-05", "S-06", "S-07"] and obs["card_deck_size"] == 9
+
+
+def test_cards_on_offer_say_what_they_do():
+    game = boardlab.make("nukumi", players=2)
+    obs = game.position(0, **_facts()).observation(0)
+    table = nui.table_html(obs)
+    assert "EX-10 Quarry" in table and "pay stone + wood: gain 1 gold" in table
+    assert "EX-05 Horse" not in table                     # held by P1, not on offer
+    assert nui._effects_text([]) == "no effect"
+    assert nui._effects_text([["helper", 2], ["die", 1]]) == "draw 2 Helpers, 1 die roll on your partner board"
+
+
+def test_taking_an_action_card_shows_what_each_one_does():
+    facts = _facts()
+    facts["seats"][0]["coins"] = 10
+    state = boardlab.make("nukumi", players=2).position(0, **facts)
+    state.apply_string("add an action")
+    state.apply_string("pay stone")
+    assert state.observation(0)["phase"] == "take a card"
+    page = html(run_ui(state, steps=("input",)))
+    assert "EX-10 Quarry (10 pts; pay stone + wood: gain 1 gold)" in page
+    assert "EX-05 Horse Riding" not in page                     # P1 holds it
+
+
+def test_the_analyse_form_fills_in_from_the_game_in_progress():
+    at = app()
+    sess = start(at, players=2, seed=7)
+    for _ in range(40):                      # to P0's turn in the Actions phase
+        sess = at.session_state["bl_play"]
+        obs = sess.state.observation(0)
+        if sess.state.current_player == 0 and obs["phase"] == "actions" and not obs["pending"]:
+            break
+        _human_decides(at)
+    else:
+        pytest.fail("P0's turn never came")
+    seen = sess.state.observation(0)
+    legal = sorted(sess.state.action_to_string(a) for a in sess.state.legal_actions())
+    at.switch_page("views/analyse.py").run()
+    at.selectbox(key="seat_game").set_value("nukumi").run()
+    at.button(key="seat_nk_from_play").click().run()
+    assert not at.exception, at.exception
+    area = next(t for t in at.text_area if t.key.startswith("seat_nk_facts"))
+    facts = json.loads(area.value)
+    hidden = sess.state.full_observation()["seats"][1]["hand"]
+    assert "hand" not in facts["seats"][1] and facts["seats"][1]["hand_size"] == len(hidden)
+    at.button(key="seat_build").click().run()
+    assert any("Position set up: P0 to move" in s.value for s in at.success)
+    pos = at.session_state[ANALYSIS_KEY]["seat_built"][0]
+    assert pos.observation(0) == seen
+    assert sorted(pos.action_to_string(a) for a in pos.legal_actions()) == legal

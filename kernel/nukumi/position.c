@@ -10,7 +10,10 @@
  *   Helper discard (2 x 20 bits), the seat's hand (2 x 20 bits),
  *   per seat: partner, square, coins, fun, oishi, passed, hand size, used mask,
  *             2 action cards (-1 none), bag[5], drawn[5], spent[5], played (2 x 20 bits),
- *   n buildings, then n x (square, building, owner; owner -1: a Score Attack cube).
+ *   n buildings, then n x (square, building, owner; owner -1: a Score Attack cube);
+ *   advanced play only: the face-up Helpers (3, -1 empty), the face-up action cards (3),
+ *   n, then the n Helpers known under the deck (next drawn first), n, then the n action
+ *   cards known under theirs. The rest of the action cards are the deck (unknown order).
  */
 #include <stdio.h>
 #include <string.h>
@@ -36,8 +39,18 @@ int nk_setup(const BLGame *g, void *vst, uint64_t seed, const int32_t *d, int n,
     if (n < fixed) FAIL("position: expected at least %d numbers, got %d", fixed, n);
     int nb = d[fixed - 1];
     if (nb < 0 || nb > NK_NSQ) FAIL("buildings: 0 to %d, got %d", NK_NSQ, nb);
-    if (n != fixed + 3 * nb) FAIL("position: expected %d numbers, got %d", fixed + 3 * nb, n);
-    if (c->advanced) FAIL("positions in advanced play (face-up rows) are not supported yet");
+    const int32_t *adv = d + fixed + 3 * nb;     /* advanced play: the rows and the bottoms */
+    int want = fixed + 3 * nb;
+    if (c->advanced) {
+        if (n < want + 7) FAIL("position: expected at least %d numbers, got %d", want + 7, n);
+        int nh = adv[6];
+        if (nh < 0 || nh > NK_NHELP) FAIL("helper_bottom: 0 to %d Helpers, got %d", NK_NHELP, nh);
+        if (n < want + 8 + nh) FAIL("position: expected at least %d numbers, got %d", want + 8 + nh, n);
+        int nc = adv[7 + nh];
+        if (nc < 0 || nc > NK_NCARD) FAIL("card_bottom: 0 to %d action cards, got %d", NK_NCARD, nc);
+        want += 8 + nh + nc;
+    }
+    if (n != want) FAIL("position: expected %d numbers, got %d", want, n);
     nk_init(g, vst, seed);
     int v = d[0];
     if (v < 0 || v >= P) FAIL("seat must be 0..%d, got %d", P - 1, v);
@@ -77,6 +90,7 @@ int nk_setup(const BLGame *g, void *vst, uint64_t seed, const int32_t *d, int n,
     uint64_t known = discard | hand;
     x += 5;
     int hand_sizes = 0;
+    uint16_t held = 0;                          /* action cards in the seats' hands */
     for (int p = 0; p < P; p++, x += SEAT_INTS) {
         if (x[0] < 0 || x[0] >= NK_NPART) FAIL("P%d: unknown partner board", p);
         for (int q = 0; q < p; q++)
@@ -99,9 +113,12 @@ int nk_setup(const BLGame *g, void *vst, uint64_t seed, const int32_t *d, int n,
         for (int j = 0; j < NK_CARD_SLOTS; j++) {
             int k = x[8 + j];
             if (k < -1 || k >= NK_NCARD) FAIL("P%d: unknown action card", p);
-            if (k >= 0 && !(s->cards_open >> k & 1) && !c->advanced) FAIL("P%d: action card EX-%02d is held twice", p, k + 1);
+            if (k >= 0 && (held >> k & 1)) FAIL("P%d: action card EX-%02d is held twice", p, k + 1);
             s->card[p][j] = (int8_t)k;
-            if (k >= 0) s->cards_open &= (uint16_t)~(1u << k);
+            if (k >= 0) {
+                held |= (uint16_t)(1u << k);
+                s->cards_open &= (uint16_t)~(1u << k);
+            }
         }
         const int32_t *r = x + 8 + NK_CARD_SLOTS;
         for (int k = 0; k < NK_NRES; k++) {
@@ -145,6 +162,35 @@ int nk_setup(const BLGame *g, void *vst, uint64_t seed, const int32_t *d, int n,
         s->bld_type[at] = (int8_t)type;
         s->bld_owner[at] = (int8_t)owner;
         if (++s->cubes[owner] > NK_CUBES) FAIL("buildings: P%d has built more than %d", owner, NK_CUBES);
+    }
+    if (c->advanced) {
+        /* The face-up rows and what the clean-up slide put under the decks: all public. */
+        int nh = adv[6], nc = adv[7 + nh];
+        for (int i = 0; i < 3 + nh; i++) {
+            int h = i < 3 ? adv[i] : adv[7 + i - 3];
+            const char *what = i < 3 ? "helper_row" : "helper_bottom";
+            if (h == -1 && i < 3) { s->hrow[i] = -1; continue; }
+            if (h < 0 || h >= NK_NHELP) FAIL("%s: unknown Helper", what);
+            if (known >> h & 1)
+                FAIL("%s: S-%02d is also in a hand, discarded, played or face up", what, h + 1);
+            known |= 1ull << h;
+            if (i < 3) s->hrow[i] = (int8_t)h; else s->hbot[(int)s->n_hbot++] = (int8_t)h;
+        }
+        uint16_t seen = held;
+        const int32_t *cb = adv + 8 + nh;
+        for (int i = 0; i < 3 + nc; i++) {
+            int k = i < 3 ? adv[3 + i] : cb[i - 3];
+            const char *what = i < 3 ? "card_row" : "card_bottom";
+            if (k == -1 && i < 3) { s->crow[i] = -1; continue; }
+            if (k < 0 || k >= NK_NCARD) FAIL("%s: unknown action card", what);
+            if (seen >> k & 1) FAIL("%s: EX-%02d is also held or face up", what, k + 1);
+            seen |= (uint16_t)(1u << k);
+            if (i < 3) s->crow[i] = (int8_t)k; else s->cbot[(int)s->n_cbot++] = (int8_t)k;
+        }
+        s->cdeck = (uint16_t)(((1u << NK_NCARD) - 1) & ~seen);
+        s->cards_open = 0;
+        for (int i = 0; i < 3; i++)
+            if (s->crow[i] >= 0) s->cards_open |= (uint16_t)(1u << s->crow[i]);
     }
     /* The Helpers the seat cannot see: the others' hands (their sizes) and the deck. */
     uint64_t unseen = ((1ull << NK_NHELP) - 1) & ~known;

@@ -18,7 +18,7 @@ from . import GameUI, action_buttons, esc
 
 MOD = boardlab.games.get("nukumi")
 DATA = MOD.DATA
-CELL = 62                        # map square size in the SVG
+CELL = 68                        # map square size in the SVG
 MAP_W, MAP_H = MOD.WIDTH * CELL, (MOD.N_SQ // MOD.WIDTH) * CELL
 SEAT_COLOURS = ["#d9432f", "#2f6fd9", "#2e9e4f", "#c98a12"]
 NPC_COLOUR = "#6b6b6b"
@@ -37,6 +37,7 @@ CARDS = {k["id"]: k for k in DATA["action_cards"]["cards"]}
 ROUND_CARDS = {r["id"]: r for r in DATA["round_cards"]["cards"]}
 PARTNERS = DATA["partners"]["boards"]
 SQUARE_MOVE = re.compile(r"(?:step|carriage to) ([a-i][1-7])")
+_TAKE = re.compile(r"take ((?:EX|S)-\d\d)")
 
 
 def _xy(name: str) -> tuple[int, int]:
@@ -44,12 +45,24 @@ def _xy(name: str) -> tuple[int, int]:
     return (ord(name[0]) - ord("a")) * CELL, (int(name[1:]) - 1) * CELL
 
 
+_EFFECT_TEXT = {"coins": "{n} coin{s}", "helper": "draw {n} Helper{s}", "play": "play {n} Helper{s}",
+                "move": "move {n}", "fun": "fun +{n}", "oishi": "oishi +{n}",
+                "die": "{n} die roll{s} on your partner board",
+                "coins_per_adjacent_building": "{n} coin{s} per neighbouring building"}
+
+
 def _effects_text(effects) -> str:
+    """A card's effects in words, e.g. 'gain 1 stone, draw 1 Helper' ('no effect' if none)."""
     parts = []
     for e in effects:
-        parts.append(f"gain {e[2]} {e[1]}" if e[0] == "gain" else
-                     "take a card" if e[0] == "take_card" else f"{e[0].replace('_', ' ')} {e[1]}")
-    return ", ".join(parts) or "-"
+        if e[0] == "gain":
+            parts.append(f"gain {e[2]} {e[1]}")
+        elif e[0] == "take_card":
+            parts.append("take an action card")
+        else:
+            fmt = _EFFECT_TEXT.get(e[0], e[0].replace("_", " ") + " {n}")
+            parts.append(fmt.format(n=e[1], s="" if e[1] == 1 else "s"))
+    return ", ".join(parts) or "no effect"
 
 
 def helper_text(hid: str) -> str:
@@ -84,9 +97,77 @@ def partner_name(index: int) -> str:
     return PARTNERS[index]["name"] if 0 <= index < len(PARTNERS) else "-"
 
 
-def map_svg(obs: dict, rects: dict | None = None) -> str:
+RECENT_COLOUR = "#0b7285"      # teal, dashed: apart from the lit squares' gold and the hint's purple
+
+
+def recent_squares(before: dict | None, obs: dict) -> dict[str, list[str]]:
+    """The squares changed since the observation ``before`` (the viewer's, at its last
+    decision): square -> what happened there (a pioneer or an NPC arrived, a building was
+    built, Nukumaru moved, a cube was placed). Both are one seat's views, so only what that
+    seat may know is compared."""
+    out: dict[str, list[str]] = {}
+    if not before or before.get("players") != obs.get("players"):
+        return out
+
+    def note(square, text):
+        if square in SQUARES:
+            out.setdefault(square, []).append(text)
+
+    for p, (was, now) in enumerate(zip(before["seats"], obs["seats"])):
+        if was["square"] != now["square"]:
+            note(now["square"], f"P{p} moved to {now['square']}")
+    old = {b["square"] for b in before.get("buildings", [])}
+    for b in obs.get("buildings", []):
+        if b["square"] not in old:
+            note(b["square"], f"P{b['owner']} built a {b['building']} on {b['square']}")
+    if before.get("nukumaru") and obs.get("nukumaru") != before.get("nukumaru"):   # not its set-up roll
+        note(obs["nukumaru"], f"Nukumaru moved to {obs['nukumaru']}")
+    was_npcs = before.get("npcs") or []
+    for i, sq in enumerate(obs.get("npcs") or []):
+        if i >= len(was_npcs) or was_npcs[i] != sq:
+            note(sq, f"NPC n{i + 1} moved to {sq}")
+    for key, text in (("npc_cubes", "an NPC cube placed on"), ("nukumaru_cubes", "Nukumaru caught on")):
+        for sq in sorted(set(obs.get(key) or []) - set(before.get(key) or [])):
+            note(sq, f"{text} {sq}")
+    return out
+
+
+def _swatch(fill: str, border: str = "#b9ad92", style: str = "solid") -> str:
+    return (f"<span style='display:inline-block;width:12px;height:12px;background:{fill};"
+            f"border:2px {style} {border};border-radius:3px;vertical-align:-2px;margin-right:3px'></span>")
+
+
+def map_legend(recent: dict, solo: str = "none") -> str:
+    """The lines under the map: what the square colours and the pieces mean (``solo``: the
+    observation's solo mode), and (``recent``) what the dashed rings mark: the squares
+    changed since the viewer's last decision."""
+    kinds = [("helper", "Helper square (draw a Helper)"), ("2_coins", "2 Coins square"),
+             ("nukumaru", "Nukumaru square N1–N6"), ("carriage_stop", "Carriage Stop (ride to any other)"),
+             ("central", "Central Square"), ("vacant", "building site")]
+    parts = [_swatch(KIND_FILL[k]) + esc(text) for k, text in kinds]
+    if any(sq["ribbon"] and sq["kind"] in ("vacant", "helper", "2_coins") for sq in SQUARES.values()):
+        parts.append(_swatch("#f3ead7", "#c0392b") + "red bar: ribbon, no building")
+    pieces = [_swatch("#fff", SEAT_COLOURS[0]) + "building (its owner's colour and cube)",
+              _swatch("#f28c28", "#7a3d00") + "N: Nukumaru"]
+    if solo == "score attack":
+        pieces += [_swatch(NPC_COLOUR, "#fff") + "n1–n3: NPC pioneers",
+                   _swatch(NPC_COLOUR, "#222") + "NPC cube (nothing built there)"]
+    elif solo == "chasing":
+        pieces.append(_swatch("#222", "#222") + "Nukumaru caught here")
+    out = ("<div class='nk-kinds' style='font-size:.78rem;color:#555;margin:2px 0;line-height:1.7'>"
+           + " &nbsp; ".join(parts) + "<br>" + " &nbsp; ".join(pieces) + "</div>")
+    if recent:
+        what = "; ".join(t for texts in recent.values() for t in texts)
+        out += (f"<div class='nk-legend' style='font-size:.8rem;color:#333;margin:0 0 6px'>"
+                f"{_swatch('none', RECENT_COLOUR, 'dashed')}<b>changed since your last decision:</b> "
+                f"{esc(what)}</div>")
+    return out
+
+
+def map_svg(obs: dict, rects: dict | None = None, recent=()) -> str:
     """The town map: squares by kind, buildings with their owner's colour, pioneers, Nukumaru,
-    carriage stops, NPCs and cubes (solo). ``rects`` collects each square's rectangle."""
+    carriage stops, NPCs and cubes (solo). ``rects`` collects each square's rectangle; the
+    squares in ``recent`` (see :func:`recent_squares`) are ringed."""
     out = [f"<svg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 {MAP_W} {MAP_H}' "
            f"width='100%' style='max-width:{MAP_W}px;font-family:sans-serif'>"]
     built = {b["square"]: b for b in obs.get("buildings", [])}
@@ -102,7 +183,7 @@ def map_svg(obs: dict, rects: dict | None = None) -> str:
             out.append(f"<rect x='{x + 1}' y='{y + CELL - 8}' width='{CELL - 2}' height='6' "
                        f"fill='#c0392b' opacity='.55'/>")       # a ribbon: no building here
         label = KIND_LABEL[sq["kind"]] if sq["kind"] != "nukumaru" else f"N{sq['nukumaru']}"
-        out.append(f"<text x='{x + 4}' y='{y + 12}' font-size='9' fill='#6b5d45'>{name} {esc(label)}</text>")
+        out.append(f"<text x='{x + 4}' y='{y + 12}' font-size='10' fill='#6b5d45'>{name} {esc(label)}</text>")
         if name in built:
             b = built[name]
             colour = SEAT_COLOURS[b["owner"] % 4]
@@ -137,6 +218,11 @@ def map_svg(obs: dict, rects: dict | None = None) -> str:
             out.append(f"<g><title>{text}</title><circle cx='{cx}' cy='{cy}' r='9' fill='{colour}' "
                        f"stroke='#fff' stroke-width='1.5'/><text x='{cx}' y='{cy + 3.5}' font-size='9' "
                        f"text-anchor='middle' fill='#fff' font-weight='700'>{text}</text></g>")
+    for sqname in recent:
+        x, y = _xy(sqname)
+        out.append(f"<rect class='nk-recent' x='{x + 2.5}' y='{y + 2.5}' width='{CELL - 5}' "
+                   f"height='{CELL - 5}' rx='6' fill='none' stroke='{RECENT_COLOUR}' stroke-width='4' "
+                   f"stroke-dasharray='8 4'/>")
     out.append("</svg>")
     return "".join(out)
 
@@ -186,7 +272,8 @@ def seat_panel(obs: dict, p: int) -> str:
             f"<span style='color:#666'>(buildings {sc['buildings']}, Helpers {sc['helpers']}, coins "
             f"{sc['coins']}, tracks {sc['tracks']}, start card {sc['start_card']}, partner "
             f"{sc['partner_end'] + sc['construction']}, cards {sc['cards']})</span><br>"
-            f"Partner board: {esc(partner_line)}<br>cubes {_cubes(seat['buildings'])} · draw size "
+            f"Partner board: {esc(partner_line)}<br>cubes {_cubes(seat['buildings'])} "
+            f"{MOD.N_CUBES - seat['buildings']} left (one off per building) · draw size "
             f"<b>{seat['draw_size']}</b> · coins <b>{seat['coins']}</b><br>"
             f"{_track(seat['fun'], 'fun')} &nbsp; {_track(seat['oishi'], 'oishi')}<br>"
             f"drawn {_res_chips(seat['drawn'])}<br>bag {_res_chips(seat['bag'])}"
@@ -196,6 +283,18 @@ def seat_panel(obs: dict, p: int) -> str:
             f"used this round: {esc(', '.join(seat['used']) or '-')}</div>")
 
 
+def _face_up_row(texts: list) -> str:
+    """An advanced row's 3 slots, left to right, as small boxes ("empty" for an empty slot)."""
+    boxes = []
+    for i, t in enumerate(texts):
+        ident, _, rest = (t or "").partition(" ")
+        body = (f"<b>{esc(ident)}</b> {esc(rest)}" if t else "<span style='color:#999'>empty</span>")
+        boxes.append(f"<div class='nk-faceup' style='flex:1 1 0;min-width:150px;border:1px solid "
+                     f"#c9b98f;border-radius:6px;background:#fffaf0;padding:3px 6px;line-height:1.35;"
+                     f"font-size:.8rem'><span style='color:#888'>slot {i + 1}</span> {body}</div>")
+    return f"<div style='display:flex;gap:6px;margin:2px 0 4px'>{''.join(boxes)}</div>"
+
+
 def table_html(obs: dict) -> str:
     """Round cards, face-up rows (advanced), pool, decks, solo status."""
     rnd = obs["round"]
@@ -203,21 +302,25 @@ def table_html(obs: dict) -> str:
     for i, cid in enumerate(obs.get("round_cards") or []):
         rc = ROUND_CARDS.get(cid, {"name": cid, "effects": []})
         style = "font-weight:700;background:#fff3c4" if i == rnd else ("color:#999" if i < rnd else "")
-        cards.append(f"<span style='{style};padding:1px 4px;border-radius:4px' title='"
-                     f"{esc(_effects_text(rc['effects']))}'>{i + 1}. {esc(rc['name'])}</span>")
+        effect = esc(_effects_text(rc["effects"]))
+        cards.append(f"<span style='{style};padding:1px 4px;border-radius:4px' title='{effect}'>"
+                     f"{i + 1}. {esc(rc['name'])}{f' ({effect})' if i == rnd else ''}</span>")
     lines = [f"<b>Round {min(rnd + 1, 5)} of 5</b> ({esc(obs['phase'])}) · " + " ".join(cards),
              f"Start player card: P{obs['start_player']} "
              f"({'face down, +1 draw and 7 points' if obs['start_face_down'] else 'face up'}) · "
              f"Nukumaru on {obs.get('nukumaru') or '-'} · Helper deck {obs['deck_size']} · "
              f"pool {_res_chips(obs['pool'])}"]
     if obs.get("advanced"):
-        row = [esc(helper_text(h)) if h else "(empty)" for h in obs.get("helper_row", [])]
-        crow = [esc(card_text(c)) if c else "(empty)" for c in obs.get("card_row", [])]
-        lines.append("Face-up Helpers: " + " | ".join(row))
-        lines.append("Face-up action cards: " + " | ".join(crow)
-                     + f" · card deck {obs.get('card_deck_size', 0)}")
+        lines.append("<b>Face-up Helpers</b> (take one, or draw blind; at clean-up the right-most "
+                     "goes under the deck, the others slide right)"
+                     + _face_up_row([helper_text(h) if h else None for h in obs.get("helper_row", [])]))
+        lines.append(f"<b>Face-up action cards</b> · card deck {obs.get('card_deck_size', 0)}"
+                     + _face_up_row([card_text(c) if c else None for c in obs.get("card_row", [])]))
     else:
-        lines.append("Action cards: " + esc(", ".join(obs.get("cards_open") or []) or "-"))
+        lines.append("<b>Action cards on offer</b> (hover for cost and effect): "
+                     + (", ".join(f"<span title='{esc(card_text(c))}' style='border-bottom:1px dotted "
+                                  f"#999'>{esc(c)} {esc(CARDS[c]['name'])}</span>"
+                                  for c in obs.get("cards_open") or [] if c in CARDS) or "-"))
     solo = obs.get("solo")
     if solo == "score attack":
         lines.append(f"Score Attack: NPCs on {', '.join(obs.get('npcs') or [])}; "
@@ -288,8 +391,10 @@ class NukumiUI(GameUI):
         one panel per seat, the viewer's first."""
         st.markdown(table_html(obs), unsafe_allow_html=True)
         if not bc.claimed("nukumi-map"):
-            slot = bc.reserve("nukumi-map", obs=obs)
-            slot.markdown(map_svg(obs), unsafe_allow_html=True)
+            recent = recent_squares(getattr(changes, "before", None), obs) if changes else {}
+            slot = bc.reserve("nukumi-map", obs=obs, recent=recent)
+            slot.markdown(map_svg(obs, recent=recent), unsafe_allow_html=True)
+            st.markdown(map_legend(recent, obs.get("solo", "none")), unsafe_allow_html=True)
         order = list(range(obs["players"]))
         if viewer is not None and 0 <= viewer < len(order):
             order = [viewer] + [p for p in order if p != viewer]
@@ -305,28 +410,39 @@ class NukumiUI(GameUI):
         if squares:
             kept = bc.reserved("nukumi-map")
             rects: dict = {}
-            svg = map_svg(kept[1]["obs"] if kept else obs, rects)
             view = kept[1]["obs"] if kept else obs
+            svg = map_svg(view, rects, kept[1].get("recent", ()) if kept else ())
             places = [bc.Place(sq, f"{state.action_to_string(squares[sq])}" if sq in squares else sq,
                                legal=sq in squares, rect=rects[sq], note=square_note(view, sq),
                                mark="hint" if hint is not None and squares.get(sq) == hint else None)
                       for sq in rects]
             pending = ", ".join(obs.get("pending") or [])
-            st.markdown(f"**P{seat}: move.** Click a lit square (a step, or a carriage ride)."
-                        + (f" Still to resolve: {esc(pending)}." if pending else ""))
+            says = (f"P{seat}: click a lit square on the map (a step, or a carriage ride)"
+                    + (f" — still to resolve: {pending}" if pending else ""))
+            st.markdown(f"**P{seat}: move.** Click a lit square on the map (a step, or a carriage "
+                        "ride)." + (f" Still to resolve: {esc(pending)}." if pending else ""))
             if not kept:
                 bc.claim("nukumi-map")
-            with (kept[0] if kept else st.container()):
-                clicked = bc.board(places, svg, key=f"{key}-map", max_width=MAP_W,
-                                   note="Click a lit square to move there.")
+            with (kept[0] if kept else st.container()):     # the prompt under the map too
+                clicked = bc.board(places, svg, key=f"{key}-map", max_width=MAP_W, note=says)
             chosen = bc.pick(clicked, squares)
         rest = [a for a in names if a not in squares.values()]
         prompt = {"event": "the round card's event", "actions": "your action (or a free action)",
                   "payment": "how to pay", "move": "other moves", "play helpers": "a Helper to play",
                   "take a card": "an action card", "helper choice": "a face-up Helper or blind",
-                  "npc route": "the NPC's route"}.get(obs.get("phase"), "a move")
+                  "npc route": "the NPC's route toward Nukumaru (squares in order; these routes "
+                               "place as many cubes)"}.get(obs.get("phase"), "a move")
+        if obs.get("phase") == "event" and obs["round"] < len(obs.get("round_cards") or []):
+            rc = ROUND_CARDS.get(obs["round_cards"][obs["round"]])
+            if rc:
+                prompt += f" ({rc['id']} {rc['name']}: {_effects_text(rc['effects'])})"
         if rest:
             st.markdown(f"**P{seat}**, choose {prompt}:")
+            offered = [m.group(1) for a in rest if (m := _TAKE.fullmatch(names[a]))]
+            if offered:                      # what the cards and Helpers on offer do
+                st.markdown("<div style='font-size:.85rem'>" + "<br>".join(
+                    esc(card_text(x) if x.startswith("EX-") else helper_text(x)) for x in offered)
+                    + "</div>", unsafe_allow_html=True)
             clicked = _grouped_buttons(state, rest, key)
             if clicked is not None:
                 chosen = clicked
@@ -373,8 +489,9 @@ class NukumiUI(GameUI):
         return nukumi_seat_facts(key)
 
 
-def example_facts(players: int, solo: str) -> dict:
-    """A starting point for the form: round 1, everyone on the Central Square."""
+def example_facts(players: int, solo: str, advanced: bool = False) -> dict:
+    """A starting point for the form: round 1, everyone on the Central Square (advanced
+    play: 3 face-up Helpers and action cards, nothing under the decks yet)."""
     seats = [{"partner": MOD.PARTNERS[p], "square": "d4", "coins": 0, "fun": 0, "oishi": 0,
               "bag": {"stone": 0, "wood": 0, "networking": 0, "food": 0},
               "drawn": {"stone": 1, "wood": 1, "networking": 1, "food": 1},
@@ -386,6 +503,9 @@ def example_facts(players: int, solo: str) -> dict:
         facts |= {"npcs": ["e4", "d5", "c4"], "npc_cubes": ["e4", "c4"]}
     elif solo == "chasing":
         facts["nukumaru_cubes"] = []
+    if advanced:
+        facts |= {"helper_row": ["S-05", "S-06", "S-07"], "card_row": ["EX-01", "EX-02", "EX-03"],
+                  "helper_bottom": [], "card_bottom": []}
     return facts
 
 
@@ -394,18 +514,26 @@ def nukumi_seat_facts(key: str):
     built (state, seat, notes) or None."""
     st.caption("Enter what your seat knows at the start of its turn in the Actions phase: the "
                "round, the board, every seat's partner board, tracks, coins, bag and drawn "
-               "resources, your Helpers and the others' hand sizes. The other hands and the deck "
-               "are dealt at random (and the search re-deals them from your seat's view).")
+               "resources, your Helpers and the others' hand sizes; in advanced play the 3 "
+               "face-up Helpers and action cards (left to right, null for an empty slot) and "
+               "the cards the clean-up slide put under the decks (next drawn first). The other "
+               "hands and the decks are dealt at random (and the search re-deals them from your "
+               "seat's view).")
+    live = _live_turn_start()
+    if live is not None and st.button(f"Fill in from my game in progress (P{live[1]}'s turn)",
+                                      key=f"{key}_nk_from_play"):
+        _fill_form(key, *live)
     c1, c2, c3 = st.columns(3)
     players = int(c1.selectbox("Players", [1, 2, 3, 4], index=1, key=f"{key}_nk_players"))
     solo = "none"
     if players == 1:
         solo = c3.selectbox("Solo mode", ["score_attack", "chasing", "none"], key=f"{key}_nk_solo")
     side = c2.selectbox("Partner board side", ["A", "B"], key=f"{key}_nk_side")
+    advanced = st.checkbox("Advanced rules (face-up Helpers and action cards)", key=f"{key}_nk_adv")
     seat = int(st.selectbox("Your seat (to move)", list(range(players)),
                             format_func=lambda s: f"P{s}", key=f"{key}_nk_seat"))
-    text = st.text_area("Facts (JSON)", value=json.dumps(example_facts(players, solo), indent=1),
-                        height=320, key=f"{key}_nk_facts_{players}_{solo}")
+    text = st.text_area("Facts (JSON)", value=json.dumps(example_facts(players, solo, advanced), indent=1),
+                        height=320, key=f"{key}_nk_facts_{players}_{solo}_{int(advanced)}")
     if not st.button("Set up this position", key=f"{key}_build", type="primary"):
         return None
     try:
@@ -417,13 +545,44 @@ def nukumi_seat_facts(key: str):
         st.error("These facts cannot be set up: write one JSON object of facts")
         return None
     try:
-        game = boardlab.make("nukumi", players=players, partner_side=side, solo=solo)
+        game = boardlab.make("nukumi", players=players, partner_side=side, solo=solo,
+                             advanced=bool(advanced))
         state = game.position(seat, **facts)
     except ValueError as e:
         msg = str(e)
         st.error(f"These facts cannot be set up: {msg.removeprefix('nukumi: ')}")
         return None
     return state, seat, []
+
+
+def _live_turn_start():
+    """(game, seat, facts) of the Play page's Nukumi game when a human seat's turn in the
+    Actions phase has just begun (what Game.position sets up), else None. The facts are
+    that seat's observation only."""
+    from .. import common           # here: common imports this package
+    sess = common.play_session()
+    if sess is None or sess.game.name != "nukumi" or sess.state.is_terminal():
+        return None
+    seat = sess.state.current_player
+    if seat < 0 or seat not in sess.humans:
+        return None
+    obs = sess.state.observation(seat)
+    if obs["phase"] != "actions" or obs["pending"] or obs["bonus_used"] or obs["carriage_ridden"]:
+        return None
+    return sess.game, seat, MOD.position_facts(obs)
+
+
+def _fill_form(key: str, game, seat: int, facts: dict) -> None:
+    """Set the form's widgets (drawn after this) to ``game``'s parameters and ``facts``."""
+    params = game.params
+    players, solo, advanced = params["players"], params["solo"], params["advanced"]
+    st.session_state[f"{key}_nk_players"] = players
+    st.session_state[f"{key}_nk_side"] = params["partner_side"]
+    st.session_state[f"{key}_nk_adv"] = advanced
+    st.session_state[f"{key}_nk_seat"] = seat
+    if players == 1:
+        st.session_state[f"{key}_nk_solo"] = solo
+    st.session_state[f"{key}_nk_facts_{players}_{solo}_{int(advanced)}"] = json.dumps(facts, indent=1)
 
 
 _GROUPS = [("Actions", re.compile(r"mining|logging|planning|cooking|gold mining|recruitment|move \(\d\)"

@@ -35,10 +35,13 @@ MAP = 'div[class*="-map"] button.blb-place'
 BUTTON = 'div[class*="_act_"] button:not([disabled])'
 
 
-def start_nukumi(page, players: int, seed: int, solo: str | None = None):
+def start_nukumi(page, players: int, seed: int, solo: str | None = None, advanced=False):
     page.locator('[data-testid="stSelectbox"]').first.click()
     page.get_by_role("option", name="Nukumi Onsen").click()
     settle(page)
+    if advanced:
+        page.get_by_text("Advanced rules (face-up Helpers and action cards)").click()
+        settle(page)
     if players != 2:
         box = page.locator('.st-key-ng_nk_players [data-testid="stSelectbox"]')
         box.click()
@@ -89,7 +92,7 @@ def test_score_attack_whole_game_by_clicking(browser, server, shots):
     ctx, page = open_app(browser, server)
     start_nukumi(page, 1, seed=11, solo="Score Attack (Solo 1)")
     page.screenshot(path=str(shots / "nukumi-01-score-attack-start.png"), full_page=True)
-    clicked, squares, shot_map = [], 0, False
+    clicked, squares, shot_map, rounds, npcs_ringed = [], 0, False, {1}, False
     while not page.get_by_text("Game over:").count():
         what = one_decision(page)
         clicked.append(what)
@@ -98,11 +101,17 @@ def test_score_attack_whole_game_by_clicking(browser, server, shots):
             if not shot_map:
                 page.screenshot(path=str(shots / "nukumi-03-score-attack-moved.png"), full_page=True)
                 shot_map = True
-        if round_of(page) == 3 and len(clicked) % 10 == 0:
-            page.screenshot(path=str(shots / "nukumi-04-score-attack-mid.png"), full_page=True)
+        legend = page.locator(".nk-legend")
+        if legend.count() and "NPC n" in legend.inner_text():
+            npcs_ringed = True           # the NPCs' moves at a round's start, ringed on the map
+        r = round_of(page)
+        if r not in rounds:              # each new round as the player meets it
+            rounds.add(r)
+            page.screenshot(path=str(shots / f"nukumi-04-score-attack-round-{r}.png"), full_page=True)
         assert len(clicked) < 400, f"no end after {len(clicked)} clicks: {clicked[-20:]}"
     settle(page)
     assert squares >= 3, clicked
+    assert rounds == {1, 2, 3, 4, 5} and npcs_ringed
     assert re.search(r"Game over: \d+ points — [A-Za-z ]+ Pioneer\.", page.content())
     page.screenshot(path=str(shots / "nukumi-05-score-attack-over.png"), full_page=True)
     ctx.close()
@@ -112,12 +121,19 @@ def test_two_players_first_round_by_clicking_then_the_ai_finishes(browser, serve
     ctx, page = open_app(browser, server)
     start_nukumi(page, 2, seed=21)
     page.screenshot(path=str(shots / "nukumi-06-2p-start.png"), full_page=True)
-    clicks = 0
+    assert not page.locator("svg .nk-recent").count()        # nothing changed yet
+    clicks, ringed = 0, False
     while round_of(page) == 1:
         one_decision(page)
         clicks += 1
         assert clicks < 200
-    assert round_of(page) == 2 and clicks >= 2
+        legend = page.locator(".nk-legend")
+        if not ringed and legend.count() and "P1 moved to" in legend.inner_text():
+            # P1's pioneer moved since my last decision: its square is ringed on the map
+            assert page.locator("svg .nk-recent").count() >= 1
+            page.screenshot(path=str(shots / "nukumi-06b-2p-p1-moved-ringed.png"), full_page=True)
+            ringed = True
+    assert round_of(page) == 2 and clicks >= 2 and ringed
     log = page.locator(".st-key-play_log").inner_text()
     assert re.search(r"^\d+\. P1 ", log, re.M) and re.search(r"^\d+\. P0 ", log, re.M)
     assert "P1 draws a Helper" in log and not re.search(r"P1 draws S-\d\d", log)
@@ -127,4 +143,21 @@ def test_two_players_first_round_by_clicking_then_the_ai_finishes(browser, serve
     settle(page)
     assert re.search(r"Game over: P\d(, P\d)* wins? with \d+ points", page.content())
     page.screenshot(path=str(shots / "nukumi-08-2p-over.png"), full_page=True)
+    ctx.close()
+
+
+def test_advanced_two_players_face_up_rows_through_the_first_round(browser, server, shots):
+    ctx, page = open_app(browser, server)
+    start_nukumi(page, 2, seed=5, advanced=True)
+    assert page.locator(".nk-faceup").count() == 6          # 3 face-up Helpers, 3 action cards
+    assert re.search(r"slot 1\s+S-\d\d", page.locator(".nk-faceup").first.inner_text())
+    page.screenshot(path=str(shots / "nukumi-09-advanced-start.png"), full_page=True)
+    clicks = 0
+    while round_of(page) < 2:
+        one_decision(page)
+        clicks += 1
+        assert clicks < 200
+    settle(page)
+    assert page.locator(".nk-faceup").count() == 6
+    page.screenshot(path=str(shots / "nukumi-10-advanced-round-2.png"), full_page=True)
     ctx.close()

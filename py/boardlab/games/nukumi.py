@@ -344,7 +344,9 @@ def render(obs: dict) -> str:
 
 # ---------------------------------------------------------------- positions
 POSITION_FACTS = ("round", "round_cards", "start_player", "start_face_down", "nukumaru", "seats",
-                  "hand", "discard", "npcs", "npc_cubes", "nukumaru_cubes")
+                  "hand", "discard", "npcs", "npc_cubes", "nukumaru_cubes",
+                  "helper_row", "card_row", "helper_bottom", "card_bottom")
+ADVANCED_FACTS = ("helper_row", "card_row", "helper_bottom", "card_bottom")
 SEAT_FACTS = ("partner", "square", "coins", "fun", "oishi", "passed", "hand_size", "used", "cards",
               "bag", "drawn", "spent", "played", "buildings")
 PARTNERS = [b["name"] for b in DATA["partners"]["boards"]]
@@ -411,7 +413,10 @@ def position_params(params: dict, seat: int, facts: dict) -> list[int]:
     "mining", "partner action"), cards (action cards held), bag / drawn / spent (resource ->
     count), played (Helpers played), buildings ([{"square", "building"}])); Score Attack:
     npcs (3 squares) and npc_cubes (squares); Chasing: nukumaru_cubes (squares caught on).
-    Other hands and the deck are dealt at random.
+    Advanced play: helper_row and card_row (the 3 face-up slots left to right, null for an
+    empty one), helper_bottom and card_bottom (the cards the clean-up slide put under the
+    decks, the next drawn first; default none); the other action cards are the card deck.
+    Other hands and the deck are dealt at random (see also :func:`position_facts`).
     """
     unknown = sorted(set(facts) - set(POSITION_FACTS), key=str)
     if unknown:
@@ -420,8 +425,14 @@ def position_params(params: dict, seat: int, facts: dict) -> list[int]:
     for required in ("round", "round_cards", "nukumaru", "seats"):
         if required not in facts:
             raise ValueError(f"nukumi position needs {required!r}")
-    if params["advanced"]:
-        raise ValueError("nukumi position: advanced play (the face-up rows) is not supported yet")
+    if not params["advanced"]:
+        extra = [f for f in ADVANCED_FACTS if f in facts]
+        if extra:
+            raise ValueError(f"{extra[0]}: only advanced play has face-up rows (make the game "
+                             "with advanced=True)")
+    elif "helper_row" not in facts or "card_row" not in facts:
+        raise ValueError("advanced play needs 'helper_row' and 'card_row' (the 3 face-up Helpers "
+                         "and action cards, null for an empty slot)")
     players = params["players"]
     rnd = facts["round"]
     if not _is_int(rnd) or not 1 <= rnd <= 5:
@@ -503,7 +514,54 @@ def position_params(params: dict, seat: int, facts: dict) -> list[int]:
         if solo != "score_attack":
             raise ValueError("npc_cubes: only Score Attack has them")
         builds += [_square(q, "npc_cubes"), 0, -1]
-    return [int(x) for x in vec + [len(builds) // 3] + builds]
+    tail = []
+    if params["advanced"]:
+        tail = (_row(facts["helper_row"], "helper_row", HELPER_IDS)
+                + _row(facts["card_row"], "card_row", CARD_IDS))
+        for name, known in (("helper_bottom", HELPER_IDS), ("card_bottom", CARD_IDS)):
+            under = _names(facts.get(name) or [], name, known)
+            tail += [len(under)] + under
+    return [int(x) for x in vec + [len(builds) // 3] + builds + tail]
+
+
+def _row(value, what: str, known: list[str]) -> list[int]:
+    """A face-up row: 3 slots left to right, each an id or None (empty); -1 for None."""
+    if not isinstance(value, (list, tuple)) or len(value) != 3:
+        raise ValueError(f"{what} must list the 3 face-up slots left to right (null for an empty "
+                         f"one), got {brief_repr(value)}")
+    ids = iter(_names([v for v in value if v is not None], what, known))
+    return [-1 if v is None else next(ids) for v in value]
+
+
+def position_facts(obs: dict) -> dict:
+    """The facts of ``Game.position`` that one seat's observation states (at the start of its
+    turn in the Actions phase these set up the same position again, up to the hidden cards)."""
+    if obs.get("viewer") is None:
+        raise ValueError("position_facts needs one seat's observation, not the full one")
+    me = obs["viewer"]
+    seats = []
+    for p, pl in enumerate(obs["seats"]):
+        sf = {"partner": PARTNERS[pl["partner"]], "square": pl["square"], "coins": pl["coins"],
+              "fun": pl["fun"], "oishi": pl["oishi"], "passed": pl["passed"],
+              "used": list(pl["used"]), "cards": list(pl["cards"]),
+              "bag": dict(pl["bag"]), "drawn": dict(pl["drawn"]), "spent": dict(pl["spent"]),
+              "played": list(pl["played"]),
+              "buildings": [{"square": b["square"], "building": b["building"]}
+                            for b in obs["buildings"] if b["owner"] == p]}
+        if p != me:
+            sf["hand_size"] = pl["hand_size"]
+        seats.append(sf)
+    facts = {"round": obs["round"] + 1, "round_cards": list(obs["round_cards"]),
+             "nukumaru": obs["nukumaru"], "start_player": obs["start_player"],
+             "start_face_down": obs["start_face_down"], "hand": list(obs["seats"][me]["hand"]),
+             "discard": list(obs["discard"]), "seats": seats}
+    if obs["solo"] == "score attack":
+        facts |= {"npcs": list(obs["npcs"]), "npc_cubes": list(obs["npc_cubes"])}
+    elif obs["solo"] == "chasing":
+        facts["nukumaru_cubes"] = list(obs["nukumaru_cubes"])
+    if obs["advanced"]:
+        facts |= {k: list(obs[k]) for k in ADVANCED_FACTS}
+    return facts
 
 
 def _list_of(value, what: str) -> list:
