@@ -30,11 +30,13 @@ def app():
     return at
 
 
-def start(at, seed=7, players=2, solo=None, human=0):
+def start(at, seed=7, players=2, solo=None, human=0, board_side=None):
     at.selectbox(key="ng_game").set_value("nukumi").run()
     at.selectbox(key="ng_nk_players").set_value(players).run()
     if solo:
         at.selectbox(key="ng_nk_solo").set_value(solo)
+    if board_side:
+        at.selectbox(key="ng_nk_board").set_value(board_side)
     at.radio(key="ng_preset").set_value("Beginner")
     at.number_input(key="ng_seed").set_value(seed)
     at.run()
@@ -61,6 +63,13 @@ def test_new_game_form_offers_the_solo_modes_for_one_player():
     at.selectbox(key="ng_nk_players").set_value(1).run()
     assert at.selectbox(key="ng_nk_solo").options == ["Score Attack (Solo 1)", "Chasing Nukumaru (Solo 2)",
                                                       "Plain 1-player game"]
+
+
+def test_the_player_board_side_is_chosen_on_the_new_game_form():
+    at = app()
+    sess = start(at, board_side="B")
+    assert sess.game.params["board_side"] == "B"
+    assert sess.state.observation(0)["board_side"] == "B"
 
 
 def test_score_attack_page_shows_map_tracks_bag_and_npcs():

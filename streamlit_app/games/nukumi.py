@@ -372,6 +372,8 @@ class NukumiUI(GameUI):
         c1, c2 = st.columns(2)
         players = int(c1.selectbox("Players", [1, 2, 3, 4], index=1, key=f"{key}_nk_players"))
         side = c2.selectbox("Partner board side", ["A", "B"], key=f"{key}_nk_side")
+        board_side = c2.selectbox("Player board side", ["A", "B"], key=f"{key}_nk_board",
+                                  help="Side B of the personal action boards is a stand-in (docs/nukumi.md)")
         advanced = st.checkbox("Advanced rules (face-up Helpers and action cards)", key=f"{key}_nk_adv")
         solo = "none"
         if players == 1:
@@ -380,7 +382,8 @@ class NukumiUI(GameUI):
                                              "chasing": "Chasing Nukumaru (Solo 2)",
                                              "none": "Plain 1-player game"}.get,
                                 key=f"{key}_nk_solo")
-        return {"players": players, "partner_side": side, "advanced": bool(advanced), "solo": solo}
+        return {"players": players, "partner_side": side, "board_side": board_side,
+                "advanced": bool(advanced), "solo": solo}
 
     def seat_name(self, seat: int, players: int) -> str:
         return f"P{seat}"
@@ -529,6 +532,7 @@ def nukumi_seat_facts(key: str):
     if players == 1:
         solo = c3.selectbox("Solo mode", ["score_attack", "chasing", "none"], key=f"{key}_nk_solo")
     side = c2.selectbox("Partner board side", ["A", "B"], key=f"{key}_nk_side")
+    board_side = c2.selectbox("Player board side", ["A", "B"], key=f"{key}_nk_board")
     advanced = st.checkbox("Advanced rules (face-up Helpers and action cards)", key=f"{key}_nk_adv")
     seat = int(st.selectbox("Your seat (to move)", list(range(players)),
                             format_func=lambda s: f"P{s}", key=f"{key}_nk_seat"))
@@ -545,8 +549,8 @@ def nukumi_seat_facts(key: str):
         st.error("These facts cannot be set up: write one JSON object of facts")
         return None
     try:
-        game = boardlab.make("nukumi", players=players, partner_side=side, solo=solo,
-                             advanced=bool(advanced))
+        game = boardlab.make("nukumi", players=players, partner_side=side, board_side=board_side,
+                             solo=solo, advanced=bool(advanced))
         state = game.position(seat, **facts)
     except ValueError as e:
         msg = str(e)
@@ -578,6 +582,7 @@ def _fill_form(key: str, game, seat: int, facts: dict) -> None:
     players, solo, advanced = params["players"], params["solo"], params["advanced"]
     st.session_state[f"{key}_nk_players"] = players
     st.session_state[f"{key}_nk_side"] = params["partner_side"]
+    st.session_state[f"{key}_nk_board"] = params["board_side"]
     st.session_state[f"{key}_nk_adv"] = advanced
     st.session_state[f"{key}_nk_seat"] = seat
     if players == 1:
