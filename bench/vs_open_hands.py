@@ -51,18 +51,21 @@ def ismcts_score(result) -> tuple[float, int]:
     return result.wins[0] + 0.5 * result.draws, n
 
 
-def run(config: str, seconds: float, games: int, seed: int, jobs: int) -> str:
+def run(config: str, budget: str, games: int, seed: int, jobs: int, options: str = "",
+        open_budget: str | None = None) -> str:
+    """One match: ``ismcts:BUDGET[OPTIONS]`` against ``cheat:OPEN_BUDGET`` (default the same;
+    a budget is "0.1s" or an iteration count)."""
     game, params, label = CONFIGS[config]
-    specs = [f"ismcts:{seconds:g}s", f"cheat:{seconds:g}s"]
+    specs = [f"ismcts:{budget}{options}", f"cheat:{open_budget or budget}"]
     t0 = time.perf_counter()
     def progress(done, total):
-        print(f"  {label} {seconds:g} s: {done}/{total} games", file=sys.stderr, flush=True)
+        print(f"  {label} {budget}: {done}/{total} games", file=sys.stderr, flush=True)
 
     result = play_match(game, params, specs, games, seed=seed, jobs=jobs, progress=progress,
                         allow_open_hands=True)
     points, n = ismcts_score(result)
     lo, hi = wilson_interval(points, n)
-    return (f"{label:<10} {seconds:>6g} s  {n:>5}  {result.wins[0]:>4}-{result.draws}-"
+    return (f"{label:<10} {budget:>8}  {n:>5}  {result.wins[0]:>4}-{result.draws}-"
             f"{result.wins[1]:<4}  {100 * points / n:6.1f}%  [{100 * lo:5.1f}%, {100 * hi:5.1f}%]"
             f"  {time.perf_counter() - t0:7.0f} s")
 
@@ -178,6 +181,14 @@ def main(argv=None) -> int:
     ap.add_argument("--configs", nargs="+", default=list(CONFIGS), choices=list(CONFIGS))
     ap.add_argument("--seconds", nargs="+", type=float, default=[0.1, 1.0],
                     help="time per move of both agents (default 0.1 1)")
+    ap.add_argument("--budgets", nargs="+", default=None, metavar="B",
+                    help="budgets per move instead of --seconds: iteration counts (e.g. 45000, "
+                         "calibrated to a time on an unloaded core) or times (0.1s)")
+    ap.add_argument("--options", default="",
+                    help='ISMCTS spec options appended to its budget, e.g. ":infer=32"')
+    ap.add_argument("--open-budget", default=None,
+                    help="budget of the open-hands searcher if not the same (e.g. ISMCTS with "
+                         "inference gets fewer iterations for the time its inference takes)")
     ap.add_argument("--games", type=int, default=40,
                     help="games per configuration and time (even: seat-swapped; default 40)")
     ap.add_argument("--seed", type=int, default=0, help="match seed (default 0)")
@@ -201,11 +212,16 @@ def main(argv=None) -> int:
         ap.error("--games must be even and >= 2 (each deal is played from both sides)")
     print("ISMCTS (default options) vs the open-hands searcher, equal time per move; "
           f"seed {args.seed}, score = ISMCTS wins + draws/2, 95% Wilson interval")
-    print(f"{'game':<10} {'s/move':>8}  {'games':>5}  {'W-D-L':<10}  {'score':>6}  "
+    if args.options or args.open_budget:
+        print(f"ISMCTS options: {args.options or '-'}; open-hands budget: "
+              f"{args.open_budget or 'the same'}")
+    print(f"{'game':<10} {'budget':>8}  {'games':>5}  {'W-D-L':<10}  {'score':>6}  "
           f"{'95% CI':<16}  {'wall':>7}")
     for config in args.configs:
-        for seconds in args.seconds:
-            print(run(config, seconds, args.games, args.seed, args.jobs), flush=True)
+        budgets = args.budgets or [f"{x:g}s" for x in args.seconds]
+        for budget in budgets:
+            print(run(config, budget, args.games, args.seed, args.jobs, args.options,
+                      args.open_budget), flush=True)
     return 0
 
 
