@@ -60,10 +60,10 @@ def read_doc(name: str) -> str | None:
         pass
     from pathlib import Path
     here = Path(__file__).resolve()
-    for base in (here.parent.parent / "docs", here.parents[3] / "docs"):
-        p = base / f"{name}.md"
-        if p.is_file():
-            return p.read_text(encoding="utf-8")
+    # Beside the app's folder: boardlab/docs when installed, <repo>/docs in a checkout.
+    p = here.parent.parent / "docs" / f"{name}.md"
+    if p.is_file():
+        return p.read_text(encoding="utf-8")
     return None
 
 
