@@ -3,7 +3,7 @@ for the player to move; or set up a position from what one seat knows."""
 import streamlit as st
 
 import boardlab
-from boardlab.streamlit_app import common
+from boardlab.streamlit_app import common, open_hands_column
 from boardlab.streamlit_app.eval_bar import show_eval_bar
 from boardlab.streamlit_app.games import ui_for
 from boardlab.streamlit_app.review import THRESHOLDS, Review, evaluation, summary
@@ -97,6 +97,7 @@ def review_controls(base, live_seat, show_all, slider_key: str):
     if rows:
         win_graph(rows, n)
         review_table(rows, seats, slider_key)
+        open_hands_column.review_column(base, rows, live_seat, show_all, an)
     return job
 
 
@@ -250,6 +251,7 @@ with tab_game:
                            "own decisions.")
             result = analyse_block(pos, mover, "an_game",
                                    f"Analysis of P{mover} after {plies[i]} actions", refused)
+            open_hands_column.position_column(pos, mover, live_seat, show_all, "an_game", an)
             if result is not None:
                 ev = evaluation(result)
             elif row is not None:
