@@ -70,6 +70,44 @@ def run(config: str, budget: str, games: int, seed: int, jobs: int, options: str
             f"  {time.perf_counter() - t0:7.0f} s")
 
 
+def run_logged(config: str, budget: str, games: int, seed: int, options: str,
+               open_budget: str | None, part: tuple[int, int], log: str) -> None:
+    """Games ``part[0]`` (0-based) of every ``part[1]`` of the match, one JSON line per game
+    appended to ``log`` as it ends (so a run cut short keeps its games; --summarise adds up
+    the lines of several parts)."""
+    import json
+    from boardlab.arena import play_one, prepare_match
+    game, params, label = CONFIGS[config]
+    specs = [f"ismcts:{budget}{options}", f"cheat:{open_budget or budget}"]
+    _, tasks = prepare_match(game, params, specs, games, seed, allow_open_hands=True)
+    for task in tasks[part[0]::part[1]]:
+        o = play_one(*task)
+        with open(log, "a") as f:
+            f.write(json.dumps({"config": config, "specs": specs, "seed": seed,
+                                "index": o.index, "winner": o.winner}) + "\n")
+
+
+def summarise(logs: list[str]) -> None:
+    """Score of agent 0 (ISMCTS) per (config, specs, seed) over the lines of ``logs``."""
+    import json
+    groups: dict = {}
+    for log in logs:
+        with open(log) as f:
+            for line in f:
+                r = json.loads(line)
+                key = (r["config"], tuple(r["specs"]), r["seed"])
+                groups.setdefault(key, {})[r["index"]] = r["winner"]
+    for (config, specs, seed), games in sorted(groups.items()):
+        n = len(games)
+        wins = sum(1 for w in games.values() if w == 0)
+        draws = sum(1 for w in games.values() if w is None)
+        points = wins + 0.5 * draws
+        lo, hi = wilson_interval(points, n)
+        print(f"{CONFIGS[config][2]:<10} {' vs '.join(specs)}  seed {seed}  {n} games "
+              f"(indices {min(games)}..{max(games)})  {wins}-{draws}-{n - wins - draws}  "
+              f"{100 * points / n:.1f}%  [{100 * lo:.1f}%, {100 * hi:.1f}%]")
+
+
 def analyse(config: str, positions: int, iterations: int, self_play: int, seed: int) -> None:
     """Agreement and cost of ISMCTS's move against the open-hands move, by hand size."""
     import random
@@ -202,7 +240,22 @@ def main(argv=None) -> int:
                          "search defects (more searches per position)")
     ap.add_argument("--self-play", type=int, default=2000,
                     help="--analyse: iterations per move of the self-play games (default 2000)")
+    ap.add_argument("--part", default=None, metavar="K/M",
+                    help="play only games K, K+M, K+2M... of the match (with --log)")
+    ap.add_argument("--log", default=None, help="with --part: append one JSON line per game")
+    ap.add_argument("--summarise", nargs="+", default=None, metavar="LOG",
+                    help="instead of playing: add up the games of these --log files")
     args = ap.parse_args(argv)
+    if args.summarise:
+        summarise(args.summarise)
+        return 0
+    if args.part:
+        k, m = (int(x) for x in args.part.split("/"))
+        for config in args.configs:
+            for budget in args.budgets or [f"{x:g}s" for x in args.seconds]:
+                run_logged(config, budget, args.games, args.seed, args.options,
+                           args.open_budget, (k, m), args.log)
+        return 0
     if args.analyse:
         run_one = decompose if args.decompose else analyse
         for config in args.configs:
