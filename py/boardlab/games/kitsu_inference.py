@@ -90,53 +90,63 @@ def weighted_worlds(state, seat: int, n: int, seed: int, beta: float = DEFAULTS[
         raise ValueError(f"inference from play: Kitsu with 2 players only, not {players}")
     opp = 1 - seat
     events, snaps, _ = _history_since_deal(state, seat)
-    positions: dict[int, object] = {}       # event index -> determinized earlier position
-    memo: dict[tuple, float] = {}
+    cache = ({}, {})                  # determinized earlier positions, play probabilities
     out = []
     for k in range(n):
         world = core.determinize(seat, _mix(seed, 0xD7, k))
-        rng = random.Random(_mix(seed, 0xA1, k))
         hand, hidden_type = _kitsu_infer.world_hand(world, opp)
-        plays = []                           # (event index, hand before, action)
-        for i in range(len(events) - 1, -1, -1):
-            if len(plays) >= max_plays:
-                break
-            actor, seen = events[i]
-            if actor == opp:
-                if seen == HIDDEN:           # its face-down card in this trick (from the world)
-                    if hidden_type < 0:
-                        continue
-                    t, action = hidden_type, KA_PLAY_TOKEN + hidden_type
-                else:
-                    t, action = _played_type(seen), seen
-                    if t is None:
-                        if KA_RECOVER <= seen < KA_RECOVER + N_TYPES:
-                            hand[seen - KA_RECOVER] -= 1     # taken from the last trick
-                        continue
-                hand[t] += 1
-                plays.append((i, tuple(hand), action))
-            elif actor == CHANCE and seen == HIDDEN:         # a card drawn by the opponent
-                total = sum(h for h in hand if h > 0)
-                if total <= 0:
-                    break
-                r = rng.randrange(total)
-                for t in range(N_TYPES):
-                    if hand[t] > 0:
-                        if r < hand[t]:
-                            hand[t] -= 1
-                            break
-                        r -= hand[t]
-        log_lik = 0.0
-        for i, before, action in plays:
-            key = (i, before, action)
-            if key not in memo:
-                if i not in positions:
-                    positions[i] = snaps[i].determinize(seat, _mix(seed, 0x5B, i))
-                memo[key] = _play_prob(positions[i], opp, before, action, beta, epsilon)
-            log_lik += math.log(memo[key])
-        out.append((world, log_lik))
+        out.append((world, log_likelihood(events, snaps, seat, hand, hidden_type,
+                                          random.Random(_mix(seed, 0xA1, k)), seed, cache,
+                                          beta, epsilon, max_plays)))
     top = max(w for _, w in out)
     return [(w, math.exp(ll - top)) for w, ll in out]
+
+
+def log_likelihood(events, snaps, seat: int, hand: list, hidden_type: int, rng, seed: int,
+                   cache: tuple, beta: float, epsilon: float, max_plays: int) -> float:
+    """Log-likelihood of the opponent's latest card plays in this deal had it now held
+    ``hand`` (counts per type; ``hidden_type``: its face-down card in this trick, -1 none)."""
+    opp = 1 - seat
+    positions, memo = cache
+    hand = list(hand)
+    plays = []                           # (event index, hand before, action)
+    for i in range(len(events) - 1, -1, -1):
+        if len(plays) >= max_plays:
+            break
+        actor, seen = events[i]
+        if actor == opp:
+            if seen == HIDDEN:           # its face-down card in this trick (from the world)
+                if hidden_type < 0:
+                    continue
+                t, action = hidden_type, KA_PLAY_TOKEN + hidden_type
+            else:
+                t, action = _played_type(seen), seen
+                if t is None:
+                    if KA_RECOVER <= seen < KA_RECOVER + N_TYPES:
+                        hand[seen - KA_RECOVER] -= 1     # taken from the last trick
+                    continue
+            hand[t] += 1
+            plays.append((i, tuple(hand), action))
+        elif actor == CHANCE and seen == HIDDEN:         # a card drawn by the opponent
+            total = sum(h for h in hand if h > 0)
+            if total <= 0:
+                break
+            r = rng.randrange(total)
+            for t in range(N_TYPES):
+                if hand[t] > 0:
+                    if r < hand[t]:
+                        hand[t] -= 1
+                        break
+                    r -= hand[t]
+    log_lik = 0.0
+    for i, before, action in plays:
+        key = (i, before, action)
+        if key not in memo:
+            if i not in positions:
+                positions[i] = snaps[i].determinize(seat, _mix(seed, 0x5B, i))
+            memo[key] = _play_prob(positions[i], opp, before, action, beta, epsilon)
+        log_lik += math.log(memo[key])
+    return log_lik
 
 
 def _play_prob(position, opp: int, hand: tuple, action: int, beta: float,
