@@ -25,6 +25,17 @@ move judged with every hand face up (win probability).
     python bench/vs_open_hands.py --configs kitsu2 --analyse 200 --iterations 20000
     python bench/vs_open_hands.py --configs kitsu2 --analyse 120 --decompose
 
+Iteration budgets calibrated to a time on an unloaded core (Kitsu 2p: 45,000 ~ 0.1 s, 450,000
+~ 1 s), ISMCTS options, a different open-hands budget, and games split over processes with
+one JSON line per finished game (so a run cut short keeps what it played):
+
+    python bench/vs_open_hands.py --configs kitsu2 --budgets 40500 --open-budget 45000 \
+        --options :infer=64 --games 100 --seed 7 --part 0/2 --log parts.jsonl   # and 1/2
+    python bench/vs_open_hands.py --summarise parts.jsonl
+
+``--inference-check GAMES`` measures how informative Kitsu 2p inference from play is: the
+percentile of the true opponent hand's likelihood among determinized worlds' (0.5 = none).
+
 ``--decompose`` sorts each disagreement into a near tie (the open-hands search itself is not
 sure), information (the open-hands move changes between worlds the seat cannot tell apart)
 or a search defect (one open-hands move in every world, and ISMCTS misses it).
@@ -106,6 +117,48 @@ def summarise(logs: list[str]) -> None:
         print(f"{CONFIGS[config][2]:<10} {' vs '.join(specs)}  seed {seed}  {n} games "
               f"(indices {min(games)}..{max(games)})  {wins}-{draws}-{n - wins - draws}  "
               f"{100 * points / n:.1f}%  [{100 * lo:.1f}%, {100 * hi:.1f}%]")
+
+
+def inference_check(games: int, seed: int, worlds: int = 32, beta: float = 8.0,
+                    epsilon: float = 0.2) -> None:
+    """How informative inference from play is (Kitsu 2p): at every third decision of ISMCTS
+    self-play games (``ismcts:1000``) with an opponent play in the deal, the percentile of
+    the TRUE opponent hand's likelihood among ``worlds`` determinizations' (0.5: no better
+    than a random world). Reads the true hand: a measurement, never a search."""
+    import random
+    import statistics
+    from boardlab.games import kitsu_inference as ki
+    game = boardlab.make("kitsu", players=2)
+    ranks = []
+    for g in range(games):
+        state = game.new_initial_state(seed=_mix(seed, g, 0x0A))
+        rng = random.Random(_mix(seed, g, 0x0B))
+        players = [make_agent("ismcts:1000", seed=_mix(seed, g, s)) for s in range(2)]
+        n = 0
+        while not state.is_terminal() and n < 80:
+            p = state.current_player
+            if p == boardlab.CHANCE:
+                state.apply(_sample_chance(state, rng))
+                continue
+            events, snaps, _ = ki._history_since_deal(state, p)
+            if n % 3 == 2 and any(a == 1 - p for a, _ in events):
+                cache, core = ({}, {}), state._core
+                lls = []
+                for k in range(worlds):
+                    hand, hidden = ki._kitsu_infer.world_hand(core.determinize(p, k), 1 - p)
+                    lls.append(ki.log_likelihood(events, snaps, p, hand, hidden,
+                                                 random.Random(k), n, cache, beta, epsilon, 6))
+                hand, hidden = ki._kitsu_infer.world_hand(core, 1 - p)     # the true hand
+                true = ki.log_likelihood(events, snaps, p, hand, hidden, random.Random(worlds),
+                                         n, cache, beta, epsilon, 6)
+                if len(set(lls)) > 1:
+                    ranks.append((sum(x < true for x in lls) + 0.5 * sum(x == true for x in lls))
+                                 / worlds)
+            state.apply(int(players[p].step(state)))
+            n += 1
+    print(f"beta {beta:g}, epsilon {epsilon:g}: {len(ranks)} positions from {games} games; "
+          f"mean percentile of the true hand {statistics.mean(ranks):.3f} "
+          f"(standard error {statistics.pstdev(ranks) / len(ranks) ** 0.5:.3f}; 0.5 = none)")
 
 
 def analyse(config: str, positions: int, iterations: int, self_play: int, seed: int) -> None:
@@ -245,7 +298,15 @@ def main(argv=None) -> int:
     ap.add_argument("--log", default=None, help="with --part: append one JSON line per game")
     ap.add_argument("--summarise", nargs="+", default=None, metavar="LOG",
                     help="instead of playing: add up the games of these --log files")
+    ap.add_argument("--inference-check", type=int, default=0, metavar="GAMES",
+                    help="instead of playing: how informative Kitsu 2p inference from play is "
+                         "(percentile of the true hand's likelihood), over GAMES self-play games")
+    ap.add_argument("--beta", type=float, default=8.0, help="--inference-check: softmax beta")
+    ap.add_argument("--epsilon", type=float, default=0.2, help="--inference-check: uniform mix")
     args = ap.parse_args(argv)
+    if args.inference_check:
+        inference_check(args.inference_check, args.seed, beta=args.beta, epsilon=args.epsilon)
+        return 0
     if args.summarise:
         summarise(args.summarise)
         return 0
