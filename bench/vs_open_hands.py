@@ -84,14 +84,25 @@ def run(config: str, budget: str, games: int, seed: int, jobs: int, options: str
 def run_logged(config: str, budget: str, games: int, seed: int, options: str,
                open_budget: str | None, part: tuple[int, int], log: str) -> None:
     """Games ``part[0]`` (0-based) of every ``part[1]`` of the match, one JSON line per game
-    appended to ``log`` as it ends (so a run cut short keeps its games; --summarise adds up
-    the lines of several parts)."""
+    appended to ``log`` as it ends (so a run cut short keeps its games, and a run resumed
+    with the same log skips them; --summarise adds up the lines of several parts)."""
     import json
     from boardlab.arena import play_one, prepare_match
     game, params, label = CONFIGS[config]
     specs = [f"ismcts:{budget}{options}", f"cheat:{open_budget or budget}"]
     _, tasks = prepare_match(game, params, specs, games, seed, allow_open_hands=True)
+    done = set()                 # games of this match already in the log (a resumed run)
+    try:
+        with open(log) as f:
+            for line in f:
+                r = json.loads(line)
+                if r["config"] == config and r["specs"] == specs and r["seed"] == seed:
+                    done.add(r["index"])
+    except FileNotFoundError:
+        pass
     for task in tasks[part[0]::part[1]]:
+        if task[3] in done:
+            continue
         o = play_one(*task)
         with open(log, "a") as f:
             f.write(json.dumps({"config": config, "specs": specs, "seed": seed,
