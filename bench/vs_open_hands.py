@@ -25,6 +25,17 @@ move judged with every hand face up (win probability).
     python bench/vs_open_hands.py --configs kitsu2 --analyse 200 --iterations 20000
     python bench/vs_open_hands.py --configs kitsu2 --analyse 120 --decompose
 
+Iteration budgets calibrated to a time on an unloaded core (Kitsu 2p: 45,000 ~ 0.1 s, 450,000
+~ 1 s), ISMCTS options, a different open-hands budget, and games split over processes with
+one JSON line per finished game (so a run cut short keeps what it played):
+
+    python bench/vs_open_hands.py --configs kitsu2 --budgets 40500 --open-budget 45000 \
+        --options :infer=64 --games 100 --seed 7 --part 0/2 --log parts.jsonl   # and 1/2
+    python bench/vs_open_hands.py --summarise parts.jsonl
+
+``--inference-check GAMES`` measures how informative Kitsu 2p inference from play is: the
+percentile of the true opponent hand's likelihood among determinized worlds' (0.5 = none).
+
 ``--decompose`` sorts each disagreement into a near tie (the open-hands search itself is not
 sure), information (the open-hands move changes between worlds the seat cannot tell apart)
 or a search defect (one open-hands move in every world, and ISMCTS misses it).
@@ -51,20 +62,114 @@ def ismcts_score(result) -> tuple[float, int]:
     return result.wins[0] + 0.5 * result.draws, n
 
 
-def run(config: str, seconds: float, games: int, seed: int, jobs: int) -> str:
+def run(config: str, budget: str, games: int, seed: int, jobs: int, options: str = "",
+        open_budget: str | None = None) -> str:
+    """One match: ``ismcts:BUDGET[OPTIONS]`` against ``cheat:OPEN_BUDGET`` (default the same;
+    a budget is "0.1s" or an iteration count)."""
     game, params, label = CONFIGS[config]
-    specs = [f"ismcts:{seconds:g}s", f"cheat:{seconds:g}s"]
+    specs = [f"ismcts:{budget}{options}", f"cheat:{open_budget or budget}"]
     t0 = time.perf_counter()
     def progress(done, total):
-        print(f"  {label} {seconds:g} s: {done}/{total} games", file=sys.stderr, flush=True)
+        print(f"  {label} {budget}: {done}/{total} games", file=sys.stderr, flush=True)
 
     result = play_match(game, params, specs, games, seed=seed, jobs=jobs, progress=progress,
                         allow_open_hands=True)
     points, n = ismcts_score(result)
     lo, hi = wilson_interval(points, n)
-    return (f"{label:<10} {seconds:>6g} s  {n:>5}  {result.wins[0]:>4}-{result.draws}-"
+    return (f"{label:<10} {budget:>8}  {n:>5}  {result.wins[0]:>4}-{result.draws}-"
             f"{result.wins[1]:<4}  {100 * points / n:6.1f}%  [{100 * lo:5.1f}%, {100 * hi:5.1f}%]"
             f"  {time.perf_counter() - t0:7.0f} s")
+
+
+def run_logged(config: str, budget: str, games: int, seed: int, options: str,
+               open_budget: str | None, part: tuple[int, int], log: str) -> None:
+    """Games ``part[0]`` (0-based) of every ``part[1]`` of the match, one JSON line per game
+    appended to ``log`` as it ends (so a run cut short keeps its games, and a run resumed
+    with the same log skips them; --summarise adds up the lines of several parts)."""
+    import json
+    from boardlab.arena import play_one, prepare_match
+    game, params, label = CONFIGS[config]
+    specs = [f"ismcts:{budget}{options}", f"cheat:{open_budget or budget}"]
+    _, tasks = prepare_match(game, params, specs, games, seed, allow_open_hands=True)
+    done = set()                 # games of this match already in the log (a resumed run)
+    try:
+        with open(log) as f:
+            for line in f:
+                r = json.loads(line)
+                if r["config"] == config and r["specs"] == specs and r["seed"] == seed:
+                    done.add(r["index"])
+    except FileNotFoundError:
+        pass
+    for task in tasks[part[0]::part[1]]:
+        if task[3] in done:
+            continue
+        o = play_one(*task)
+        with open(log, "a") as f:
+            f.write(json.dumps({"config": config, "specs": specs, "seed": seed,
+                                "index": o.index, "winner": o.winner}) + "\n")
+
+
+def summarise(logs: list[str]) -> None:
+    """Score of agent 0 (ISMCTS) per (config, specs, seed) over the lines of ``logs``."""
+    import json
+    groups: dict = {}
+    for log in logs:
+        with open(log) as f:
+            for line in f:
+                r = json.loads(line)
+                key = (r["config"], tuple(r["specs"]), r["seed"])
+                groups.setdefault(key, {})[r["index"]] = r["winner"]
+    for (config, specs, seed), games in sorted(groups.items()):
+        n = len(games)
+        wins = sum(1 for w in games.values() if w == 0)
+        draws = sum(1 for w in games.values() if w is None)
+        points = wins + 0.5 * draws
+        lo, hi = wilson_interval(points, n)
+        print(f"{CONFIGS[config][2]:<10} {' vs '.join(specs)}  seed {seed}  {n} games "
+              f"(indices {min(games)}..{max(games)})  {wins}-{draws}-{n - wins - draws}  "
+              f"{100 * points / n:.1f}%  [{100 * lo:.1f}%, {100 * hi:.1f}%]")
+
+
+def inference_check(games: int, seed: int, worlds: int = 32, beta: float = 8.0,
+                    epsilon: float = 0.2) -> None:
+    """How informative inference from play is (Kitsu 2p): at every third decision of ISMCTS
+    self-play games (``ismcts:1000``) with an opponent play in the deal, the percentile of
+    the TRUE opponent hand's likelihood among ``worlds`` determinizations' (0.5: no better
+    than a random world). Reads the true hand: a measurement, never a search."""
+    import random
+    import statistics
+    from boardlab.games import kitsu_inference as ki
+    game = boardlab.make("kitsu", players=2)
+    ranks = []
+    for g in range(games):
+        state = game.new_initial_state(seed=_mix(seed, g, 0x0A))
+        rng = random.Random(_mix(seed, g, 0x0B))
+        players = [make_agent("ismcts:1000", seed=_mix(seed, g, s)) for s in range(2)]
+        n = 0
+        while not state.is_terminal() and n < 80:
+            p = state.current_player
+            if p == boardlab.CHANCE:
+                state.apply(_sample_chance(state, rng))
+                continue
+            events, snaps, _ = ki._history_since_deal(state, p)
+            if n % 3 == 2 and any(a == 1 - p for a, _ in events):
+                cache, core = ({}, {}), state._core
+                lls = []
+                for k in range(worlds):
+                    hand, hidden = ki._kitsu_infer.world_hand(core.determinize(p, k), 1 - p)
+                    lls.append(ki.log_likelihood(events, snaps, p, hand, hidden,
+                                                 random.Random(k), n, cache, beta, epsilon, 6))
+                hand, hidden = ki._kitsu_infer.world_hand(core, 1 - p)     # the true hand
+                true = ki.log_likelihood(events, snaps, p, hand, hidden, random.Random(worlds),
+                                         n, cache, beta, epsilon, 6)
+                if len(set(lls)) > 1:
+                    ranks.append((sum(x < true for x in lls) + 0.5 * sum(x == true for x in lls))
+                                 / worlds)
+            state.apply(int(players[p].step(state)))
+            n += 1
+    print(f"beta {beta:g}, epsilon {epsilon:g}: {len(ranks)} positions from {games} games; "
+          f"mean percentile of the true hand {statistics.mean(ranks):.3f} "
+          f"(standard error {statistics.pstdev(ranks) / len(ranks) ** 0.5:.3f}; 0.5 = none)")
 
 
 def analyse(config: str, positions: int, iterations: int, self_play: int, seed: int) -> None:
@@ -178,6 +283,14 @@ def main(argv=None) -> int:
     ap.add_argument("--configs", nargs="+", default=list(CONFIGS), choices=list(CONFIGS))
     ap.add_argument("--seconds", nargs="+", type=float, default=[0.1, 1.0],
                     help="time per move of both agents (default 0.1 1)")
+    ap.add_argument("--budgets", nargs="+", default=None, metavar="B",
+                    help="budgets per move instead of --seconds: iteration counts (e.g. 45000, "
+                         "calibrated to a time on an unloaded core) or times (0.1s)")
+    ap.add_argument("--options", default="",
+                    help='ISMCTS spec options appended to its budget, e.g. ":infer=32"')
+    ap.add_argument("--open-budget", default=None,
+                    help="budget of the open-hands searcher if not the same (e.g. ISMCTS with "
+                         "inference gets fewer iterations for the time its inference takes)")
     ap.add_argument("--games", type=int, default=40,
                     help="games per configuration and time (even: seat-swapped; default 40)")
     ap.add_argument("--seed", type=int, default=0, help="match seed (default 0)")
@@ -191,7 +304,30 @@ def main(argv=None) -> int:
                          "search defects (more searches per position)")
     ap.add_argument("--self-play", type=int, default=2000,
                     help="--analyse: iterations per move of the self-play games (default 2000)")
+    ap.add_argument("--part", default=None, metavar="K/M",
+                    help="play only games K, K+M, K+2M... of the match (with --log)")
+    ap.add_argument("--log", default=None, help="with --part: append one JSON line per game")
+    ap.add_argument("--summarise", nargs="+", default=None, metavar="LOG",
+                    help="instead of playing: add up the games of these --log files")
+    ap.add_argument("--inference-check", type=int, default=0, metavar="GAMES",
+                    help="instead of playing: how informative Kitsu 2p inference from play is "
+                         "(percentile of the true hand's likelihood), over GAMES self-play games")
+    ap.add_argument("--beta", type=float, default=8.0, help="--inference-check: softmax beta")
+    ap.add_argument("--epsilon", type=float, default=0.2, help="--inference-check: uniform mix")
     args = ap.parse_args(argv)
+    if args.inference_check:
+        inference_check(args.inference_check, args.seed, beta=args.beta, epsilon=args.epsilon)
+        return 0
+    if args.summarise:
+        summarise(args.summarise)
+        return 0
+    if args.part:
+        k, m = (int(x) for x in args.part.split("/"))
+        for config in args.configs:
+            for budget in args.budgets or [f"{x:g}s" for x in args.seconds]:
+                run_logged(config, budget, args.games, args.seed, args.options,
+                           args.open_budget, (k, m), args.log)
+        return 0
     if args.analyse:
         run_one = decompose if args.decompose else analyse
         for config in args.configs:
@@ -201,11 +337,16 @@ def main(argv=None) -> int:
         ap.error("--games must be even and >= 2 (each deal is played from both sides)")
     print("ISMCTS (default options) vs the open-hands searcher, equal time per move; "
           f"seed {args.seed}, score = ISMCTS wins + draws/2, 95% Wilson interval")
-    print(f"{'game':<10} {'s/move':>8}  {'games':>5}  {'W-D-L':<10}  {'score':>6}  "
+    if args.options or args.open_budget:
+        print(f"ISMCTS options: {args.options or '-'}; open-hands budget: "
+              f"{args.open_budget or 'the same'}")
+    print(f"{'game':<10} {'budget':>8}  {'games':>5}  {'W-D-L':<10}  {'score':>6}  "
           f"{'95% CI':<16}  {'wall':>7}")
     for config in args.configs:
-        for seconds in args.seconds:
-            print(run(config, seconds, args.games, args.seed, args.jobs), flush=True)
+        budgets = args.budgets or [f"{x:g}s" for x in args.seconds]
+        for budget in budgets:
+            print(run(config, budget, args.games, args.seed, args.jobs, args.options,
+                      args.open_budget), flush=True)
     return 0
 
 

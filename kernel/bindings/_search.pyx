@@ -41,6 +41,8 @@ cdef extern from "search/ismcts.h" nogil:
     BLISTree *bl_ismcts_create(const BLGame *g, const void *root, int root_player,
                                const BLSearchParams *params, char *err, int errlen) noexcept
     int64_t bl_ismcts_run(BLISTree *t, int64_t n) noexcept
+    int bl_ismcts_set_worlds(BLISTree *t, const void *const *states, const double *weights,
+                             int n, char *err, int errlen) noexcept
     void bl_ismcts_free(BLISTree *t) noexcept
     int64_t bl_ismcts_iterations(const BLISTree *t) noexcept
     int64_t bl_ismcts_num_nodes(const BLISTree *t) noexcept
@@ -100,6 +102,35 @@ cdef class ISMCTSTree:
         if self.t != NULL:
             bl_ismcts_free(self.t)
             self.t = NULL
+
+    def set_worlds(self, states, weights):
+        """Search these weighted worlds instead of fresh determinizations: each
+        iteration starts from states[i] (CoreStates of this game, each a
+        determinization of the root for the tree's player) with probability
+        weights[i] / sum(weights). Before the first iteration. ValueError on a
+        bad argument."""
+        cdef int n = len(states), i
+        cdef CoreState cs
+        cdef char err[256]
+        if len(weights) != n:
+            raise ValueError("worlds: one weight per state")
+        cdef const void **ptrs = <const void **>malloc(sizeof(void *) * (n if n > 0 else 1))
+        cdef double *w = <double *>malloc(sizeof(double) * (n if n > 0 else 1))
+        if ptrs == NULL or w == NULL:
+            free(ptrs); free(w)
+            raise MemoryError()
+        try:
+            for i in range(n):
+                cs = states[i]
+                if cs.game is not self.game:
+                    raise ValueError("worlds: a state of another game")
+                ptrs[i] = cs.st
+                w[i] = float(weights[i])
+            err[0] = 0
+            if bl_ismcts_set_worlds(self.t, ptrs, w, n, err, 256) != 0:
+                raise ValueError(err.decode("utf-8", "replace"))
+        finally:
+            free(ptrs); free(w)
 
     def run(self, n):
         """Run n more iterations with the GIL released; returns n."""

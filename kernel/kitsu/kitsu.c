@@ -899,6 +899,41 @@ static int kitsu_determinize(const BLGame *g, void *vst, int o, BLRng *r) {
     bl_rng_seed(&s->rng, bl_rng_next(r));
     return 0;
 }
+/* Inference from play (py/boardlab/games/kitsu_inference.py) asks what another
+ * seat would have done with a given hand: in a world (a determinization), give
+ * `seat` exactly counts[t] cards of each type t, taken from the cards the world
+ * put in that hand or in the stock (the cards its observer could not see);
+ * the cards it held go back to the stock. -1 (nothing changed) if the counts
+ * do not add up to the hand's size or the cards are not there. */
+int kitsu_set_hand(const BLGame *g, void *vst, int seat, const int *counts) {
+    const KitsuConfig *c = CFG(g);
+    KitsuState *s = ST(vst);
+    if (seat < 0 || seat >= c->players) return -1;
+    uint32_t pool = s->hand[seat] | s->stock, hand = 0;
+    int n = 0;
+    for (int t = 0; t < K_NTYPES; t++) {
+        if (counts[t] < 0) return -1;
+        if (!take_copies(c, &pool, &hand, t, counts[t])) return -1;
+        n += counts[t];
+    }
+    if (n != bb_popcount32(s->hand[seat])) return -1;
+    s->hand[seat] = hand;
+    s->stock = pool;
+    return 0;
+}
+
+/* The types in `seat`'s hand of a world (counts[K_NTYPES]) and the type of its
+ * face-down card in the current trick (-1 none): what inference walks back from. */
+int kitsu_world_hand(const BLGame *g, const void *vst, int seat, int *counts) {
+    const KitsuConfig *c = CFG(g);
+    const KitsuState *s = (const KitsuState *)vst;
+    for (int t = 0; t < K_NTYPES; t++) counts[t] = type_count(c, s->hand[seat], t);
+    for (int i = 0; i < s->n_played; i++)
+        if ((s->trick_flags[i] & KF_HIDDEN) && s->trick_seat[i] == seat)
+            return c->type_of[s->trick_card[i]];
+    return -1;
+}
+
 /* ---------- evaluation ---------- */
 
 /* Probability that Blue wins the game from round score (a, b), with Blue

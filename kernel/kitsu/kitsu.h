@@ -141,4 +141,11 @@ typedef struct {
 
 extern const BLGameVTable bl_kitsu_vtable;
 
+/* Give `seat` exactly counts[t] cards of each type t (K_NTYPES entries) from its
+ * hand and the stock (inference from play; see kitsu.c). 0, or -1 unchanged. */
+int kitsu_set_hand(const BLGame *g, void *st, int seat, const int *counts);
+/* counts[t] = cards of type t in `seat`'s hand; returns the type of its face-down
+ * card in the current trick, -1 if none. For worlds (determinizations) only. */
+int kitsu_world_hand(const BLGame *g, const void *st, int seat, int *counts);
+
 #endif

@@ -23,6 +23,11 @@ struct BLISTree {
     int64_t path_cap;
     double *eval;          /* num_players: scratch for evaluate() */
     int64_t iterations;
+    /* Weighted worlds (bl_ismcts_set_worlds): n_worlds states of state_size
+     * bytes, drawn by weight instead of determinize(); 0 = determinize. */
+    int n_worlds;
+    unsigned char *worlds;
+    double *world_cum;     /* cumulative weights, world_cum[n_worlds - 1] = total */
 };
 
 BLSearchParams bl_ismcts_default_params(void) {
@@ -122,7 +127,47 @@ BLISTree *bl_ismcts_create(const BLGame *g, const void *root, int root_player,
 void bl_ismcts_free(BLISTree *t) {
     if (!t) return;
     free(t->root); free(t->scratch); free(t->legal); free(t->untried);
-    free(t->child_of); free(t->path); free(t->eval); free(t->nodes); free(t);
+    free(t->child_of); free(t->path); free(t->eval); free(t->nodes);
+    free(t->worlds); free(t->world_cum); free(t);
+}
+
+int bl_ismcts_set_worlds(BLISTree *t, const void *const *states, const double *weights, int n,
+                         char *err, int errlen) {
+    const BLGame *g = t->g;
+    if (t->p.open_hands) { set_err(err, errlen, "worlds: not with open_hands"); return -1; }
+    if (t->iterations > 0) { set_err(err, errlen, "worlds: set before the first iteration"); return -1; }
+    if (n <= 0 || !states || !weights) { set_err(err, errlen, "worlds: at least one world"); return -1; }
+    double total = 0.0;
+    for (int i = 0; i < n; i++) {
+        if (!(weights[i] >= 0.0) || isinf(weights[i])) {
+            set_err(err, errlen, "worlds: weights must be finite and >= 0"); return -1;
+        }
+        total += weights[i];
+    }
+    if (!(total > 0.0)) { set_err(err, errlen, "worlds: the weights sum to 0"); return -1; }
+    unsigned char *w = (unsigned char *)malloc((size_t)n * g->state_size);
+    double *cum = (double *)malloc(sizeof(double) * (size_t)n);
+    if (!w || !cum) { free(w); free(cum); set_err(err, errlen, "out of memory"); return -1; }
+    double acc = 0.0;
+    for (int i = 0; i < n; i++) {
+        memcpy(w + (size_t)i * g->state_size, states[i], g->state_size);
+        acc += weights[i];
+        cum[i] = acc;
+    }
+    free(t->worlds); free(t->world_cum);
+    t->worlds = w; t->world_cum = cum; t->n_worlds = n;
+    return 0;
+}
+
+/* A world by weight (binary search on the cumulative weights). */
+static const void *draw_world(BLISTree *t) {
+    int n = t->n_worlds, lo = 0, hi = n - 1;
+    double u = bl_rng_double(&t->det_rng) * t->world_cum[n - 1];
+    while (lo < hi) {
+        int mid = (lo + hi) / 2;
+        if (u < t->world_cum[mid]) hi = mid; else lo = mid + 1;
+    }
+    return t->worlds + (size_t)lo * t->g->state_size;
 }
 
 int64_t bl_ismcts_iterations(const BLISTree *t) { return t->iterations; }
@@ -130,6 +175,7 @@ int64_t bl_ismcts_num_nodes(const BLISTree *t) { return t->n_nodes; }
 size_t bl_ismcts_memory_bytes(const BLISTree *t) {
     const BLGame *g = t->g;
     return sizeof(BLISTree) + (size_t)t->cap * sizeof(BLISNode) + 2 * g->state_size
+         + (size_t)t->n_worlds * (g->state_size + sizeof(double))
          + sizeof(int32_t) * (size_t)t->path_cap + sizeof(double) * BL_MAX_PLAYERS
          + 2 * sizeof(int32_t) * (size_t)g->max_legal + sizeof(int32_t) * (size_t)g->num_actions;
 }
@@ -162,12 +208,19 @@ static int iterate(BLISTree *t) {
     double ret[BL_MAX_PLAYERS];
     int64_t cap = t->p.max_nodes;
 
-    memcpy(st, t->root, g->state_size);
-    if (t->p.open_hands) {
-        /* Every hand face up; only the future (the game stream) is resampled. */
+    if (t->n_worlds > 0) {
+        /* A given world (already a determinization of the root): only its
+         * future chance is resampled. */
+        memcpy(st, draw_world(t), g->state_size);
         bl_rng_seed(bl_state_rng(st), bl_rng_next(&t->det_rng));
-    } else if (vt->determinize(g, st, t->root_player, &t->det_rng) != 0) {
-        return -1;   /* first of all: forget what the observer cannot know */
+    } else {
+        memcpy(st, t->root, g->state_size);
+        if (t->p.open_hands) {
+            /* Every hand face up; only the future (the game stream) is resampled. */
+            bl_rng_seed(bl_state_rng(st), bl_rng_next(&t->det_rng));
+        } else if (vt->determinize(g, st, t->root_player, &t->det_rng) != 0) {
+            return -1;   /* first of all: forget what the observer cannot know */
+        }
     }
 
     int32_t node = 0;

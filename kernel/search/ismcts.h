@@ -112,6 +112,16 @@ BLISTree *bl_ismcts_create(const BLGame *g, const void *root, int root_player,
 /* Run n more iterations (callable repeatedly). Returns iterations done, or -1
  * if the root could not be determinized (nothing more is searched). */
 int64_t bl_ismcts_run(BLISTree *t, int64_t n);
+/* Weighted worlds: instead of determinize(), each iteration starts from one of
+ * these n full states (copied), drawn with probability weights[i] / sum from
+ * the determinization stream, its game stream reseeded. The caller guarantees
+ * each is a determinization of the root for root_player (same public state);
+ * this is how inference from play (worlds weighted by how likely the others'
+ * past moves were in them) reaches the search. Before the first iteration, not
+ * with open_hands; weights finite >= 0 with a positive sum. 0, or -1 with a
+ * message in err. */
+int bl_ismcts_set_worlds(BLISTree *t, const void *const *states, const double *weights, int n,
+                         char *err, int errlen);
 void bl_ismcts_free(BLISTree *t);
 
 int64_t bl_ismcts_iterations(const BLISTree *t);

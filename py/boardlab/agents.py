@@ -22,7 +22,7 @@ from typing import Optional
 import numpy as np
 
 from .errors import brief_repr
-from .search import SearchResult, check_budget, check_options, core_of, ismcts
+from .search import SearchResult, check_budget, check_infer, check_options, core_of, ismcts
 
 __all__ = ["Agent", "RandomAgent", "GreedyAgent", "ISMCTSAgent", "OpenHandsAgent", "make_agent",
            "sees_hidden_information"]
@@ -160,7 +160,7 @@ class ISMCTSAgent(Agent):
     def __init__(self, iterations: Optional[int] = None, seconds: Optional[float] = None,
                  seed: int = 0, c: float = 0.7, rollout_depth: Optional[int] = None,
                  threads: int = 1,
-                 final: str = "visits", bias: float = 0.0):
+                 final: str = "visits", bias: float = 0.0, infer: int = 0):
         if iterations is None and seconds is None:
             iterations = 1000
         # The search's own checks, now rather than at the first move.
@@ -170,6 +170,7 @@ class ISMCTSAgent(Agent):
                              bias=bias)
         self.c, self.rollout_depth, self.threads, self.final, self.bias = (
             opts[k] for k in ("c", "rollout_depth", "threads", "final", "bias"))
+        self.infer = check_infer(infer, self.sees_hidden_information)
         budget = f"{self.iterations}" if self.iterations is not None else f"{self.seconds:g}s"
         opts = []
         if self.c != 0.7:
@@ -182,6 +183,8 @@ class ISMCTSAgent(Agent):
             opts.append(f"final={self.final}")
         if self.bias != 0.0:
             opts.append(f"bias={self.bias:g}")
+        if self.infer:
+            opts.append(f"infer={self.infer}")
         self.name = ":".join([f"ismcts:{budget}"] + opts)
 
     def analyse(self, state) -> SearchResult:
@@ -189,7 +192,8 @@ class ISMCTSAgent(Agent):
         move_seed = (self.seed * 0x9E3779B97F4A7C15 + _ply(state) * 0xBF58476D1CE4E5B9) & (_MASK64 >> 1)
         return ismcts(state, iterations=self.iterations, seconds=self.seconds, c=self.c,
                       rollout_depth=self.rollout_depth, seed=move_seed, threads=self.threads,
-                      final=self.final, bias=self.bias, open_hands=self.sees_hidden_information)
+                      final=self.final, bias=self.bias, open_hands=self.sees_hidden_information,
+                      infer=self.infer)
 
     def step(self, state) -> int:
         legal = core_of(state).legal_actions()
@@ -222,7 +226,7 @@ def sees_hidden_information(agent) -> bool:
 _SPEC_HELP = ('agent spec must be "random", "greedy", "ismcts" (1000 iterations), '
               '"ismcts:N" (N iterations) or "ismcts:Xs" (X seconds)')
 _OPTION_KEYS = {"c": "c", "depth": "rollout_depth", "rollout_depth": "rollout_depth",
-                "threads": "threads", "final": "final", "bias": "bias"}
+                "threads": "threads", "final": "final", "bias": "bias", "infer": "infer"}
 # Numbers in a spec: ASCII digits only, and short enough for int() (whose digit
 # limit would otherwise surface as its own ValueError); ranges are checked later.
 _INT_VALUE = re.compile(r"[+-]?[0-9]{1,30}")
@@ -259,6 +263,7 @@ def make_agent(spec: str, seed: int = 0, allow_open_hands: bool = False) -> Agen
                              f"information (every hand), so it may not play a seat; it is only "
                              f"for analysis and measurement (arena: --allow-open-hands)")
         base = make_agent("ismcts" + s[len("cheat"):], seed=seed)
+        check_infer(base.infer, open_hands=True)
         return OpenHandsAgent(iterations=base.iterations, seconds=base.seconds, seed=seed,
                               c=base.c, rollout_depth=base.rollout_depth, threads=base.threads,
                               final=base.final, bias=base.bias)
@@ -272,7 +277,8 @@ def make_agent(spec: str, seed: int = 0, allow_open_hands: bool = False) -> Agen
             key, eq, value = opt.partition("=")
             if not eq or key not in _OPTION_KEYS:
                 raise ValueError(f"bad ismcts option {brief_repr(opt)} in agent spec "
-                                 f"{brief_repr(spec)}: use c=, depth=, threads=, bias= or final=")
+                                 f"{brief_repr(spec)}: use c=, depth=, threads=, bias=, final= "
+                                 f"or infer=")
             name = _OPTION_KEYS[key]
             if name == "final":
                 kwargs[name] = value

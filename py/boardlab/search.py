@@ -58,6 +58,32 @@ def bytes_per_node() -> int:
     return int(_search.bytes_per_node())
 
 
+MAX_INFER_WORLDS = 4096
+
+
+def check_infer(infer, open_hands: bool = False) -> int:
+    """``infer`` as an int in [0, MAX_INFER_WORLDS]; ValueError naming it otherwise, or
+    with open hands (which has nothing to infer)."""
+    infer = _check_int("infer", infer, 0, MAX_INFER_WORLDS)
+    if infer and open_hands:
+        raise ValueError("infer: the open-hands search sees every hand; nothing to infer")
+    return infer
+
+
+def inferred_worlds(state, player: int, n: int, seed: int) -> list:
+    """[(kernel world, weight)]: ``n`` determinizations of ``state`` for ``player`` weighted
+    by inference from play (Kitsu 2 players). ValueError where it does not apply."""
+    core = core_of(state)
+    if core.core_game.name != "kitsu" or core.core_game.num_players != 2:
+        raise ValueError("infer: inference from play is implemented for Kitsu with 2 players "
+                         f"only, not {core.core_game.name} with {core.core_game.num_players}")
+    if core is state or getattr(state, "is_determinized", True):
+        raise ValueError("infer: needs a game's boardlab.State (its observed history), "
+                         "not a kernel state or a determinization")
+    from .games.kitsu_inference import weighted_worlds
+    return weighted_worlds(state, player, n, seed)
+
+
 def core_of(state):
     """The kernel state of a ``boardlab.State`` (or a kernel state itself);
     TypeError for anything else."""
@@ -375,7 +401,7 @@ def ismcts(state, iterations: Optional[int] = None, seconds: Optional[float] = N
            progress: Optional[Callable[[int, Optional[int], float], Any]] = None,
            player: Optional[int] = None, max_nodes: Optional[int] = None,
            threads: int = 1, final: str = "visits", bias: float = 0.0,
-           open_hands: bool = False) -> SearchResult:
+           open_hands: bool = False, infer: int = 0) -> SearchResult:
     """SO-ISMCTS from ``state`` for seat ``player`` (default: the seat to move).
 
     Exactly one budget: ``iterations`` (deterministic: same seed, same result)
@@ -409,6 +435,12 @@ def ismcts(state, iterations: Optional[int] = None, seconds: Optional[float] = N
     ceiling of the information-set search. It sees hidden information, so it is
     for analysis and measurement only, never for a seat in play (agents refuse
     it unless explicitly allowed; see :func:`boardlab.agents.make_agent`).
+
+    ``infer=N`` (Kitsu 2 players) searches N worlds weighted by how likely the
+    opponent's card plays in the current deal were in each (inference from play,
+    :mod:`boardlab.games.kitsu_inference`) instead of a fresh uniform
+    determinization per iteration; ``state`` must then be a game's
+    ``boardlab.State`` (its observed history is read), not a determinization.
     """
     core = core_of(state)
     iterations, seconds = check_budget(iterations, seconds)
@@ -423,6 +455,7 @@ def ismcts(state, iterations: Optional[int] = None, seconds: Optional[float] = N
         raise ValueError(f"progress must be callable, got {brief_repr(progress)}")
     if not isinstance(open_hands, bool):
         raise ValueError(f"open_hands must be True or False, got {brief_repr(open_hands)}")
+    infer = check_infer(infer, open_hands)
 
     to_move = int(core.current_player())
     if to_move < 0:
@@ -438,6 +471,10 @@ def ismcts(state, iterations: Optional[int] = None, seconds: Optional[float] = N
     trees = [_search.ISMCTSTree(core, player, c, rollout_depth, _thread_seed(seed, k), max_nodes,
                                 bias, open_hands)
              for k in range(threads)]
+    if infer:
+        worlds = inferred_worlds(state, player, infer, seed)
+        for tree in trees:
+            tree.set_worlds([w for w, _ in worlds], [x for _, x in worlds])
     if iterations is not None:
         quotas = [iterations // threads + (1 if k < iterations % threads else 0)
                   for k in range(threads)]

@@ -3,8 +3,7 @@ for the player to move; or set up a position from what one seat knows."""
 import streamlit as st
 
 import boardlab
-from boardlab.streamlit_app import common
-from boardlab.streamlit_app import review
+from boardlab.streamlit_app import common, open_hands_column, review
 from boardlab.streamlit_app.eval_bar import show_eval_bar
 from boardlab.streamlit_app.games import ui_for
 from boardlab.streamlit_app.review import (THRESHOLDS, Review, content_key, evaluation,
@@ -100,6 +99,9 @@ def review_controls(base, live_seat, show_all, slider_key: str):
             review_table(rows, seats, slider_key)
 
     worker()
+    rows = [job.rows[i] for i in sorted(job.rows)]
+    if rows and not running:                      # on the decisions the review has analysed
+        open_hands_column.review_column(base, rows, live_seat, show_all, an)
     return job
 
 
@@ -272,6 +274,7 @@ with tab_game:
                            "own decisions.")
             result = analyse_block(pos, mover, "an_game",
                                    f"Analysis of P{mover} after {plies[i]} actions", refused)
+            open_hands_column.position_column(pos, mover, live_seat, show_all, "an_game", an)
             if result is not None:
                 ev = evaluation(result)
             elif row is not None:
