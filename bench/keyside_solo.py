@@ -22,13 +22,28 @@ from boardlab.arena import wilson_interval
 from solo_play import play_seeded
 
 
+def winning_now(obs: dict, need: int) -> bool:
+    """Whether the position would be a win if the game ended now (score and beacons as they stand)."""
+    return obs["seats"][0]["score"]["total"] >= 120 and sum(bool(b["lit"]) for b in obs["beacons"]) >= need
+
+
 def play(spec: str, all_beacons: bool, seed: int) -> dict:
-    """One seeded solo game: won, total, score breakdown and the beacons."""
+    """One seeded solo game: won, total, score breakdown, the beacons, and whether
+    the position stood as a win at some point (a lost game that did threw it away)."""
     state = boardlab.make("keyside", players=1, solo_all_beacons=all_beacons).new_initial_state(seed=seed)
-    state = play_seeded(state, spec, seed)
+    need = 3 if all_beacons else 2
+    stood, peak = [], [0]
+
+    def watch(s):
+        obs = s.full_observation()
+        peak[0] = max(peak[0], obs["seats"][0]["score"]["total"])
+        if not stood and winning_now(obs, need):
+            stood.append(True)
+
+    state = play_seeded(state, spec, seed, after_move=watch)
     obs = state.full_observation()
     score = obs["seats"][0]["score"]
-    return {"won": bool(obs["won"]), "total": score["total"], "score": score,
+    return {"won": bool(obs["won"]), "total": score["total"], "score": score, "stood": bool(stood), "peak": peak[0],
             "beacons": [(b["beacon"], bool(b["lit"])) for b in obs["beacons"]]}
 
 
@@ -64,8 +79,8 @@ def main(argv=None) -> int:
             for i, r in enumerate(pool.imap(one, seeds)):   # in seed order, whatever the jobs
                 results.append(r)
                 lit = "".join(b for b, ok in r["beacons"] if ok) or "-"
-                print(f"game {i + 1}/{args.games} seed {seeds[i]}: {r['total']} points, lit {lit}, "
-                      f"{'won' if r['won'] else 'lost'}", file=sys.stderr, flush=True)
+                print(f"game {i + 1}/{args.games} seed {seeds[i]}: {r['total']} points (peak {r['peak']}), lit {lit}, "
+                      f"{'won' if r['won'] else 'lost after standing as a win' if r['stood'] else 'lost'}", file=sys.stderr, flush=True)
     except KeyboardInterrupt:   # stopped early: report the games of the first seeds, all finished
         print(f"interrupted after {len(results)} games", file=sys.stderr)
         if not results:
@@ -78,9 +93,12 @@ def main(argv=None) -> int:
     need = 3 if args.all_beacons else 2
     print(f"keyside solo{' (all 3 beacons)' if args.all_beacons else ''}, {args.agent}, {n} games from seed {args.seed}"
           + (f" (stopped early: {args.games} asked)" if n < args.games else ""))
-    print(f"won {wins}/{n} = {wins / n:.1%} [95% Wilson {lo:.1%}, {hi:.1%}]")
+    print(f"won {wins}/{n} = {wins / n:.1%} [95% Wilson {lo:.1%}, {hi:.1%}]; "
+          f"lost after standing as a win: {sum(r['stood'] and not r['won'] for r in results)}")
     print(f"score: median {statistics.median(totals)}, mean {statistics.mean(totals):.1f}, "
-          f"min {min(totals)}, max {max(totals)}; >= 120 in {sum(t >= 120 for t in totals)}/{n}")
+          f"min {min(totals)}, max {max(totals)}; >= 120 in {sum(t >= 120 for t in totals)}/{n}; "
+          f"peak during the game: median {statistics.median(r['peak'] for r in results)}, "
+          f">= 120 in {sum(r['peak'] >= 120 for r in results)}/{n}")
     print("beacons lit: " + ", ".join(f"{k}: {lit[k]}" for k in range(4))
           + f"; >= {need} in {sum(v for k, v in lit.items() if k >= need)}/{n}")
     by_beacon = Counter()

@@ -223,7 +223,8 @@ void ks_setup_chance(const KsConfig *c, KsState *s, int outcome);
 int ks_setup_outcomes(const KsConfig *c, const KsState *s, int32_t *acts, double *probs);
 void ks_start_year(const KsConfig *c, KsState *s);
 /* score.c */
-typedef struct { int harbour[KS_NH]; int building[KC_N]; int gems, statue, support, beach, skill, fields, total; } KsScore;
+/* harbour[num]: points of scoring tile num (0-based); per_keyple[num]: what one keyple there would score. */
+typedef struct { int harbour[KS_NH], per_keyple[KS_NH]; int building[KC_N]; int gems, statue, support, beach, skill, fields, total; } KsScore;
 void ks_score(const KsConfig *c, const KsState *s, int p, int alloc_item, KsScore *out);
 /* Solo: which of the 3 beacons are lit (bit i), and whether the game is won. */
 int ks_beacons(const KsConfig *c, const KsState *s, int alloc_item);
