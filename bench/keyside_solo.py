@@ -5,6 +5,11 @@ points came from.
 
     python bench/keyside_solo.py --agent ismcts:2000 --games 100
     python bench/keyside_solo.py --agent ismcts:1s --games 100 --all-beacons --jobs 2
+    python bench/keyside_solo.py --agent ismcts:20000 --calibrate 25   # iterations per CPU second
+
+--calibrate N times the agent's first N searches (moves with a choice) of the game of
+--seed in process CPU time, which a loaded machine does not inflate, and prints iterations
+per CPU second: the iteration budget that matches a time budget on one unloaded core.
 
 Interrupt it (Ctrl-C, or SIGTERM) to stop early: it reports the games finished, which are
 always those of the first seeds (results come back in seed order).
@@ -15,9 +20,13 @@ import multiprocessing
 import signal
 import statistics
 import sys
+import time
 from collections import Counter
 
+import numpy as np
+
 import boardlab
+from boardlab.agents import make_agent
 from boardlab.arena import wilson_interval
 from solo_play import play_seeded
 
@@ -47,6 +56,29 @@ def play(spec: str, all_beacons: bool, seed: int) -> dict:
             "beacons": [(b["beacon"], bool(b["lit"])) for b in obs["beacons"]]}
 
 
+def calibrate(spec: str, seed: int, searches: int) -> float:
+    """Iterations per CPU second of `spec` (an iteration budget) over its first `searches`
+    searches in the solo game of `seed` (chance drawn as in play_seeded)."""
+    agent = make_agent(spec, seed=seed)
+    if agent.iterations is None:
+        raise SystemExit(f"--calibrate needs an iteration budget (ismcts:N), got {spec!r}")
+    state = boardlab.make("keyside", players=1).new_initial_state(seed=seed)
+    rng = np.random.default_rng(seed)
+    done, cpu = 0, 0.0
+    while done < searches and not state.is_terminal():
+        if state.is_chance():
+            acts, probs = zip(*state.chance_outcomes())
+            state.apply(int(rng.choice(acts, p=np.array(probs) / sum(probs))))
+            continue
+        searched = len(state.legal_actions()) > 1   # the agent answers a lone action unsearched
+        t = time.process_time()
+        state.apply(int(agent.step(state)))
+        if searched:
+            cpu += time.process_time() - t
+            done += 1
+    return agent.iterations * done / cpu
+
+
 def _interrupt(signum, frame):
     raise KeyboardInterrupt   # SIGTERM stops like Ctrl-C (a background job ignores SIGINT)
 
@@ -69,7 +101,13 @@ def main(argv=None) -> int:
     ap.add_argument("--seed", type=int, default=0, help="first game seed (games use seed, seed+1, ...)")
     ap.add_argument("--all-beacons", action="store_true", help="the solo_all_beacons option: all 3 must be lit")
     ap.add_argument("--jobs", type=int, default=1, help="worker processes (default 1)")
+    ap.add_argument("--calibrate", type=int, metavar="N", help="only time the first N searches (see above)")
     args = ap.parse_args(argv)
+    if args.calibrate:
+        rate = calibrate(args.agent, args.seed, args.calibrate)
+        print(f"keyside solo, {args.agent}, seed {args.seed}, first {args.calibrate} searches: "
+              f"{rate:,.0f} iterations per CPU second")
+        return 0
     seeds = range(args.seed, args.seed + args.games)
     one = functools.partial(play, args.agent, args.all_beacons)
     results = []
