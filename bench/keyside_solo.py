@@ -5,6 +5,11 @@ points came from.
 
     python bench/keyside_solo.py --agent ismcts:2000 --games 100
     python bench/keyside_solo.py --agent ismcts:1s --games 100 --all-beacons --jobs 2
+    python bench/keyside_solo.py --agent ismcts:20000 --calibrate 25   # iterations per CPU second
+
+--calibrate N times the agent's first N searches (moves with a choice) of the game of
+--seed in process CPU time, which a loaded machine does not inflate, and prints iterations
+per CPU second: the iteration budget that matches a time budget on one unloaded core.
 
 Interrupt it (Ctrl-C, or SIGTERM) to stop early: it reports the games finished, which are
 always those of the first seeds (results come back in seed order).
@@ -15,21 +20,63 @@ import multiprocessing
 import signal
 import statistics
 import sys
+import time
 from collections import Counter
 
+import numpy as np
+
 import boardlab
+from boardlab.agents import make_agent
 from boardlab.arena import wilson_interval
 from solo_play import play_seeded
 
 
+def winning_now(obs: dict, need: int) -> bool:
+    """Whether the position would be a win if the game ended now (score and beacons as they stand)."""
+    return obs["seats"][0]["score"]["total"] >= 120 and sum(bool(b["lit"]) for b in obs["beacons"]) >= need
+
+
 def play(spec: str, all_beacons: bool, seed: int) -> dict:
-    """One seeded solo game: won, total, score breakdown and the beacons."""
+    """One seeded solo game: won, total, score breakdown, the beacons, and whether
+    the position stood as a win at some point (a lost game that did threw it away)."""
     state = boardlab.make("keyside", players=1, solo_all_beacons=all_beacons).new_initial_state(seed=seed)
-    state = play_seeded(state, spec, seed)
+    need = 3 if all_beacons else 2
+    stood, peak = [], [0]
+
+    def watch(s):
+        obs = s.full_observation()
+        peak[0] = max(peak[0], obs["seats"][0]["score"]["total"])
+        if not stood and winning_now(obs, need):
+            stood.append(True)
+
+    state = play_seeded(state, spec, seed, after_move=watch)
     obs = state.full_observation()
     score = obs["seats"][0]["score"]
-    return {"won": bool(obs["won"]), "total": score["total"], "score": score,
+    return {"won": bool(obs["won"]), "total": score["total"], "score": score, "stood": bool(stood), "peak": peak[0],
             "beacons": [(b["beacon"], bool(b["lit"])) for b in obs["beacons"]]}
+
+
+def calibrate(spec: str, seed: int, searches: int) -> float:
+    """Iterations per CPU second of `spec` (an iteration budget) over its first `searches`
+    searches in the solo game of `seed` (chance drawn as in play_seeded)."""
+    agent = make_agent(spec, seed=seed)
+    if agent.iterations is None:
+        raise SystemExit(f"--calibrate needs an iteration budget (ismcts:N), got {spec!r}")
+    state = boardlab.make("keyside", players=1).new_initial_state(seed=seed)
+    rng = np.random.default_rng(seed)
+    done, cpu = 0, 0.0
+    while done < searches and not state.is_terminal():
+        if state.is_chance():
+            acts, probs = zip(*state.chance_outcomes())
+            state.apply(int(rng.choice(acts, p=np.array(probs) / sum(probs))))
+            continue
+        searched = len(state.legal_actions()) > 1   # the agent answers a lone action unsearched
+        t = time.process_time()
+        state.apply(int(agent.step(state)))
+        if searched:
+            cpu += time.process_time() - t
+            done += 1
+    return agent.iterations * done / cpu
 
 
 def _interrupt(signum, frame):
@@ -54,7 +101,13 @@ def main(argv=None) -> int:
     ap.add_argument("--seed", type=int, default=0, help="first game seed (games use seed, seed+1, ...)")
     ap.add_argument("--all-beacons", action="store_true", help="the solo_all_beacons option: all 3 must be lit")
     ap.add_argument("--jobs", type=int, default=1, help="worker processes (default 1)")
+    ap.add_argument("--calibrate", type=int, metavar="N", help="only time the first N searches (see above)")
     args = ap.parse_args(argv)
+    if args.calibrate:
+        rate = calibrate(args.agent, args.seed, args.calibrate)
+        print(f"keyside solo, {args.agent}, seed {args.seed}, first {args.calibrate} searches: "
+              f"{rate:,.0f} iterations per CPU second")
+        return 0
     seeds = range(args.seed, args.seed + args.games)
     one = functools.partial(play, args.agent, args.all_beacons)
     results = []
@@ -64,8 +117,8 @@ def main(argv=None) -> int:
             for i, r in enumerate(pool.imap(one, seeds)):   # in seed order, whatever the jobs
                 results.append(r)
                 lit = "".join(b for b, ok in r["beacons"] if ok) or "-"
-                print(f"game {i + 1}/{args.games} seed {seeds[i]}: {r['total']} points, lit {lit}, "
-                      f"{'won' if r['won'] else 'lost'}", file=sys.stderr, flush=True)
+                print(f"game {i + 1}/{args.games} seed {seeds[i]}: {r['total']} points (peak {r['peak']}), lit {lit}, "
+                      f"{'won' if r['won'] else 'lost after standing as a win' if r['stood'] else 'lost'}", file=sys.stderr, flush=True)
     except KeyboardInterrupt:   # stopped early: report the games of the first seeds, all finished
         print(f"interrupted after {len(results)} games", file=sys.stderr)
         if not results:
@@ -78,9 +131,12 @@ def main(argv=None) -> int:
     need = 3 if args.all_beacons else 2
     print(f"keyside solo{' (all 3 beacons)' if args.all_beacons else ''}, {args.agent}, {n} games from seed {args.seed}"
           + (f" (stopped early: {args.games} asked)" if n < args.games else ""))
-    print(f"won {wins}/{n} = {wins / n:.1%} [95% Wilson {lo:.1%}, {hi:.1%}]")
+    print(f"won {wins}/{n} = {wins / n:.1%} [95% Wilson {lo:.1%}, {hi:.1%}]; "
+          f"lost after standing as a win: {sum(r['stood'] and not r['won'] for r in results)}")
     print(f"score: median {statistics.median(totals)}, mean {statistics.mean(totals):.1f}, "
-          f"min {min(totals)}, max {max(totals)}; >= 120 in {sum(t >= 120 for t in totals)}/{n}")
+          f"min {min(totals)}, max {max(totals)}; >= 120 in {sum(t >= 120 for t in totals)}/{n}; "
+          f"peak during the game: median {statistics.median(r['peak'] for r in results)}, "
+          f">= 120 in {sum(r['peak'] >= 120 for r in results)}/{n}")
     print("beacons lit: " + ", ".join(f"{k}: {lit[k]}" for k in range(4))
           + f"; >= {need} in {sum(v for k, v in lit.items() if k >= need)}/{n}")
     by_beacon = Counter()

@@ -20,8 +20,8 @@ def test_solo_value_counts_progress_toward_the_drawn_beacon():
     # B3 (10 fish) drawn: 5 fish is half of it; 5 stone is the same goods count for no beacon.
     s = solo_start(("A2", "B3", "C1"))
     assert value(s, fish=5) > value(s, stone=5)
-    # B6 (9 gems) drawn instead: now fish are just goods again.
-    s = solo_start(("A2", "B6", "C1"))
+    # B6 (9 gems) drawn instead (and C2, whose tiles 8 and 9 count neither): now fish are just goods again.
+    s = solo_start(("A2", "B6", "C2"))
     assert abs(value(s, fish=5) - value(s, stone=5)) < 1e-9
     assert value(s, emerald=3, ruby=2) > value(s, fish=5)
 
@@ -31,3 +31,27 @@ def test_solo_value_is_a_probability_not_pinned_at_a_loss():
     base, lit = value(s), value(s, fish=10)   # B3 lit
     assert -1 < base < lit < 1
     assert value(s, fish=10, sheep=12) > lit  # and points on top
+
+
+def keyples_at(s, where, n):
+    s = s.clone()
+    setv(s, 0, "keyples", where, n)
+    return s.evaluate()[0]
+
+
+def test_solo_value_sees_keyples_placed_for_a_harbour_pair_beacon_before_it_scores():
+    # C3: 35 points from scoring tiles 1 and 2 (here on H1 and H2). Two keyples on H1 score
+    # nothing yet (no sheep), nor do two on H5 (no fish): only the first is a step toward C3.
+    s = solo_start(("A2", "B3", "C3"))
+    assert keyples_at(s, "H1", 2) > keyples_at(s, "H5", 2)
+    # C5 (tiles 3 and 11) drawn instead: H1 is nothing special.
+    s = solo_start(("A2", "B3", "C5"))
+    assert abs(keyples_at(s, "H1", 2) - keyples_at(s, "H5", 2)) < 1e-9
+
+
+def test_solo_value_sees_a_full_value_harbour_for_the_multiplier_beacon():
+    # C1: two harbours at their tile's 12 with a keyple. 12 fish (tile 5 at its 12 per keyple)
+    # is a step toward it even before a keyple stands there; 12 stone only half fills tile 7
+    # ((stone + wood) / 2 per keyple).
+    s = solo_start(("A2", "B6", "C1"))
+    assert value(s, fish=12) > value(s, stone=12)

@@ -117,6 +117,49 @@ static double projected(const KsConfig *c, const KsState *s, int p) {
          + 0.15 * goods - 0.2 * future * pl->mat;
 }
 
+/* The most one keyple can score on scoring tile num (0-based), black or red side. */
+static int tile_max(int num, int red) {
+    static const int BLACK[KS_NH] = {12, 12, 8, 12, 12, 12, 12, 6, 8, 12, 12, 8};
+    static const int RED[KS_NH] = {12, 12, 12, 12, 12, 12, 12, 10, 12, 12, 12, 12};
+    return red ? RED[num] : BLACK[num];
+}
+
+/* The C beacons' progress, 0..1. Points need both keyples in the harbour and
+ * the tile's condition met, so the points alone stay at 0 until both are
+ * there; part of the credit goes to each ingredient so the search sees
+ * the first steps. C1: two harbours at their tile's 12 (or 8 for black cows)
+ * with a keyple (an empty one at full value counts half); C2-C6: 35 points
+ * from the pair (the points, the keyples there and the better tile's value). */
+static double harbour_progress(const KsState *s, const KsScore *sc, int k) {
+    const KsPlayer *pl = &s->pl[0];
+    if (k == 0) {
+        double a = 0, b = 0;
+        for (int h = 0; h < KS_NH; h++) {
+            int num = s->hscore[h];
+            if (num < 0) continue;
+            int n = pl->kp[KS_H(h)] + (s->red_i == 0 && s->htile[h] == 8);
+            int max = (!s->hred[h] && num == 2) ? 8 : 12;
+            double v = sc->per_keyple[num] >= max ? 1.0 : (double)sc->per_keyple[num] / max;
+            if (n == 0) v *= 0.5;
+            if (v > a) { b = a; a = v; } else if (v > b) b = v;
+        }
+        return (a + b) / 2.0;
+    }
+    static const int PAIR[6][2] = {{0, 0}, {8, 9}, {1, 2}, {4, 10}, {3, 11}, {7, 12}};
+    int pts = 0, keyples = 0;
+    double best = 0;
+    for (int h = 0; h < KS_NH; h++) {
+        int num = s->hscore[h];
+        if (num < 0 || (num + 1 != PAIR[k][0] && num + 1 != PAIR[k][1])) continue;
+        pts += sc->harbour[num];
+        keyples += pl->kp[KS_H(h)] + (s->red_i == 0 && s->htile[h] == 8);
+        double v = (double)sc->per_keyple[num] / tile_max(num, s->hred[h]);
+        if (v > best) best = v;
+    }
+    double kq = keyples >= 3 ? 1.0 : keyples / 3.0;
+    return 0.6 * (pts >= 35 ? 1.0 : pts / 35.0) + 0.2 * kq + 0.2 * (best > 1 ? 1 : best);
+}
+
 static double clamp01(double x) { return x < 0 ? 0 : x > 1 ? 1 : x; }
 static double sigmoid(double x) { return 0.5 + 0.5 * x / (1.0 + (x < 0 ? -x : x)); }   /* cheap, smooth */
 
@@ -167,22 +210,7 @@ static double beacon_progress(const KsState *s, const KsScore *sc, int pile, int
         default: return gems / 9.0;
         }
     }
-    if (k == 0) {   /* two harbour rows at their tile's full value */
-        double a = 0, b = 0;
-        for (int h = 0; h < KS_NH; h++) {
-            int n = pl->kp[KS_H(h)] + (s->red_i == 0 && s->htile[h] == 8);
-            if (n == 0 || s->hscore[h] < 0) continue;
-            int max = (!s->hred[h] && s->hscore[h] == 2) ? 8 : 12;
-            double v = (double)sc->harbour[(int)s->hscore[h]] / n / max;
-            if (v > a) { b = a; a = v; } else if (v > b) b = v;
-        }
-        return (a + b) / 2.0;
-    }
-    static const int PAIR[6][2] = {{0, 0}, {8, 9}, {1, 2}, {4, 10}, {3, 11}, {7, 12}};
-    int pts = 0;
-    for (int h = 0; h < KS_NH; h++)
-        if (s->hscore[h] + 1 == PAIR[k][0] || s->hscore[h] + 1 == PAIR[k][1]) pts += sc->harbour[(int)s->hscore[h]];
-    return pts / 35.0;
+    return harbour_progress(s, sc, k);
 }
 
 /* Solo leaf value: a win probability, 2P - 1. P = P(120 points) x P(enough

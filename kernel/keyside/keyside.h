@@ -226,7 +226,8 @@ void ks_start_year(const KsConfig *c, KsState *s);
 /* position.c: the vtable's setup (a position from one seat's knowledge) */
 int ks_position_setup(const BLGame *g, void *st, uint64_t seed, const int32_t *desc, int n, char *err, int errlen);
 /* score.c */
-typedef struct { int harbour[KS_NH]; int building[KC_N]; int gems, statue, support, beach, skill, fields, total; } KsScore;
+/* harbour[num]: points of scoring tile num (0-based); per_keyple[num]: what one keyple there would score. */
+typedef struct { int harbour[KS_NH], per_keyple[KS_NH]; int building[KC_N]; int gems, statue, support, beach, skill, fields, total; } KsScore;
 void ks_score(const KsConfig *c, const KsState *s, int p, int alloc_item, KsScore *out);
 /* Solo: which of the 3 beacons are lit (bit i), and whether the game is won. */
 int ks_beacons(const KsConfig *c, const KsState *s, int alloc_item);

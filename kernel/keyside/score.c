@@ -113,7 +113,9 @@ void ks_score(const KsConfig *c, const KsState *s, int p, int alloc, KsScore *ou
     int keyples[KS_NH];
     for (int h = 0; h < KS_NH; h++) {
         keyples[h] = pl->kp[KS_H(h)] + (s->red_i == p && s->htile[h] == 8);
-        if (s->hscore[h] >= 0) out->harbour[(int)s->hscore[h]] = keyples[h] * tile_value(&f, s->hscore[h], s->hred[h]);
+        if (s->hscore[h] < 0) continue;
+        out->per_keyple[(int)s->hscore[h]] = tile_value(&f, s->hscore[h], s->hred[h]);
+        out->harbour[(int)s->hscore[h]] = keyples[h] * out->per_keyple[(int)s->hscore[h]];
     }
     for (int col = 0; col < KC_N; col++)
         if (pl->building[col] >= 0) out->building[col] = building_points(&f, pl, pl->building[col], pl->house >> col & 1);
