@@ -55,7 +55,9 @@ case "$core" in
     "$DIR"/venv/*) ;;
     *) echo "sanitize: boardlab._core was imported from $core, not the sanitizer build" >&2; exit 1 ;;
 esac
-if ! ldd "$core" | grep -q libasan; then
+# grep reads all of ldd's output: with -q it could exit at the first match and, under
+# pipefail, ldd's SIGPIPE would fail the check although the library is linked.
+if ! ldd "$core" | grep libasan >/dev/null; then
     echo "sanitize: $core is not linked with ASan" >&2
     exit 1
 fi
