@@ -1,6 +1,6 @@
 """Observation tensors (boardlab.interop.tensors), shared by the OpenSpiel and
 PettingZoo adapters: fixed size, built from the seat's own observation only,
-and (Keyside, Nukumi) exact: every field of the observation moves the tensor."""
+and exact: every field of the observation moves the tensor."""
 import copy
 import json
 from importlib import resources
@@ -14,8 +14,8 @@ import boardlab.games
 from boardlab.interop import tensors
 from conftest import game_cases, random_action
 
-#: Games whose encoders claim to keep every field of the observation.
-EXACT = ("keyside", "kitsu", "nukumi")
+#: Games whose encoders keep every field of the observation (all of them).
+EXACT = ("keyside", "kitsu", "kyushu", "nukumi")
 
 
 def _decisions(game, seed, limit=400):
@@ -286,3 +286,15 @@ def test_nukumi_build_decisions_are_encoded():
         if seen:
             break
     assert seen, "no build decision in 60 random games"
+
+
+def test_a_kyushu_cell_outside_the_grid_is_an_error_naming_the_field():
+    game = boardlab.make("kyushu", players=2)
+    obs = game.new_initial_state(seed=0).observation(0)
+    obs["maps"][1]["cells"] = [{"row": 40, "col": 3}]
+    with pytest.raises(ValueError, match=r"maps\[1\]\.cells has a cell outside the grid"):
+        tensors.encode(game, obs)
+    obs["maps"][1]["cells"] = []
+    obs["my_turn"] = {"discarded": "zz9"}
+    with pytest.raises(ValueError, match=r"my_turn\.discarded has unknown value 'zz9'"):
+        tensors.encode(game, obs)

@@ -13,7 +13,7 @@ True
 
 Every game has its own encoder (:data:`ENCODERS`, one module per game in
 :mod:`boardlab.interop.encoders`).
-Keyside's and Nukumi's encode every field of the observation dict exactly (a
+Every encoder encodes every field of the observation dict exactly (a
 one-hot per categorical value, counts per collection, numbers over a fixed
 scale; docs/tensors.md has the layout, :func:`layout` every field's slice);
 a value an encoder does not know is a ValueError, never silently dropped.
@@ -32,22 +32,20 @@ __all__ = ["ENCODERS", "encode", "observation_tensor", "tensor_size", "layout", 
 
 #: Encoders that fill a :class:`Writer` (these have a recorded :func:`layout`).
 _WRITERS: dict[str, Callable[[dict, dict, Writer], None]] = {
-    "keyside": _keyside.encode, "kitsu": _kitsu.encode, "nukumi": _nukumi.encode}
+    "keyside": _keyside.encode, "kitsu": _kitsu.encode, "kyushu": _kyushu.encode, "nukumi": _nukumi.encode}
 
 
 def _written(fill):
     def encoder(obs: dict, params: dict) -> list[float]:
         w = Writer()
         fill(obs, params, w)
-        return w.out
+        return w.floats()
     encoder.__doc__ = fill.__doc__
     return encoder
 
 
 #: game name -> encoder(observation dict, game params) -> floats (list or array).
-ENCODERS: dict[str, Callable[[dict, dict], list]] = {
-    "kyushu": _kyushu.encode,
-    **{name: _written(fill) for name, fill in _WRITERS.items()}}
+ENCODERS: dict[str, Callable[[dict, dict], list]] = {name: _written(fill) for name, fill in _WRITERS.items()}
 
 
 def _encoder(name: str):
@@ -82,7 +80,7 @@ def tensor_size(game) -> int:
 
 def layout(game) -> list[tuple[str, int, int, str]]:
     """Every field of ``game``'s tensor as (name, start, stop, encoding), in
-    order (Keyside and Nukumi; docs/tensors.md summarises them)."""
+    order (docs/tensors.md summarises them)."""
     if game.name not in _WRITERS:
         raise NotImplementedError(f"no recorded layout for game {game.name!r}")
     w = Writer(record=True)

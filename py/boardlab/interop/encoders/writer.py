@@ -3,6 +3,8 @@ game's tensor has one layout per parameter set; with ``record=True`` it also
 names each field's slice (``tensors.layout(game)``, docs/tensors.md)."""
 from __future__ import annotations
 
+import numpy as np
+
 
 def index_of(choices) -> dict:
     """{choice: position} for a Writer's categorical fields."""
@@ -16,15 +18,28 @@ class Writer:
     outside a field's choices is a ValueError naming the field: the encoder
     must be extended, never silently lose it."""
 
-    __slots__ = ("out", "layout")
+    __slots__ = ("out", "layout", "_done")
 
     def __init__(self, record: bool = False):
         self.out: list[float] = []
         self.layout: list[tuple[str, int, int, str]] | None = [] if record else None
+        self._done: list[np.ndarray] = []        # finished parts, before ``out`` (see ``array``)
 
     def _field(self, name: str, width: int, what: str) -> None:
-        start = len(self.out)
+        start = len(self.out) + sum(len(a) for a in self._done)
         self.layout.append((name, start, start + width, what))
+
+    def array(self, name: str, values: np.ndarray, what: str) -> None:
+        """A whole numpy array at once (a field too big to pass through the list, such as a
+        map's grid planes); ``block`` offsets count from the last ``array``."""
+        if self.layout is not None:
+            self._field(name, values.size, what)
+        self._done += [np.asarray(self.out, np.float32), values.ravel()]
+        self.out = []
+
+    def floats(self) -> list[float] | np.ndarray:
+        """Everything written, in order."""
+        return np.concatenate(self._done + [np.asarray(self.out, np.float32)]) if self._done else self.out
 
     def one_hot(self, name: str, value, index: dict) -> None:
         """One-hot of ``value`` over ``index`` (a dict choice -> position); None is all zeros."""
@@ -99,10 +114,3 @@ def _choices(index: dict) -> str:
     names = [str(c) for c in index]
     return ", ".join(names) if len(names) <= 8 else f"{', '.join(names[:3])} ... {names[-1]} ({len(names)})"
 
-
-def one_hot(i, n) -> list[float]:
-    """``n`` floats, 1 at ``i`` when ``i`` is an int in range (Kyushu's encoder)."""
-    v = [0.0] * n
-    if isinstance(i, int) and not isinstance(i, bool) and 0 <= i < n:
-        v[i] = 1.0
-    return v
