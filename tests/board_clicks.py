@@ -11,6 +11,16 @@ from streamlit.proto.WidgetStates_pb2 import WidgetState
 from boardlab.streamlit_app.board_component import TRIGGER
 
 
+def new_app(timeout: float = 60):
+    """The app's main page run once in AppTest, checked to have raised nothing."""
+    from streamlit.testing.v1 import AppTest
+    from boardlab.streamlit_app import MAIN_SCRIPT
+    at = AppTest.from_file(str(MAIN_SCRIPT), default_timeout=timeout)
+    at.run()
+    assert not at.exception, at.exception
+    return at
+
+
 def boards(at, key_part: str = ""):
     """The board components on the page whose key contains ``key_part``."""
     return [e for e in at.get("bidi_component") if key_part in (e.key or "")]

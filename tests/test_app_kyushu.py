@@ -18,16 +18,14 @@ from boardlab.streamlit_app import MAIN_SCRIPT  # noqa: E402
 from boardlab.streamlit_app.games import kyushu as kui  # noqa: E402
 from boardlab.streamlit_app.games import ui_for  # noqa: E402
 from boardlab.streamlit_app.session import AI, HUMAN, PlaySession, actors  # noqa: E402
-from board_clicks import board_data, boards, click_place, legal_places, run_ui  # noqa: E402
+from board_clicks import (board_data, boards, click_place, legal_places, new_app,  # noqa: E402
+                          run_ui)
 
 TIMEOUT = 60
 
 
 def app():
-    at = AppTest.from_file(str(MAIN_SCRIPT), default_timeout=TIMEOUT)
-    at.run()
-    assert not at.exception, at.exception
-    return at
+    return new_app(TIMEOUT)
 
 
 def start(at, seed=7, players=2, human=0, most_fewest=False, travelers=False, side="A"):

@@ -121,30 +121,28 @@ def run_tasks(fn: Callable, tasks: Sequence[tuple] | Iterable[tuple], backend: s
     check_backend(backend, jobs, address)
     tasks = list(tasks)
     total = len(tasks)
-    done = 0
+    for done, (node, k, result) in enumerate(_finished(fn, tasks, backend, jobs, address), 1):
+        if nodes is not None:
+            nodes[node] += 1
+        if progress:
+            progress(done, total)
+        yield k, result
+
+
+def _finished(fn, tasks, backend, jobs, address):
+    """``(node, index, result)`` of each task as it finishes, on the chosen back end."""
     if backend == "local":
         jobs = jobs or 1
-        if jobs == 1 or total <= 1:
+        if jobs == 1 or len(tasks) <= 1:
             for k, t in enumerate(tasks):
-                result = fn(*t)
-                done += 1
-                if nodes is not None:
-                    nodes["local"] += 1
-                if progress:
-                    progress(done, total)
-                yield k, result
+                yield "local", k, fn(*t)
             return
         methods = multiprocessing.get_all_start_methods()
         ctx = multiprocessing.get_context("fork" if "fork" in methods else None)
-        with ctx.Pool(processes=min(jobs, total)) as pool:
+        with ctx.Pool(processes=min(jobs, len(tasks))) as pool:
             for k, result in pool.imap_unordered(_call, [(fn, k, t) for k, t in
                                                           enumerate(tasks)]):
-                done += 1
-                if nodes is not None:
-                    nodes["local"] += 1
-                if progress:
-                    progress(done, total)
-                yield k, result
+                yield "local", k, result
         return
     with ray_session(address, jobs) as ray:
         remote = ray.remote(num_cpus=1)(_on_node)
@@ -155,12 +153,7 @@ def run_tasks(fn: Callable, tasks: Sequence[tuple] | Iterable[tuple], backend: s
                 for ref in ready:
                     k = pending.pop(ref)
                     node, result = ray.get(ref)
-                    done += 1
-                    if nodes is not None:
-                        nodes[node] += 1
-                    if progress:
-                        progress(done, total)
-                    yield k, result
+                    yield node, k, result
         except ray.exceptions.RayTaskError as e:
             cause = e.as_instanceof_cause()
             raise cause from None
