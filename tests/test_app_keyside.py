@@ -210,3 +210,14 @@ def test_idle_input_shows_only_your_own_dice():
     html = kui.KeysideUI().idle_input(obs, 0)
     mine = [str(obs["seats"][0]["dice"][c]) for c in obs["seats"][0]["dice_left"]]
     assert re.findall(r">(\d)</span>", html) == mine
+
+
+def test_the_prompt_says_what_the_step_still_allows():
+    from boardlab.streamlit_app.games.keyside import task_detail
+    assert task_detail({"kind": "move", "player": 0, "keyples_left": 2, "farms_and_fields_only": False}) \
+        == " _(2 keyples still to move)_"
+    assert task_detail({"kind": "move", "player": 0, "keyples_left": 1, "farms_and_fields_only": True}) \
+        == " _(1 keyple still to move (to farms and fields only))_"
+    assert task_detail({"kind": "build", "player": 0, "colours": ["red"], "wheat_cost": 0, "mandatory": True}) \
+        == " _(red, free)_"
+    assert task_detail({"kind": "land", "player": 0}) == "" and task_detail(None) == ""

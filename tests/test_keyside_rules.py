@@ -277,10 +277,33 @@ def test_markets_trade_and_flip_at_end_of_turn():
     play(s, "blue 4 to mat", "blue 2 right")   # activate a market where you have a keyple
     play(s, "activate market M1 (blue)")
     assert "market blue: fish->2 pigs" in names(s)
+    assert obs(s, 1)["task"] == {"kind": "trade", "player": 0, "market": 1}       # public: seat 1 sees it
+    assert obs(s, 1)["markets_activated"] == [[1], []] and obs(s)["markets_to_flip"] == []
     play(s, "market blue: fish->2 pigs")
     seat = obs(s)["seats"][0]
     assert seat["goods"]["fish"] == 1 and seat["goods"]["pig"] == 2
     assert obs(s)["markets"][0]["side"] == "reverse"    # flipped at the end of the turn
+    assert obs(s)["markets_to_flip"] == [] and obs(s)["markets_activated"] == [[], []]
+
+
+def test_observation_shows_the_task_in_progress_and_what_follows():
+    """What a player at the table knows about a multi-step turn: the decision's parameters
+    (keyples still to move, which buildings a build may take) and the steps still to come."""
+    s = table(2, dice={0: [1, 2, 3, 4, 5, 6], 1: [1, 2, 3, 4, 5, 6]})
+    play(s, "lead yellow 1: boat H1 -> H2")
+    o = obs(s, 1)
+    assert o["task"] == {"kind": "follow", "player": 1, "harbour": 2}
+    assert [t["kind"] for t in o["pending"]] == ["headlands", "advance", "keyple_in", "keyple_in"]
+    assert o["pending"][1] == {"kind": "advance", "player": 0, "colour": "yellow"}
+    assert [t["player"] for t in o["pending"][2:]] == [0, 1]
+    play(s, "follow yellow 1")
+    assert obs(s)["task"] == {"kind": "level", "player": 0, "colour": "yellow", "level": 1}
+    s = table(2)
+    setv(s, 0, "level", "red", 1)
+    play(s, "red 3 to mat", "red 2 right")         # red, right side: move 2 keyples
+    assert obs(s, 1)["task"] == {"kind": "move", "player": 0, "keyples_left": 2, "farms_and_fields_only": False}
+    play(s, [n for n in names(s) if n.startswith("move keyple")][0])
+    assert obs(s, 1)["task"]["keyples_left"] == 1
 
 
 def test_skill_tile_needs_a_market_of_its_colour():

@@ -18,7 +18,7 @@ static const char *const PHASE[] = {"setup", "setup", "setup", "setup", "setup",
 static const char *const TASK[KT_N] = {
     "land", "resolve", "take_or_advance", "follow", "headlands", "keyple_in", "advance", "level", "build",
     "headland", "farm", "move", "market", "trade", "skill_tile", "import_animal", "exchange", "order",
-    "final_spend", "start_marker", "benefit", "keytoma_card", "keytoma_card", "keytoma_card",
+    "final_spend", "start_marker", "benefit", "keytoma_card", "keytoma_pirates_and_farms", "keytoma_claims",
     "keytoma_lands", "keytoma_follows", "keytoma_resolves", "keytoma_action", "keytoma_landslide",
     "keytoma_farm", "keytoma_yellow", "keytoma_removes_cottage", "keytoma_removes_skill_tile",
     "keytoma_dice_strip"};
@@ -170,6 +170,47 @@ int ks_action_text(const KsConfig *c, const KsState *s, int32_t a, char *buf, in
     return snprintf(buf, cap, "%s", t);
 }
 
+/* One task as JSON: its kind, whose it is and its parameters by name (keyside.h, "Task kinds"). */
+static void task_json(BLJw *w, const KsTask *t) {
+    int a = t->a, b = t->b, cc = t->c;
+    bl_jw(w, "{\"kind\":\"%s\",\"player\":%d", TASK[(int)t->kind], t->p);
+    switch (t->kind) {
+    case KT_FOLLOW: case KT_HEADLANDS: case KT_MOVEIN: case KT_KPIRFARM: case KT_KCLAIM: case KT_KYELLOW:
+        bl_jw(w, ",\"harbour\":%d", a + 1);
+        break;
+    case KT_ADVANCE:
+        if (a < 0) bl_jw(w, ",\"colour\":\"any\""); else bl_jw(w, ",\"colour\":\"%s\"", KS_COLOUR[a]);
+        break;
+    case KT_LEVEL: bl_jw(w, ",\"colour\":\"%s\",\"level\":%d", KS_COLOUR[a], b); break;
+    case KT_BUILD:
+        bl_jw(w, ",\"colours\":[");
+        for (int col = 0, first = 1; col < KC_N; col++)
+            if (a >> col & 1) { bl_jw(w, "%s\"%s\"", first ? "" : ",", KS_COLOUR[col]); first = 0; }
+        bl_jw(w, "],\"wheat_cost\":%d,\"mandatory\":%s", b, cc ? "true" : "false");
+        break;
+    case KT_HEAD:
+        bl_jw(w, ",\"resources\":[%s%s%s],\"cost\":%d,\"fixed_cost\":%s", a & 1 ? "\"wood\"" : "",
+              a == 3 ? "," : "", a & 2 ? "\"stone\"" : "", b, cc ? "true" : "false");
+        break;
+    case KT_FARM: bl_jw(w, ",\"animals_left\":%d", a); break;
+    case KT_MOVE: bl_jw(w, ",\"keyples_left\":%d,\"farms_and_fields_only\":%s", a, b ? "true" : "false"); break;
+    case KT_TRADE: bl_jw(w, ",\"market\":%d", a + 1); break;
+    case KT_EXCH: bl_jw(w, ",\"exchanges_left\":%d", a); break;
+    case KT_ORDER: bl_jw(w, ",\"harbour_tile\":\"%c\"", 'A' + a); break;
+    case KT_BENEFIT: bl_jw(w, ",\"harbour\":%d,\"tier\":%d,\"activator\":%s", a + 1, b, cc ? "true" : "false"); break;
+    case KT_KEFFECT:
+        bl_jw(w, ",\"harbour\":");
+        if (a >= 0) bl_jw(w, "%d", a + 1); else bl_jw(w, "null");
+        if (b >= 0) bl_jw(w, ",\"colour\":\"%s\"", KS_COLOUR[b]); else bl_jw(w, ",\"colour\":null");
+        break;
+    case KT_KFOLLOW: bl_jw(w, ",\"harbour\":%d,\"flag\":%s", a + 1, b ? "true" : "false"); break;
+    case KT_KFARM: bl_jw(w, ",\"animal\":\"%s\"", KS_GOOD[a]); break;
+    case KT_KREMOVE: bl_jw(w, ",\"colour\":\"%s\"", KS_COLOUR[a]); break;
+    default: break;
+    }
+    bl_jw(w, "}");
+}
+
 int ks_observe(const KsConfig *c, const KsState *s, int v, char *buf, int cap) {
     BLJw w = {buf, cap, 0};
     int P = c->players, full = v < 0;
@@ -186,11 +227,26 @@ int ks_observe(const KsConfig *c, const KsState *s, int v, char *buf, int cap) {
     /* Who resolved harbour I this year: the start player of the next year (public). */
     bl_jw(&w, ",\"next_start_player\":");
     if (s->i_resolver >= 0) bl_jw(&w, "%d", s->i_resolver); else bl_jw(&w, "null");
+    /* The decision in progress and what the rules will ask next (all public: a player at the
+     * table sees how many keyples are still to move, which colours a build may take, ...). */
     bl_jw(&w, ",\"task\":");
-    if (s->phase == KP_PLAY && s->ntask) {
-        const KsTask *t = &s->task[s->ntask - 1];
-        bl_jw(&w, "{\"kind\":\"%s\",\"player\":%d}", TASK[(int)t->kind], t->p);
-    } else bl_jw(&w, "null");
+    if (s->phase == KP_PLAY && s->ntask) task_json(&w, &s->task[s->ntask - 1]); else bl_jw(&w, "null");
+    bl_jw(&w, ",\"pending\":[");
+    for (int i = s->phase == KP_PLAY ? s->ntask - 2 : -1; i >= 0; i--) {
+        task_json(&w, &s->task[i]);
+        if (i) bl_jw(&w, ",");
+    }
+    bl_jw(&w, "],\"markets_to_flip\":[");
+    for (int m = 0, first = 1; m < KS_NM; m++)
+        if (s->mk_used >> m & 1) { bl_jw(&w, "%s%d", first ? "" : ",", m + 1); first = 0; }
+    bl_jw(&w, "],\"markets_activated\":[");
+    for (int q = 0; q < P; q++) {
+        bl_jw(&w, "%s[", q ? "," : "");
+        for (int m = 0, first = 1; m < KS_NM; m++)
+            if (s->mk_act[q] >> m & 1) { bl_jw(&w, "%s%d", first ? "" : ",", m + 1); first = 0; }
+        bl_jw(&w, "]");
+    }
+    bl_jw(&w, "]");
     bl_jw(&w, ",\"harbours\":[");
     for (int h = 0; h < KS_NH; h++) {
         bl_jw(&w, "%s{\"indent\":%d,\"tile\":", h ? "," : "", h + 1);

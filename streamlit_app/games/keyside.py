@@ -418,6 +418,24 @@ PROMPTS = {
 }
 
 
+def task_detail(task: dict | None) -> str:
+    """What the decision in progress still allows, as the observation's task says it."""
+    task = task or {}
+    parts = []
+    if "keyples_left" in task:
+        n = task["keyples_left"]
+        parts.append(f"{n} keyple{'s' if n != 1 else ''} still to move"
+                     + (" (to farms and fields only)" if task.get("farms_and_fields_only") else ""))
+    for key, what in (("animals_left", "animals"), ("exchanges_left", "exchanges")):
+        if key in task:
+            parts.append(f"{task[key]} {what} left")
+    if task.get("kind") == "build":
+        colours = task["colours"]
+        parts.append(("any colour" if len(colours) == 6 else ", ".join(colours))
+                     + (f", costs {task['wheat_cost']} wheat" if task["wheat_cost"] else ", free"))
+    return f" _({'; '.join(parts)})_" if parts else ""
+
+
 class KeysideUI(GameUI):
     name = "keyside"
     title = "Keyside"
@@ -459,7 +477,7 @@ class KeysideUI(GameUI):
     def move_input(self, state, obs: dict, key: str, hint=None):
         names = {int(a): state.action_to_string(int(a)) for a in state.legal_actions()}
         task = (obs.get("task") or {}).get("kind") or obs["phase"]
-        st.markdown(PROMPTS.get(task, f"**Choose** ({task.replace('_', ' ')}):"))
+        st.markdown(PROMPTS.get(task, f"**Choose** ({task.replace('_', ' ')}):") + task_detail(obs.get("task")))
         options: dict[str, dict[str, int]] = {}
         rest = {}
         for a, nm in names.items():

@@ -18,7 +18,7 @@ TRADES = index_of(["fish->2 pigs", "pig->2 fish", "wheat->2 sheep", "sheep->2 wh
 TASKS = index_of(["land", "resolve", "take_or_advance", "follow", "headlands", "keyple_in", "advance",
                   "level", "build", "headland", "farm", "move", "market", "trade", "skill_tile",
                   "import_animal", "exchange", "order", "final_spend", "start_marker", "benefit",
-                  "keytoma_card", "keytoma_lands", "keytoma_follows", "keytoma_resolves", "keytoma_action",
+                  "keytoma_card", "keytoma_pirates_and_farms", "keytoma_claims", "keytoma_lands", "keytoma_follows", "keytoma_resolves", "keytoma_action",
                   "keytoma_landslide", "keytoma_farm", "keytoma_yellow", "keytoma_removes_cottage",
                   "keytoma_removes_skill_tile", "keytoma_dice_strip"])
 PHASES = index_of(["setup", "dice", "play", "over"])
@@ -45,8 +45,32 @@ HEADLAND_LETTERS = index_of("ABCDEF")
 LOCATIONS = index_of([f"M{k}" for k in range(1, 9)] + [f"R{k}" for k in range(1, 9)]
                      + [f"H{k}" for k in range(1, 13)])
 BEACON_NUMBER = index_of(range(1, 7))
-WON = index_of([True, False])
+BOOL = index_of([True, False])
+PENDING = 24          # tasks under the current one; the rules nest about 15 deep (kernel/keyside/rules.c)
+MARKET_NUMBER = index_of(range(1, 9))
+TASK_COLOURS = index_of(list(COLOURS) + ["any"])
+ORDER_TILES = index_of("IJK")
 SKILL_TILES = index_of([(c, v) for c in COLOURS for v in SKILL_VALUES])
+
+
+def _task(w: Writer, name: str, t: dict) -> None:
+    """A task of observation["task"] / ["pending"]: kind, seat and every parameter a kind may have
+    (kernel/keyside/observe.c task_json); absent ones are zeros."""
+    w.one_hot(f"{name}.kind", t.get("kind"), TASKS)
+    w.one_hot(f"{name}.player", t.get("player"), SEAT)
+    w.one_hot(f"{name}.harbour", t.get("harbour"), HARBOUR_NUMBER)
+    w.one_hot(f"{name}.colour", t.get("colour"), TASK_COLOURS)
+    w.counts(f"{name}.colours", t.get("colours"), COLOURS)
+    w.counts(f"{name}.resources", t.get("resources"), index_of(["wood", "stone"]))
+    w.one_hot(f"{name}.market", t.get("market"), MARKET_NUMBER)
+    w.one_hot(f"{name}.harbour_tile", t.get("harbour_tile"), ORDER_TILES)
+    w.one_hot(f"{name}.animal", t.get("animal"), ANIMALS)
+    # present-but-0 and false must differ from absent: numbers + 1, flags one-hot
+    for key, scale in (("level", 5), ("wheat_cost", 4), ("cost", 4), ("animals_left", 5), ("keyples_left", 4),
+                       ("exchanges_left", 3), ("tier", 3)):
+        w.number(f"{name}.{key} + 1", None if t.get(key) is None else t[key] + 1, scale)
+    for key in ("mandatory", "fixed_cost", "farms_and_fields_only", "activator", "flag"):
+        w.one_hot(f"{name}.{key}", t.get(key), BOOL)
 
 
 def encode(obs: dict, params: dict, w: Writer) -> None:
@@ -66,9 +90,16 @@ def encode(obs: dict, params: dict, w: Writer) -> None:
     w.one_hot("current_player", obs["current_player"], PLAYER)
     w.one_hot("turn", obs["turn"], TURN)
     w.flag("end_triggered", obs["end_triggered"])
-    task = obs["task"] or {}
-    w.one_hot("task.kind", task.get("kind"), TASKS)
-    w.one_hot("task.player", task.get("player"), SEAT)
+    _task(w, "task", obs["task"] or {})
+    pending = obs["pending"]
+    if len(pending) > PENDING:
+        raise ValueError(f"observation tensor: {len(pending)} pending tasks, at most {PENDING}")
+    for i in range(PENDING):
+        _task(w, f"pending[{i}]", pending[i] if i < len(pending) else {})
+    w.counts("markets_to_flip", obs["markets_to_flip"], MARKET_NUMBER)
+    activated = obs["markets_activated"]
+    for q in range(SEATS):
+        w.counts(f"markets_activated[{q}]", activated[q] if q < len(activated) else None, MARKET_NUMBER)
     for h, hb in enumerate(obs["harbours"]):
         _harbour(w, f"harbours[{h}]", hb)
     w.one_hot("red_space", obs["red_space"], SEAT)
@@ -124,7 +155,7 @@ def encode(obs: dict, params: dict, w: Writer) -> None:
             raise ValueError(f"observation tensor: beacons[{b}] is {name!r}, not {'ABC'[b]}1-{'ABC'[b]}6")
         w.one_hot(f"beacons[{b}].number", None if name is None else int(name[1]), BEACON_NUMBER)
         w.flag(f"beacons[{b}].lit", beacon.get("lit"))
-    w.one_hot("won", obs.get("won"), WON)
+    w.one_hot("won", obs.get("won"), BOOL)
     w.one_hot("start_marker_item", obs["start_marker_item"], GOODS)
 
 
