@@ -7,7 +7,8 @@ median score and title shares, or Chasing Nukumaru's cleared rounds.
 
 --calibrate N plays N games timing each search by the CPU time of this process
 (time.process_time), so that an iteration budget can be matched to seconds per
-move on an unloaded core even on a loaded machine.
+move on an unloaded core even on a loaded machine; it prints each game's result
+too, so one run gives a budget's strength and its time.
 """
 import argparse
 import statistics
@@ -30,11 +31,12 @@ def play(mode: str, spec: str, seed: int) -> dict:
     return state.full_observation()["result"]
 
 
-def calibrate(mode: str, spec: str, games: int) -> str:
-    """Iterations per CPU second of `spec` (an iteration budget) over the searched moves of seeded games."""
+def calibrate(mode: str, spec: str, games: int, first_seed: int = 0) -> str:
+    """Iterations per CPU second of `spec` (an iteration budget) over the searched moves of
+    seeded games (seeds first_seed, first_seed + 1, ...), and the games' results."""
     iterations = make_agent(spec).iterations
-    searched, cpu = 0, 0.0
-    for seed in range(games):
+    searched, cpu, results = 0, 0.0, []
+    for seed in range(first_seed, first_seed + games):
         state = boardlab.make("nukumi", players=1, solo=mode).new_initial_state(seed=seed)
         agent, rng = make_agent(spec, seed=seed), np.random.default_rng(seed)
         while not state.is_terminal():
@@ -48,8 +50,12 @@ def calibrate(mode: str, spec: str, games: int) -> str:
             if searching:
                 searched, cpu = searched + 1, cpu + time.process_time() - t
             state.apply(int(action))
+        results.append(state.full_observation()["result"])
+        print(f"game {len(results)}/{games} (seed {seed}): {results[-1]}; so far {searched} "
+              f"searched moves, {cpu:.1f} CPU seconds", file=sys.stderr, flush=True)
     return (f"{spec}: {searched} searched moves, {cpu:.1f} CPU seconds, "
-            f"{iterations * searched / cpu:,.0f} iterations per CPU second")
+            f"{iterations * searched / cpu:,.0f} iterations per CPU second; results: "
+            + ", ".join(str(r.get("score", r.get("cleared_round"))) for r in results))
 
 
 def main(argv=None) -> int:
@@ -61,7 +67,7 @@ def main(argv=None) -> int:
     ap.add_argument("--calibrate", type=int, metavar="N", help="time the searches of N games instead")
     args = ap.parse_args(argv)
     if args.calibrate:
-        print(calibrate(args.mode, args.agent, args.calibrate))
+        print(calibrate(args.mode, args.agent, args.calibrate, args.seed))
         return 0
     results = []
     for i in range(args.games):

@@ -64,6 +64,10 @@ typedef struct BLGameVTable {
      * the hidden rest is dealt at random with the state's seed. Returns 0, or
      * -1 with a message naming what is inconsistent written to err. */
     int (*setup)(const BLGame *g, void *st, uint64_t seed, const int32_t *desc, int n, char *err, int errlen);
+    /* Optional (NULL: uniform): the game's default policy for search rollouts,
+     * one of the n legal actions (ascending, as legal_actions wrote them),
+     * drawn with rng (the search stream, never the state's own). */
+    int32_t (*rollout_action)(const BLGame *g, const void *st, const int32_t *legal, int n, BLRng *rng);
 } BLGameVTable;
 
 struct BLGame {

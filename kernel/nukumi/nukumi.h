@@ -97,6 +97,7 @@
 #define NK_NPAY 55          /* resource multisets of size 1..3 */
 #define NK_CUBES 10         /* cubes on a partner board */
 #define NK_CARD_SLOTS 2
+#define NK_MAXLEGAL 160     /* bound on legal actions (BLGame.max_legal) */
 #define NK_NAME 16
 
 enum { R_STONE, R_WOOD, R_NET, R_FOOD, R_GOLD };
@@ -271,6 +272,7 @@ int32_t nk_sample_chance(const BLGame *g, void *st);
 int nk_determinize(const BLGame *g, void *st, int observer, BLRng *rng);
 void nk_returns(const BLGame *g, const void *st, double *out);
 void nk_evaluate(const BLGame *g, const void *st, double *out);
+int32_t nk_rollout_action(const BLGame *g, const void *st, const int32_t *legal, int n, BLRng *rng);
 int nk_action_to_string(const BLGame *g, const void *st, int32_t a, char *buf, int cap);
 int nk_observe_json(const BLGame *g, const void *st, int player, char *buf, int cap);
 /* Game.position: a seat's turn from what it knows (position.c; vector described there). */

@@ -980,4 +980,5 @@ const BLGameVTable bl_nukumi_vtable = {
     nk_action_to_string,
     nk_observe_json,
     nk_setup,
+    nk_rollout_action,
 };

@@ -197,7 +197,7 @@ int nk_configure(BLGame *g, const int32_t *pv, int n, char *err, int errlen) {
     multisets(c);
     g->num_players = c->players;
     g->num_actions = NA_NUM;
-    g->max_legal = 160;
+    g->max_legal = NK_MAXLEGAL;
     g->max_chance = NK_NHELP;
     g->state_size = sizeof(NkState);
     return 0;

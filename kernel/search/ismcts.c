@@ -180,7 +180,8 @@ size_t bl_ismcts_memory_bytes(const BLISTree *t) {
          + 2 * sizeof(int32_t) * (size_t)g->max_legal + sizeof(int32_t) * (size_t)g->num_actions;
 }
 
-/* Random playout from the scratch state; fills ret (one value per seat). */
+/* Playout from the scratch state (uniformly random decisions, or the game's
+ * own rollout_action when it has one); fills ret (one value per seat). */
 static void rollout(BLISTree *t, double *ret) {
     const BLGame *g = t->g;
     const BLGameVTable *vt = g->vt;
@@ -193,7 +194,9 @@ static void rollout(BLISTree *t, double *ret) {
         if (cut >= 0 && depth >= cut) { vt->evaluate(g, st, ret); return; }
         int nl = vt->legal_actions(g, st, t->legal);
         if (nl <= 0) { vt->returns(g, st, ret); return; }   /* kernel bug guard */
-        int32_t a = nl == 1 ? t->legal[0] : t->legal[bl_rng_below(&t->search_rng, (uint32_t)nl)];
+        int32_t a = nl == 1 ? t->legal[0]
+                  : vt->rollout_action ? vt->rollout_action(g, st, t->legal, nl, &t->search_rng)
+                  : t->legal[bl_rng_below(&t->search_rng, (uint32_t)nl)];
         vt->apply(g, st, a);
         depth++;
     }

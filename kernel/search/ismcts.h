@@ -17,8 +17,9 @@
  *      is added, prior_i being the heuristic evaluate() of the position right
  *      after the move (for the mover), taken on the determinization in which
  *      the child was created;
- *   3. rollout: uniformly random decisions, chance sampled with the state's
- *      own stream, to the end — or, with rollout_depth >= 0, stop after that
+ *   3. rollout: uniformly random decisions (or the game's rollout_action,
+ *      when its table has one), chance sampled with the state's own stream,
+ *      to the end — or, with rollout_depth >= 0, stop after that
  *      many decisions and use the heuristic evaluate();
  *   4. backpropagate the returns vector: each node adds the return of the seat
  *      that made its move (max^n; team games give teammates equal returns, so

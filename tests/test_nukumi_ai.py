@@ -1,0 +1,54 @@
+"""The Nukumi search's rollout policy (kernel/nukumi/policy.c): in the building
+game for one player it builds when it can and seldom passes, sells or wanders;
+elsewhere it is the search's uniform choice."""
+from collections import Counter
+
+from boardlab import _nukumi_scenario
+from nukumi_table import hand_of, names, play, setf, start_round, table
+
+
+def picks(s, n=400):
+    """How often the rollout policy picks each move (by name) over n streams."""
+    legal = dict(zip(s.legal_actions(), names(s)))
+    return Counter(legal[_nukumi_scenario.rollout_action(s, seed)] for seed in range(n))
+
+
+def building_turn(**kw):
+    """Score Attack (or another table), round 1, P0's turn on the free square e5
+    with 2 stone, 1 wood and 1 food drawn: a Public Bath or a Stall could go up."""
+    s = table(**kw)
+    if kw.get("solo") == "score_attack":
+        play(s, "NPC 1 die 1", "NPC 2 die 1", "NPC 3 die 1")
+    start_round(s)
+    setf(s, "square", 0, "e5")
+    hand_of(s, 0, {"stone": 2, "wood": 1, "food": 1})
+    return s
+
+
+def test_score_attack_rollouts_build_when_they_can():
+    s = building_turn(players=1, solo="score_attack")
+    assert {"build public bath", "build stall", "pass", "sell stone"} <= set(names(s))
+    got = picks(s)
+    builds = got["build public bath"] + got["build stall"]
+    assert builds >= 0.6 * 400                       # uniform: 2 of ~15 moves
+    assert got["build public bath"] > got["build stall"]   # the bigger building first
+    assert got["pass"] + sum(v for k, v in got.items() if k.startswith("sell")) <= 0.05 * 400
+
+
+def test_score_attack_rollouts_seldom_pass_or_sell_and_step_to_free_squares():
+    s = building_turn(players=1, solo="score_attack")
+    setf(s, "square", 0, "d4")                       # the Central Square: no building here
+    got = picks(s)
+    assert got["pass"] + sum(v for k, v in got.items() if k.startswith("sell")) <= 0.02 * 400
+    play(s, "move (1)")                              # paid with the food: d3 holds an NPC cube
+    assert {"step d3", "step c4", "step e4", "step d5"} <= set(names(s))
+    got = picks(s)
+    assert got["step d3"] * 3 < min(got["step c4"], got["step e4"], got["step d5"])
+
+
+def test_multiplayer_rollouts_stay_uniform():
+    s = building_turn(players=2)
+    got = picks(s, 2000)
+    share = 2000 / len(names(s))
+    assert set(got) == set(names(s))
+    assert all(0.6 * share <= v <= 1.4 * share for v in got.values())
