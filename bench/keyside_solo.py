@@ -6,10 +6,15 @@ points came from.
     python bench/keyside_solo.py --agent ismcts:2000 --games 100
     python bench/keyside_solo.py --agent ismcts:1s --games 100 --all-beacons --jobs 2
     python bench/keyside_solo.py --agent ismcts:20000 --calibrate 25   # iterations per CPU second
+    python bench/keyside_solo.py --agent ismcts:5000 --trace 3015       # one game, move by move
 
 --calibrate N times the agent's first N searches (moves with a choice) of the game of
 --seed in process CPU time, which a loaded machine does not inflate, and prints iterations
 per CPU second: the iteration budget that matches a time budget on one unloaded core.
+
+--trace SEED plays the game of SEED alone and prints each of the agent's moves: the year, the
+heuristic value before it (State.evaluate), how many moves were legal, the move, then the score
+and the drawn beacons (* lit): where a lost game went wrong.
 
 Interrupt it (Ctrl-C, or SIGTERM) to stop early: it reports the games finished, which are
 always those of the first seeds (results come back in seed order).
@@ -54,6 +59,25 @@ def play(spec: str, all_beacons: bool, seed: int) -> dict:
     score = obs["seats"][0]["score"]
     return {"won": bool(obs["won"]), "total": score["total"], "score": score, "stood": bool(stood), "peak": peak[0],
             "beacons": [(b["beacon"], bool(b["lit"])) for b in obs["beacons"]]}
+
+
+def trace(spec: str, all_beacons: bool, seed: int) -> None:
+    """Print the seeded game of `seed` move by move (see --trace)."""
+    state = boardlab.make("keyside", players=1, solo_all_beacons=all_beacons).new_initial_state(seed=seed)
+    line = []
+
+    def before(s, action):
+        line[:] = [f"year {s.full_observation()['year']} value {s.evaluate()[0]:+.3f} "
+                   f"of {len(s.legal_actions()):3d}: {s.action_to_string(action):45s}"]
+
+    def after(s):
+        obs = s.full_observation()
+        lit = " ".join(b["beacon"] + ("*" if b["lit"] else "") for b in obs["beacons"])
+        print(f"{line[0]} -> {obs['seats'][0]['score']['total']:3d} points, {lit}")
+
+    state = play_seeded(state, spec, seed, after_move=after, before_move=before)
+    obs = state.full_observation()
+    print(f"{'won' if obs['won'] else 'lost'}: " + ", ".join(f"{k} {v}" for k, v in obs["seats"][0]["score"].items()))
 
 
 def calibrate(spec: str, seed: int, searches: int) -> float:
@@ -102,7 +126,11 @@ def main(argv=None) -> int:
     ap.add_argument("--all-beacons", action="store_true", help="the solo_all_beacons option: all 3 must be lit")
     ap.add_argument("--jobs", type=int, default=1, help="worker processes (default 1)")
     ap.add_argument("--calibrate", type=int, metavar="N", help="only time the first N searches (see above)")
+    ap.add_argument("--trace", type=int, metavar="SEED", help="print the game of SEED move by move (see above)")
     args = ap.parse_args(argv)
+    if args.trace is not None:
+        trace(args.agent, args.all_beacons, args.trace)
+        return 0
     if args.calibrate:
         rate = calibrate(args.agent, args.seed, args.calibrate)
         print(f"keyside solo, {args.agent}, seed {args.seed}, first {args.calibrate} searches: "

@@ -5,9 +5,10 @@ import numpy as np
 from boardlab.agents import make_agent
 
 
-def play_seeded(state, spec: str, seed: int, after_move=None):
+def play_seeded(state, spec: str, seed: int, after_move=None, before_move=None):
     """Play `state` to its end with agent `spec`; returns the final state.
-    `after_move(state)`, if given, is called after each of the agent's moves."""
+    `before_move(state, action)` and `after_move(state)`, if given, are called
+    around each of the agent's moves."""
     agent = make_agent(spec, seed=seed)
     rng = np.random.default_rng(seed)
     while not state.is_terminal():
@@ -15,7 +16,10 @@ def play_seeded(state, spec: str, seed: int, after_move=None):
             acts, probs = zip(*state.chance_outcomes())
             state.apply(int(rng.choice(acts, p=np.array(probs) / sum(probs))))
         else:
-            state.apply(int(agent.step(state)))
+            action = int(agent.step(state))
+            if before_move is not None:
+                before_move(state, action)
+            state.apply(action)
             if after_move is not None:
                 after_move(state)
     return state
