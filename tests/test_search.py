@@ -383,6 +383,15 @@ def test_every_game_no_hidden_information_and_determinism(name, params, threads)
 def test_game_search_defaults():
     assert search.default_rollout_depth("kitsu") == 0
     assert search.default_rollout_depth("kyushu") == 10
+    # by parameter set where the measured best differs (Nukumi: docs/search.md)
+    assert search.default_rollout_depth("nukumi", {"players": 2}) == -1
+    assert search.default_rollout_depth("nukumi", {"players": 1, "solo": "score_attack"}) == 20
+    assert search.default_rollout_depth("nukumi", {"players": 1, "solo": "chasing"}) == 8
+    solo = boardlab.make("nukumi", players=1, solo="chasing").new_initial_state(4)
+    while solo.is_chance():
+        solo.apply(solo.chance_outcomes()[0][0])
+    assert signature(ismcts(solo, iterations=300, seed=2)) == \
+        signature(ismcts(solo, iterations=300, seed=2, rollout_depth=8))
     state = first_lead()
     assert signature(ismcts(state, iterations=700, seed=2)) == \
         signature(ismcts(state, iterations=700, seed=2, rollout_depth=0))

@@ -123,7 +123,7 @@ def ismcts(state, iterations: int, c: float = 0.7, rollout_depth: Optional[int] 
     if state.is_chance() or state.is_terminal():
         raise ValueError("state must be a decision node (a seat to move)")
     if rollout_depth is None:
-        rollout_depth = default_rollout_depth(state.game.name)
+        rollout_depth = default_rollout_depth(state.game.name, state.game.params)
     player = state.current_player if player is None else player
     rng = random.Random(seed)
     # Determinize once from the real history; later iterations resample this copy.

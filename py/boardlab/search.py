@@ -323,16 +323,19 @@ class SearchResult:
         return "\n".join(lines)
 
 
-def default_rollout_depth(game_name: str) -> int:
+def default_rollout_depth(game_name: str, params: Optional[dict] = None) -> int:
     """The game's tuned rollout cut-off (``SEARCH_DEFAULTS["rollout_depth"]`` of its
-    module; -1, full random rollouts, when it sets none). Kitsu: 0 (its heuristic at
-    the leaf); Kyushu: 10 (docs/search.md has the measurements)."""
+    module, or its ``search_defaults(params)`` where the best cut-off depends on the
+    parameter set; -1, full rollouts, when it sets none). Kitsu: 0 (its heuristic at
+    the leaf); Kyushu: 10; Nukumi: by mode (docs/search.md has the measurements)."""
     from . import games as _games
     try:
         module = _games.get(game_name)
     except ValueError:
         return -1
-    return int(getattr(module, "SEARCH_DEFAULTS", {}).get("rollout_depth", -1))
+    by_params = getattr(module, "search_defaults", None)
+    defaults = by_params(params) if by_params and params is not None else getattr(module, "SEARCH_DEFAULTS", {})
+    return int(defaults.get("rollout_depth", -1))
 
 
 def _thread_seed(seed: int, k: int) -> int:
@@ -449,7 +452,7 @@ def ismcts(state, iterations: Optional[int] = None, seconds: Optional[float] = N
     c, seed, threads, final, bias = (opts[k] for k in ("c", "seed", "threads", "final", "bias"))
     rollout_depth = opts["rollout_depth"]
     if rollout_depth is None:
-        rollout_depth = default_rollout_depth(core.core_game.name)
+        rollout_depth = default_rollout_depth(core.core_game.name, getattr(getattr(state, "game", None), "params", None))
     max_nodes = DEFAULT_MAX_NODES if opts["max_nodes"] is None else opts["max_nodes"]
     if progress is not None and not callable(progress):
         raise ValueError(f"progress must be callable, got {brief_repr(progress)}")

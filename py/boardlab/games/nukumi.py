@@ -36,6 +36,17 @@ PARAMETER_SETS = [
     {"players": 1, "solo": "chasing", "advanced": True},
 ]
 
+
+def search_defaults(params: dict) -> dict:
+    """The search's rollout cut-off by mode (docs/search.md, Nukumi): the 1-player building
+    game (Score Attack, or no solo rule) rolls out 20 decisions of the kernel's rollout policy
+    and then asks the heuristic; Chasing 8 random decisions; the multiplayer game full rollouts."""
+    p = {**DEFAULTS, **params}
+    if p["players"] != 1:
+        return {}
+    return {"rollout_depth": 8 if p["solo"] == "chasing" else 20}
+
+
 RESOURCES: list[str] = DATA["resources"]
 SQUARE_KINDS = ["vacant", "helper", "2_coins", "central", "nukumaru", "carriage_stop"]
 SPOTS = [s["name"] for s in DATA["player_board"]["spots"]]
