@@ -36,6 +36,23 @@ one JSON line per finished game (so a run cut short keeps what it played):
 ``--inference-check GAMES`` measures how informative Kitsu 2p inference from play is: the
 percentile of the true opponent hand's likelihood among determinized worlds' (0.5 = none).
 
+``--judge N`` compares search options cheaply, without matches: N decisions sampled from
+ISMCTS self-play are judged once by an open-hands search of ``--iterations`` (its win
+probability of every legal move, cached with ``--cache``), then each ``--specs`` agent picks a
+move at every position; printed per agent, overall and by group (place in the trick, stock
+left or empty): how often it picks the judge's move, its mean cost (the judge's best win
+probability minus that of its move) and the paired difference from the first spec.
+``cheat:`` specs are allowed there as the control (the search with the true hands at the
+same budget: its cost is the judge's own noise floor).
+
+    python bench/vs_open_hands.py --configs kitsu2 --judge 600 --iterations 500000 \
+        --self-play 5000 --seed 11 --cache judge.json --specs ismcts:90000 cheat:90000 \
+        ismcts:90000:c=0.35
+
+``--calibrate GAMES`` measures the default search's iterations per second over the searched
+decisions of GAMES self-play games (to turn a time per move into an iteration budget; run it
+on a quiet core: ``taskset -c 1 python bench/vs_open_hands.py --calibrate 2 --iterations 20000``).
+
 ``--decompose`` sorts each disagreement into a near tie (the open-hands search itself is not
 sure), information (the open-hands move changes between worlds the seat cannot tell apart)
 or a search defect (one open-hands move in every world, and ISMCTS misses it).
@@ -278,6 +295,136 @@ def decompose(config: str, positions: int, iterations: int, self_play: int, seed
               f"{100 * sum(known) / total_cost if total_cost else 0.0:10.1f}%")
 
 
+
+def _stage(obs) -> list[str]:
+    """Groups of a Kitsu decision: its place in the trick and whether the stock still lasts."""
+    if obs.get("phase") == "exchange":
+        return ["exchange"]
+    place = ["lead", "2nd card", "3rd card", "4th card", "5th card", "6th card"][len(obs["trick"])]
+    stock = "stock left" if obs.get("stock_size") else "stock empty"
+    return [place, stock]
+
+
+def judge_positions(config: str, positions: int, judge_iterations: int, self_play: int,
+                    seed: int, cache: str | None) -> list:
+    """``positions`` decisions (more than one legal move) sampled from ISMCTS self-play games,
+    each with the open-hands judge's win probability of every legal move (``judge_iterations``
+    iterations on the true state). Cached in ``cache`` (JSON: the actions from the deal, so a
+    position is replayed exactly)."""
+    import json
+    import os
+    import random
+    from boardlab.search import ismcts
+    if cache and os.path.exists(cache):
+        with open(cache) as f:
+            data = json.load(f)
+        if data["key"] == [config, positions, judge_iterations, self_play, seed]:
+            return data["positions"]
+    game_name, params, _ = CONFIGS[config]
+    game = boardlab.make(game_name, **params)
+    out, g = [], 0
+    while len(out) < positions:
+        state = game.new_initial_state(seed=_mix(seed, g, 0x0A))
+        rng = random.Random(_mix(seed, g, 0x0B))
+        players = [make_agent(f"ismcts:{self_play}", seed=_mix(seed, g, s))
+                   for s in range(game.num_players)]
+        actions = []
+        while not state.is_terminal() and len(out) < positions:
+            p = state.current_player
+            if p == boardlab.CHANCE:
+                a = _sample_chance(state, rng)
+            else:
+                if len(state.legal_actions()) > 1 and rng.random() < 0.25:
+                    r = ismcts(state, iterations=judge_iterations, open_hands=True,
+                               seed=_mix(seed, g, len(out), 0x1D))
+                    out.append({"game_seed": _mix(seed, g, 0x0A), "actions": list(actions),
+                                "groups": _stage(state.observation(p)),
+                                "value": {str(s["action"]): s["win_prob"] for s in r.stats},
+                                "visits": {str(s["action"]): s["visits"] for s in r.stats}})
+                a = int(players[p].step(state))
+            state.apply(a)
+            actions.append(int(a))
+        g += 1
+    if cache:
+        with open(cache, "w") as f:
+            json.dump({"key": [config, positions, judge_iterations, self_play, seed],
+                       "positions": out}, f)
+    return out
+
+
+def judge(config: str, positions: int, judge_iterations: int, specs: list[str], self_play: int,
+          seed: int, cache: str | None) -> None:
+    """Each candidate spec's move at the same positions, judged with every hand face up: how
+    often it is the judge's best move and its mean cost (judge's best win probability minus
+    that of the candidate's move), by group; the paired difference from the first spec."""
+    import statistics
+    game_name, params, label = CONFIGS[config]
+    game = boardlab.make(game_name, **params)
+    t0 = time.perf_counter()
+    pos = judge_positions(config, positions, judge_iterations, self_play, seed, cache)
+    print(f"{label}: {len(pos)} positions from ISMCTS self-play (ismcts:{self_play}), open-hands "
+          f"judge {judge_iterations} iterations ({time.perf_counter() - t0:.0f} s)")
+    costs: dict[str, list] = {}
+    for spec in specs:
+        t1 = time.perf_counter()
+        rows = []
+        for i, p in enumerate(pos):
+            state = game.new_initial_state(seed=p["game_seed"])
+            for a in p["actions"]:
+                state.apply(a)
+            move = make_agent(spec, seed=_mix(seed, i, 0x5E), allow_open_hands=True).step(state)
+            value = p["value"]
+            best = max(value.values())
+            rows.append((best - value[str(move)], value[str(move)] == best, p["groups"]))
+        costs[spec] = rows
+        groups = sorted({g for _, _, gs in rows for g in gs})
+        parts = []
+        for grp in ["all"] + groups:
+            sel = [r for r in rows if grp == "all" or grp in r[2]]
+            parts.append(f"{grp} {len(sel)}: {100 * statistics.mean(r[1] for r in sel):.0f}% "
+                         f"{100 * statistics.mean(r[0] for r in sel):.2f}")
+        base = costs[specs[0]]
+        diff = [a[0] - b[0] for a, b in zip(rows, base)]
+        se = statistics.pstdev(diff) / len(diff) ** 0.5
+        print(f"{spec:<34} same/cost%  " + " | ".join(parts)
+              + f" | vs first {100 * statistics.mean(diff):+.2f} (se {100 * se:.2f})"
+              + f"  [{time.perf_counter() - t1:.0f} s]", flush=True)
+
+
+
+def calibrate(config: str, iterations: int, games: int, seed: int) -> float:
+    """Iterations per second of the default search over the decisions of ``games`` games
+    (ISMCTS self-play at ``iterations`` a move; single-move decisions skipped, as agents
+    do): total iterations / total search time. Run it on a quiet core."""
+    import random
+    from boardlab.search import ismcts
+    game_name, params, label = CONFIGS[config]
+    game = boardlab.make(game_name, **params)
+    total_it, total_s, moves = 0, 0.0, 0
+    for g in range(games):
+        state = game.new_initial_state(seed=_mix(seed, g, 0x0A))
+        rng = random.Random(_mix(seed, g, 0x0B))
+        while not state.is_terminal():
+            if state.current_player == boardlab.CHANCE:
+                state.apply(_sample_chance(state, rng))
+                continue
+            legal = state.legal_actions()
+            if len(legal) == 1:
+                state.apply(int(legal[0]))
+                continue
+            t0 = time.perf_counter()
+            r = ismcts(state, iterations=iterations, seed=_mix(seed, g, moves))
+            total_s += time.perf_counter() - t0
+            total_it += r.iterations
+            moves += 1
+            state.apply(r.best_action)
+    rate = total_it / total_s
+    print(f"{label}: {moves} searched decisions in {games} self-play games at {iterations} "
+          f"iterations: {rate:,.0f} iterations/s (0.1 s = {rate / 10:,.0f}, 1 s = {rate:,.0f})",
+          flush=True)
+    return rate
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--configs", nargs="+", default=list(CONFIGS), choices=list(CONFIGS))
@@ -314,7 +461,25 @@ def main(argv=None) -> int:
                          "(percentile of the true hand's likelihood), over GAMES self-play games")
     ap.add_argument("--beta", type=float, default=8.0, help="--inference-check: softmax beta")
     ap.add_argument("--epsilon", type=float, default=0.2, help="--inference-check: uniform mix")
+    ap.add_argument("--judge", type=int, default=0, metavar="N",
+                    help="instead of matches: the move of each --specs agent at N positions, "
+                         "judged by an open-hands search of --iterations (agreement, cost)")
+    ap.add_argument("--specs", nargs="+", default=["ismcts:45000"],
+                    help="--judge: agent specs to judge (cheat:... allowed: a control)")
+    ap.add_argument("--cache", default=None, help="--judge: JSON file of the judged positions")
+    ap.add_argument("--calibrate", type=int, default=0, metavar="GAMES",
+                    help="instead of matches: iterations/s of the default search over GAMES "
+                         "self-play games at --iterations a move (run on a quiet core)")
     args = ap.parse_args(argv)
+    if args.calibrate:
+        for config in args.configs:
+            calibrate(config, args.iterations, args.calibrate, args.seed)
+        return 0
+    if args.judge:
+        for config in args.configs:
+            judge(config, args.judge, args.iterations, args.specs, args.self_play, args.seed,
+                  args.cache)
+        return 0
     if args.inference_check:
         inference_check(args.inference_check, args.seed, beta=args.beta, epsilon=args.epsilon)
         return 0
