@@ -43,7 +43,8 @@ move at every position; printed per agent, overall and by group (place in the tr
 left or empty): how often it picks the judge's move, its mean cost (the judge's best win
 probability minus that of its move) and the paired difference from the first spec.
 ``cheat:`` specs are allowed there as the control (the search with the true hands at the
-same budget: its cost is the judge's own noise floor).
+same budget: its cost is the judge's own noise floor), and ``pimc:WORLDS:ITERATIONS``
+(perfect-information Monte Carlo: the open-hands search on that many determinizations).
 
     python bench/vs_open_hands.py --configs kitsu2 --judge 600 --iterations 500000 \
         --self-play 5000 --seed 11 --cache judge.json --specs ismcts:90000 cheat:90000 \
@@ -310,7 +311,7 @@ def judge_positions(config: str, positions: int, judge_iterations: int, self_pla
     """``positions`` decisions (more than one legal move) sampled from ISMCTS self-play games,
     each with the open-hands judge's win probability of every legal move (``judge_iterations``
     iterations on the true state). Cached in ``cache`` (JSON: the actions from the deal, so a
-    position is replayed exactly)."""
+    position is replayed exactly; a cache of more positions serves its first N)."""
     import json
     import os
     import random
@@ -318,8 +319,10 @@ def judge_positions(config: str, positions: int, judge_iterations: int, self_pla
     if cache and os.path.exists(cache):
         with open(cache) as f:
             data = json.load(f)
-        if data["key"] == [config, positions, judge_iterations, self_play, seed]:
-            return data["positions"]
+        # The sampling is prefix-stable: a longer cached run's first N are these N.
+        if data["key"][:1] + data["key"][2:] == [config, judge_iterations, self_play, seed] \
+                and len(data["positions"]) >= positions:
+            return data["positions"][:positions]
     game_name, params, _ = CONFIGS[config]
     game = boardlab.make(game_name, **params)
     out, g = [], 0
@@ -352,6 +355,22 @@ def judge_positions(config: str, positions: int, judge_iterations: int, self_pla
     return out
 
 
+def pimc_move(state, iterations: int, worlds: int, seed: int) -> int:
+    """Perfect-information Monte Carlo, for comparison (``pimc:WORLDS:ITERATIONS`` in --judge):
+    the open-hands search on ``worlds`` determinizations of the seat's view (worlds it cannot
+    tell apart: no hidden information), ``iterations // worlds`` each, root visits summed."""
+    from boardlab.search import ismcts
+    seat = state.current_player
+    visits: dict = {}
+    for k in range(worlds):
+        world = state.determinize(seat, _mix(seed, k, 0x91))
+        r = ismcts(world, iterations=iterations // worlds, seed=_mix(seed, k, 0x92),
+                   open_hands=True)
+        for s in r.stats:
+            visits[s["action"]] = visits.get(s["action"], 0) + s["visits"]
+    return max(sorted(visits), key=lambda a: visits[a])
+
+
 def judge(config: str, positions: int, judge_iterations: int, specs: list[str], self_play: int,
           seed: int, cache: str | None) -> None:
     """Each candidate spec's move at the same positions, judged with every hand face up: how
@@ -372,7 +391,12 @@ def judge(config: str, positions: int, judge_iterations: int, specs: list[str], 
             state = game.new_initial_state(seed=p["game_seed"])
             for a in p["actions"]:
                 state.apply(a)
-            move = make_agent(spec, seed=_mix(seed, i, 0x5E), allow_open_hands=True).step(state)
+            if spec.startswith("pimc:"):
+                _, worlds, budget = spec.split(":")
+                move = pimc_move(state, int(budget), int(worlds), _mix(seed, i, 0x5E))
+            else:
+                move = make_agent(spec, seed=_mix(seed, i, 0x5E),
+                                  allow_open_hands=True).step(state)
             value = p["value"]
             best = max(value.values())
             rows.append((best - value[str(move)], value[str(move)] == best, p["groups"]))
@@ -465,7 +489,8 @@ def main(argv=None) -> int:
                     help="instead of matches: the move of each --specs agent at N positions, "
                          "judged by an open-hands search of --iterations (agreement, cost)")
     ap.add_argument("--specs", nargs="+", default=["ismcts:45000"],
-                    help="--judge: agent specs to judge (cheat:... allowed: a control)")
+                    help="--judge: agent specs to judge (cheat:... allowed: a control; "
+                         "pimc:WORLDS:ITERATIONS: open-hands searches of determinizations)")
     ap.add_argument("--cache", default=None, help="--judge: JSON file of the judged positions")
     ap.add_argument("--calibrate", type=int, default=0, metavar="GAMES",
                     help="instead of matches: iterations/s of the default search over GAMES "
