@@ -34,7 +34,10 @@ one JSON line per finished game (so a run cut short keeps what it played):
     python bench/vs_open_hands.py --summarise parts.jsonl
 
 ``--inference-check GAMES`` measures how informative Kitsu 2p inference from play is: the
-percentile of the true opponent hand's likelihood among determinized worlds' (0.5 = none).
+percentile of the true opponent hand's likelihood among determinized worlds' (0.5 = none);
+``--model search:N`` models the opponent by an open-hands search of N iterations instead of the
+heuristic's softmax, ``--check-players cheat:N`` plays the check's games with the open-hands
+searcher (the opponent of the matches).
 
 ``--judge N`` compares search options cheaply, without matches: N decisions sampled from
 ISMCTS self-play are judged once by an open-hands search of ``--iterations`` (its win
@@ -148,21 +151,51 @@ def summarise(logs: list[str]) -> None:
               f"{100 * points / n:.1f}%  [{100 * lo:.1f}%, {100 * hi:.1f}%]")
 
 
+def search_play_prob(iterations: int):
+    """A model of the opponent for inference from play: the visit share of its move in an
+    open-hands search of ``iterations`` from the earlier position with the walked-back hand put
+    in (a determinization: the opponent seen as the open-hands searcher, who knows the seat's
+    hand), smoothed by half a visit a move and mixed with a uniform choice (``epsilon``)."""
+    from boardlab.games import kitsu_inference as ki
+    from boardlab.search import ismcts
+
+    def play_prob(position, opp, hand, action, beta, epsilon):
+        world = position.clone()
+        if any(h < 0 for h in hand) or not ki._kitsu_infer.set_hand(world, opp, list(hand)):
+            return 1e-3
+        legal = [int(a) for a in world.legal_actions()]
+        if action not in legal:
+            return 1e-3
+        if len(legal) == 1:
+            return 1.0
+        r = ismcts(world, iterations=iterations, open_hands=True, player=opp,
+                   seed=_mix(*hand, action))
+        visits = {s["action"]: s["visits"] for s in r.stats}
+        p = (visits.get(action, 0) + 0.5) / (iterations + 0.5 * len(legal))
+        return (1.0 - epsilon) * p + epsilon / len(legal)
+    return play_prob
+
+
 def inference_check(games: int, seed: int, worlds: int = 32, beta: float = 8.0,
-                    epsilon: float = 0.2) -> None:
-    """How informative inference from play is (Kitsu 2p): at every third decision of ISMCTS
-    self-play games (``ismcts:1000``) with an opponent play in the deal, the percentile of
+                    epsilon: float = 0.2, model: str = "greedy",
+                    players_spec: str = "ismcts:1000") -> None:
+    """How informative inference from play is (Kitsu 2p): at every third decision of
+    self-play games (``players_spec``: ISMCTS, or ``cheat:`` for the open-hands opponent of the
+    matches) with an opponent play in the deal, the percentile of
     the TRUE opponent hand's likelihood among ``worlds`` determinizations' (0.5: no better
     than a random world). Reads the true hand: a measurement, never a search."""
     import random
     import statistics
     from boardlab.games import kitsu_inference as ki
     game = boardlab.make("kitsu", players=2)
+    play_prob = search_play_prob(int(model.split(":")[1])) if model.startswith("search:") \
+        else None
     ranks = []
     for g in range(games):
         state = game.new_initial_state(seed=_mix(seed, g, 0x0A))
         rng = random.Random(_mix(seed, g, 0x0B))
-        players = [make_agent("ismcts:1000", seed=_mix(seed, g, s)) for s in range(2)]
+        players = [make_agent(players_spec, seed=_mix(seed, g, s), allow_open_hands=True)
+                   for s in range(2)]
         n = 0
         while not state.is_terminal() and n < 80:
             p = state.current_player
@@ -176,16 +209,18 @@ def inference_check(games: int, seed: int, worlds: int = 32, beta: float = 8.0,
                 for k in range(worlds):
                     hand, hidden = ki._kitsu_infer.world_hand(core.determinize(p, k), 1 - p)
                     lls.append(ki.log_likelihood(events, snaps, p, hand, hidden,
-                                                 random.Random(k), n, cache, beta, epsilon, 6))
+                                                 random.Random(k), n, cache, beta, epsilon, 6,
+                                                 play_prob))
                 hand, hidden = ki._kitsu_infer.world_hand(core, 1 - p)     # the true hand
                 true = ki.log_likelihood(events, snaps, p, hand, hidden, random.Random(worlds),
-                                         n, cache, beta, epsilon, 6)
+                                         n, cache, beta, epsilon, 6, play_prob)
                 if len(set(lls)) > 1:
                     ranks.append((sum(x < true for x in lls) + 0.5 * sum(x == true for x in lls))
                                  / worlds)
             state.apply(int(players[p].step(state)))
             n += 1
-    print(f"beta {beta:g}, epsilon {epsilon:g}: {len(ranks)} positions from {games} games; "
+    print(f"model {model}, beta {beta:g}, epsilon {epsilon:g}: {len(ranks)} positions from {games} "
+          f"{players_spec} games; "
           f"mean percentile of the true hand {statistics.mean(ranks):.3f} "
           f"(standard error {statistics.pstdev(ranks) / len(ranks) ** 0.5:.3f}; 0.5 = none)")
 
@@ -485,6 +520,12 @@ def main(argv=None) -> int:
                          "(percentile of the true hand's likelihood), over GAMES self-play games")
     ap.add_argument("--beta", type=float, default=8.0, help="--inference-check: softmax beta")
     ap.add_argument("--epsilon", type=float, default=0.2, help="--inference-check: uniform mix")
+    ap.add_argument("--model", default="greedy",
+                    help="--inference-check: the opponent model, greedy (the heuristic's "
+                         "softmax, as infer= uses) or search:N (an open-hands search of N)")
+    ap.add_argument("--check-players", default="ismcts:1000",
+                    help="--inference-check: the self-play players (cheat:N: the open-hands "
+                         "opponent of the matches)")
     ap.add_argument("--judge", type=int, default=0, metavar="N",
                     help="instead of matches: the move of each --specs agent at N positions, "
                          "judged by an open-hands search of --iterations (agreement, cost)")
@@ -506,7 +547,8 @@ def main(argv=None) -> int:
                   args.cache)
         return 0
     if args.inference_check:
-        inference_check(args.inference_check, args.seed, beta=args.beta, epsilon=args.epsilon)
+        inference_check(args.inference_check, args.seed, beta=args.beta, epsilon=args.epsilon,
+                        model=args.model, players_spec=args.check_players)
         return 0
     if args.summarise:
         summarise(args.summarise)
