@@ -34,7 +34,28 @@ one JSON line per finished game (so a run cut short keeps what it played):
     python bench/vs_open_hands.py --summarise parts.jsonl
 
 ``--inference-check GAMES`` measures how informative Kitsu 2p inference from play is: the
-percentile of the true opponent hand's likelihood among determinized worlds' (0.5 = none).
+percentile of the true opponent hand's likelihood among determinized worlds' (0.5 = none);
+``--model search:N`` models the opponent by an open-hands search of N iterations instead of the
+heuristic's softmax, ``--check-players cheat:N`` plays the check's games with the open-hands
+searcher (the opponent of the matches).
+
+``--judge N`` compares search options cheaply, without matches: N decisions sampled from
+ISMCTS self-play are judged once by an open-hands search of ``--iterations`` (its win
+probability of every legal move, cached with ``--cache``), then each ``--specs`` agent picks a
+move at every position; printed per agent, overall and by group (place in the trick, stock
+left or empty): how often it picks the judge's move, its mean cost (the judge's best win
+probability minus that of its move) and the paired difference from the first spec.
+``cheat:`` specs are allowed there as the control (the search with the true hands at the
+same budget: its cost is the judge's own noise floor), and ``pimc:WORLDS:ITERATIONS``
+(perfect-information Monte Carlo: the open-hands search on that many determinizations).
+
+    python bench/vs_open_hands.py --configs kitsu2 --judge 600 --iterations 500000 \
+        --self-play 5000 --seed 11 --cache judge.json --specs ismcts:90000 cheat:90000 \
+        ismcts:90000:c=0.35
+
+``--calibrate GAMES`` measures the default search's iterations per second over the searched
+decisions of GAMES self-play games (to turn a time per move into an iteration budget; run it
+on a quiet core: ``taskset -c 1 python bench/vs_open_hands.py --calibrate 2 --iterations 20000``).
 
 ``--decompose`` sorts each disagreement into a near tie (the open-hands search itself is not
 sure), information (the open-hands move changes between worlds the seat cannot tell apart)
@@ -130,21 +151,51 @@ def summarise(logs: list[str]) -> None:
               f"{100 * points / n:.1f}%  [{100 * lo:.1f}%, {100 * hi:.1f}%]")
 
 
+def search_play_prob(iterations: int):
+    """A model of the opponent for inference from play: the visit share of its move in an
+    open-hands search of ``iterations`` from the earlier position with the walked-back hand put
+    in (a determinization: the opponent seen as the open-hands searcher, who knows the seat's
+    hand), smoothed by half a visit a move and mixed with a uniform choice (``epsilon``)."""
+    from boardlab.games import kitsu_inference as ki
+    from boardlab.search import ismcts
+
+    def play_prob(position, opp, hand, action, beta, epsilon):
+        world = position.clone()
+        if any(h < 0 for h in hand) or not ki._kitsu_infer.set_hand(world, opp, list(hand)):
+            return 1e-3
+        legal = [int(a) for a in world.legal_actions()]
+        if action not in legal:
+            return 1e-3
+        if len(legal) == 1:
+            return 1.0
+        r = ismcts(world, iterations=iterations, open_hands=True, player=opp,
+                   seed=_mix(*hand, action))
+        visits = {s["action"]: s["visits"] for s in r.stats}
+        p = (visits.get(action, 0) + 0.5) / (iterations + 0.5 * len(legal))
+        return (1.0 - epsilon) * p + epsilon / len(legal)
+    return play_prob
+
+
 def inference_check(games: int, seed: int, worlds: int = 32, beta: float = 8.0,
-                    epsilon: float = 0.2) -> None:
-    """How informative inference from play is (Kitsu 2p): at every third decision of ISMCTS
-    self-play games (``ismcts:1000``) with an opponent play in the deal, the percentile of
+                    epsilon: float = 0.2, model: str = "greedy",
+                    players_spec: str = "ismcts:1000") -> None:
+    """How informative inference from play is (Kitsu 2p): at every third decision of
+    self-play games (``players_spec``: ISMCTS, or ``cheat:`` for the open-hands opponent of the
+    matches) with an opponent play in the deal, the percentile of
     the TRUE opponent hand's likelihood among ``worlds`` determinizations' (0.5: no better
     than a random world). Reads the true hand: a measurement, never a search."""
     import random
     import statistics
     from boardlab.games import kitsu_inference as ki
     game = boardlab.make("kitsu", players=2)
+    play_prob = search_play_prob(int(model.split(":")[1])) if model.startswith("search:") \
+        else None
     ranks = []
     for g in range(games):
         state = game.new_initial_state(seed=_mix(seed, g, 0x0A))
         rng = random.Random(_mix(seed, g, 0x0B))
-        players = [make_agent("ismcts:1000", seed=_mix(seed, g, s)) for s in range(2)]
+        players = [make_agent(players_spec, seed=_mix(seed, g, s), allow_open_hands=True)
+                   for s in range(2)]
         n = 0
         while not state.is_terminal() and n < 80:
             p = state.current_player
@@ -158,16 +209,18 @@ def inference_check(games: int, seed: int, worlds: int = 32, beta: float = 8.0,
                 for k in range(worlds):
                     hand, hidden = ki._kitsu_infer.world_hand(core.determinize(p, k), 1 - p)
                     lls.append(ki.log_likelihood(events, snaps, p, hand, hidden,
-                                                 random.Random(k), n, cache, beta, epsilon, 6))
+                                                 random.Random(k), n, cache, beta, epsilon, 6,
+                                                 play_prob))
                 hand, hidden = ki._kitsu_infer.world_hand(core, 1 - p)     # the true hand
                 true = ki.log_likelihood(events, snaps, p, hand, hidden, random.Random(worlds),
-                                         n, cache, beta, epsilon, 6)
+                                         n, cache, beta, epsilon, 6, play_prob)
                 if len(set(lls)) > 1:
                     ranks.append((sum(x < true for x in lls) + 0.5 * sum(x == true for x in lls))
                                  / worlds)
             state.apply(int(players[p].step(state)))
             n += 1
-    print(f"beta {beta:g}, epsilon {epsilon:g}: {len(ranks)} positions from {games} games; "
+    print(f"model {model}, beta {beta:g}, epsilon {epsilon:g}: {len(ranks)} positions from {games} "
+          f"{players_spec} games; "
           f"mean percentile of the true hand {statistics.mean(ranks):.3f} "
           f"(standard error {statistics.pstdev(ranks) / len(ranks) ** 0.5:.3f}; 0.5 = none)")
 
@@ -278,6 +331,159 @@ def decompose(config: str, positions: int, iterations: int, self_play: int, seed
               f"{100 * sum(known) / total_cost if total_cost else 0.0:10.1f}%")
 
 
+
+def _stage(obs) -> list[str]:
+    """Groups of a Kitsu decision: its place in the trick and whether the stock still lasts."""
+    if obs.get("phase") == "exchange":
+        return ["exchange"]
+    place = ["lead", "2nd card", "3rd card", "4th card", "5th card", "6th card"][len(obs["trick"])]
+    stock = "stock left" if obs.get("stock_size") else "stock empty"
+    return [place, stock]
+
+
+def judge_positions(config: str, positions: int, judge_iterations: int, self_play: int,
+                    seed: int, cache: str | None) -> list:
+    """``positions`` decisions (more than one legal move) sampled from ISMCTS self-play games,
+    each with the open-hands judge's win probability of every legal move (``judge_iterations``
+    iterations on the true state). Cached in ``cache`` (JSON: the actions from the deal, so a
+    position is replayed exactly; a cache of more positions serves its first N)."""
+    import json
+    import os
+    import random
+    from boardlab.search import ismcts
+    if cache and os.path.exists(cache):
+        with open(cache) as f:
+            data = json.load(f)
+        # The sampling is prefix-stable: a longer cached run's first N are these N.
+        if data["key"][:1] + data["key"][2:] == [config, judge_iterations, self_play, seed] \
+                and len(data["positions"]) >= positions:
+            return data["positions"][:positions]
+    game_name, params, _ = CONFIGS[config]
+    game = boardlab.make(game_name, **params)
+    out, g = [], 0
+    while len(out) < positions:
+        state = game.new_initial_state(seed=_mix(seed, g, 0x0A))
+        rng = random.Random(_mix(seed, g, 0x0B))
+        players = [make_agent(f"ismcts:{self_play}", seed=_mix(seed, g, s))
+                   for s in range(game.num_players)]
+        actions = []
+        while not state.is_terminal() and len(out) < positions:
+            p = state.current_player
+            if p == boardlab.CHANCE:
+                a = _sample_chance(state, rng)
+            else:
+                if len(state.legal_actions()) > 1 and rng.random() < 0.25:
+                    r = ismcts(state, iterations=judge_iterations, open_hands=True,
+                               seed=_mix(seed, g, len(out), 0x1D))
+                    out.append({"game_seed": _mix(seed, g, 0x0A), "actions": list(actions),
+                                "groups": _stage(state.observation(p)),
+                                "value": {str(s["action"]): s["win_prob"] for s in r.stats},
+                                "visits": {str(s["action"]): s["visits"] for s in r.stats}})
+                a = int(players[p].step(state))
+            state.apply(a)
+            actions.append(int(a))
+        g += 1
+    if cache:
+        with open(cache, "w") as f:
+            json.dump({"key": [config, positions, judge_iterations, self_play, seed],
+                       "positions": out}, f)
+    return out
+
+
+def pimc_move(state, iterations: int, worlds: int, seed: int) -> int:
+    """Perfect-information Monte Carlo, for comparison (``pimc:WORLDS:ITERATIONS`` in --judge):
+    the open-hands search on ``worlds`` determinizations of the seat's view (worlds it cannot
+    tell apart: no hidden information), ``iterations // worlds`` each, root visits summed."""
+    from boardlab.search import ismcts
+    seat = state.current_player
+    visits: dict = {}
+    for k in range(worlds):
+        world = state.determinize(seat, _mix(seed, k, 0x91))
+        r = ismcts(world, iterations=iterations // worlds, seed=_mix(seed, k, 0x92),
+                   open_hands=True)
+        for s in r.stats:
+            visits[s["action"]] = visits.get(s["action"], 0) + s["visits"]
+    return max(sorted(visits), key=lambda a: visits[a])
+
+
+def judge(config: str, positions: int, judge_iterations: int, specs: list[str], self_play: int,
+          seed: int, cache: str | None) -> None:
+    """Each candidate spec's move at the same positions, judged with every hand face up: how
+    often it is the judge's best move and its mean cost (judge's best win probability minus
+    that of the candidate's move), by group; the paired difference from the first spec."""
+    import statistics
+    game_name, params, label = CONFIGS[config]
+    game = boardlab.make(game_name, **params)
+    t0 = time.perf_counter()
+    pos = judge_positions(config, positions, judge_iterations, self_play, seed, cache)
+    print(f"{label}: {len(pos)} positions from ISMCTS self-play (ismcts:{self_play}), open-hands "
+          f"judge {judge_iterations} iterations ({time.perf_counter() - t0:.0f} s)")
+    costs: dict[str, list] = {}
+    for spec in specs:
+        t1 = time.perf_counter()
+        rows = []
+        for i, p in enumerate(pos):
+            state = game.new_initial_state(seed=p["game_seed"])
+            for a in p["actions"]:
+                state.apply(a)
+            if spec.startswith("pimc:"):
+                _, worlds, budget = spec.split(":")
+                move = pimc_move(state, int(budget), int(worlds), _mix(seed, i, 0x5E))
+            else:
+                move = make_agent(spec, seed=_mix(seed, i, 0x5E),
+                                  allow_open_hands=True).step(state)
+            value = p["value"]
+            best = max(value.values())
+            rows.append((best - value[str(move)], value[str(move)] == best, p["groups"]))
+        costs[spec] = rows
+        groups = sorted({g for _, _, gs in rows for g in gs})
+        parts = []
+        for grp in ["all"] + groups:
+            sel = [r for r in rows if grp == "all" or grp in r[2]]
+            parts.append(f"{grp} {len(sel)}: {100 * statistics.mean(r[1] for r in sel):.0f}% "
+                         f"{100 * statistics.mean(r[0] for r in sel):.2f}")
+        base = costs[specs[0]]
+        diff = [a[0] - b[0] for a, b in zip(rows, base)]
+        se = statistics.pstdev(diff) / len(diff) ** 0.5
+        print(f"{spec:<34} same/cost%  " + " | ".join(parts)
+              + f" | vs first {100 * statistics.mean(diff):+.2f} (se {100 * se:.2f})"
+              + f"  [{time.perf_counter() - t1:.0f} s]", flush=True)
+
+
+
+def calibrate(config: str, iterations: int, games: int, seed: int) -> float:
+    """Iterations per second of the default search over the decisions of ``games`` games
+    (ISMCTS self-play at ``iterations`` a move; single-move decisions skipped, as agents
+    do): total iterations / total search time. Run it on a quiet core."""
+    import random
+    from boardlab.search import ismcts
+    game_name, params, label = CONFIGS[config]
+    game = boardlab.make(game_name, **params)
+    total_it, total_s, moves = 0, 0.0, 0
+    for g in range(games):
+        state = game.new_initial_state(seed=_mix(seed, g, 0x0A))
+        rng = random.Random(_mix(seed, g, 0x0B))
+        while not state.is_terminal():
+            if state.current_player == boardlab.CHANCE:
+                state.apply(_sample_chance(state, rng))
+                continue
+            legal = state.legal_actions()
+            if len(legal) == 1:
+                state.apply(int(legal[0]))
+                continue
+            t0 = time.perf_counter()
+            r = ismcts(state, iterations=iterations, seed=_mix(seed, g, moves))
+            total_s += time.perf_counter() - t0
+            total_it += r.iterations
+            moves += 1
+            state.apply(r.best_action)
+    rate = total_it / total_s
+    print(f"{label}: {moves} searched decisions in {games} self-play games at {iterations} "
+          f"iterations: {rate:,.0f} iterations/s (0.1 s = {rate / 10:,.0f}, 1 s = {rate:,.0f})",
+          flush=True)
+    return rate
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--configs", nargs="+", default=list(CONFIGS), choices=list(CONFIGS))
@@ -314,9 +520,35 @@ def main(argv=None) -> int:
                          "(percentile of the true hand's likelihood), over GAMES self-play games")
     ap.add_argument("--beta", type=float, default=8.0, help="--inference-check: softmax beta")
     ap.add_argument("--epsilon", type=float, default=0.2, help="--inference-check: uniform mix")
+    ap.add_argument("--model", default="greedy",
+                    help="--inference-check: the opponent model, greedy (the heuristic's "
+                         "softmax, as infer= uses) or search:N (an open-hands search of N)")
+    ap.add_argument("--check-players", default="ismcts:1000",
+                    help="--inference-check: the self-play players (cheat:N: the open-hands "
+                         "opponent of the matches)")
+    ap.add_argument("--judge", type=int, default=0, metavar="N",
+                    help="instead of matches: the move of each --specs agent at N positions, "
+                         "judged by an open-hands search of --iterations (agreement, cost)")
+    ap.add_argument("--specs", nargs="+", default=["ismcts:45000"],
+                    help="--judge: agent specs to judge (cheat:... allowed: a control; "
+                         "pimc:WORLDS:ITERATIONS: open-hands searches of determinizations)")
+    ap.add_argument("--cache", default=None, help="--judge: JSON file of the judged positions")
+    ap.add_argument("--calibrate", type=int, default=0, metavar="GAMES",
+                    help="instead of matches: iterations/s of the default search over GAMES "
+                         "self-play games at --iterations a move (run on a quiet core)")
     args = ap.parse_args(argv)
+    if args.calibrate:
+        for config in args.configs:
+            calibrate(config, args.iterations, args.calibrate, args.seed)
+        return 0
+    if args.judge:
+        for config in args.configs:
+            judge(config, args.judge, args.iterations, args.specs, args.self_play, args.seed,
+                  args.cache)
+        return 0
     if args.inference_check:
-        inference_check(args.inference_check, args.seed, beta=args.beta, epsilon=args.epsilon)
+        inference_check(args.inference_check, args.seed, beta=args.beta, epsilon=args.epsilon,
+                        model=args.model, players_spec=args.check_players)
         return 0
     if args.summarise:
         summarise(args.summarise)

@@ -103,9 +103,13 @@ def weighted_worlds(state, seat: int, n: int, seed: int, beta: float = DEFAULTS[
 
 
 def log_likelihood(events, snaps, seat: int, hand: list, hidden_type: int, rng, seed: int,
-                   cache: tuple, beta: float, epsilon: float, max_plays: int) -> float:
+                   cache: tuple, beta: float, epsilon: float, max_plays: int,
+                   play_prob=None) -> float:
     """Log-likelihood of the opponent's latest card plays in this deal had it now held
-    ``hand`` (counts per type; ``hidden_type``: its face-down card in this trick, -1 none)."""
+    ``hand`` (counts per type; ``hidden_type``: its face-down card in this trick, -1 none).
+    ``play_prob(position, opp, hand, action, beta, epsilon)`` is the model of the opponent
+    (default :func:`_play_prob`, the heuristic's softmax; bench/vs_open_hands.py tries others)."""
+    play_prob = play_prob or _play_prob
     opp = 1 - seat
     positions, memo = cache
     hand = list(hand)
@@ -144,7 +148,7 @@ def log_likelihood(events, snaps, seat: int, hand: list, hidden_type: int, rng, 
         if key not in memo:
             if i not in positions:
                 positions[i] = snaps[i].determinize(seat, _mix(seed, 0x5B, i))
-            memo[key] = _play_prob(positions[i], opp, before, action, beta, epsilon)
+            memo[key] = play_prob(positions[i], opp, before, action, beta, epsilon)
         log_lik += math.log(memo[key])
     return log_lik
 
