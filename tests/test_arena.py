@@ -61,6 +61,18 @@ def test_same_seed_same_match_and_jobs_agree():
     assert [o.seed for o in d.outcomes] != [o.seed for o in a.outcomes]
 
 
+def test_local_workers_are_not_forked_from_this_process_and_a_dead_one_is_an_error():
+    import os
+
+    from boardlab.parallel import run_tasks
+    # Forking this process would copy locks held by its other threads (Ray's, the app's)
+    # into the workers, held forever; workers come from a clean server process instead.
+    parents = dict(run_tasks(os.getppid, [(), ()], jobs=2))
+    assert len(parents) == 2 and os.getpid() not in parents.values()
+    with pytest.raises(RuntimeError, match="worker process .* died"):
+        list(run_tasks(os.abort, [(), ()], jobs=2))
+
+
 def test_rotation_pairs_share_the_deal():
     r = play_match("kitsu", {"players": 2}, ["random", "random"], games=4, seed=5)
     seeds = [o.seed for o in r.outcomes]

@@ -15,10 +15,12 @@ results do not depend on the back end or the order in which tasks finish.
 from __future__ import annotations
 
 import collections
+import concurrent.futures
 import contextlib
 import logging
 import multiprocessing
 import socket
+from concurrent.futures.process import BrokenProcessPool
 from typing import Callable, Iterable, Iterator, Sequence
 
 __all__ = ["BACKENDS", "RAY_MISSING", "run_tasks", "ray_session", "import_ray"]
@@ -93,9 +95,16 @@ def ray_session(address: str | None = None, num_cpus: int | None = None):
         ray.shutdown()
 
 
-def _call(args):
-    fn, key, task_args = args
-    return key, fn(*task_args)
+def _process_pool(workers: int) -> concurrent.futures.ProcessPoolExecutor:
+    """Worker processes started from a clean server process (forkserver), not forked from
+    this one: a fork copies only the calling thread, so forking a process in which Ray's or
+    the app's threads hold a lock can leave a worker stuck on it forever. A worker that dies
+    breaks the pool (BrokenProcessPool) instead of leaving its task waiting."""
+    methods = multiprocessing.get_all_start_methods()
+    ctx = multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
+    if ctx.get_start_method() == "forkserver":
+        ctx.set_forkserver_preload(["boardlab.arena", "boardlab.analysis"])
+    return concurrent.futures.ProcessPoolExecutor(max_workers=workers, mp_context=ctx)
 
 
 def _on_node(fn, *args):
@@ -137,12 +146,19 @@ def _finished(fn, tasks, backend, jobs, address):
             for k, t in enumerate(tasks):
                 yield "local", k, fn(*t)
             return
-        methods = multiprocessing.get_all_start_methods()
-        ctx = multiprocessing.get_context("fork" if "fork" in methods else None)
-        with ctx.Pool(processes=min(jobs, len(tasks))) as pool:
-            for k, result in pool.imap_unordered(_call, [(fn, k, t) for k, t in
-                                                          enumerate(tasks)]):
-                yield "local", k, result
+        pool = _process_pool(min(jobs, len(tasks)))
+        futures = {pool.submit(fn, *t): k for k, t in enumerate(tasks)}
+        finished = False
+        try:
+            for future in concurrent.futures.as_completed(futures):
+                yield "local", futures[future], future.result()
+            finished = True
+        except BrokenProcessPool:
+            raise RuntimeError("a worker process of the local back end died (out of memory "
+                               "or killed?); its task did not finish") from None
+        finally:
+            # leaving early (an error, a consumer that stops): drop what is still queued
+            pool.shutdown(wait=finished, cancel_futures=True)
         return
     with ray_session(address, jobs) as ray:
         remote = ray.remote(num_cpus=1)(_on_node)
