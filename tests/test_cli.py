@@ -171,6 +171,15 @@ def test_arena_json():
     assert sum(d["wins"]) + d["draws"] == 2 and len(d["outcomes"]) == 2
 
 
+def test_arena_wrong_number_of_agents_names_the_count_and_the_fix():
+    r = run_cli("arena", "keyside", "--agents", "greedy", "random")
+    assert r.returncode == 2 and "Traceback" not in r.stderr
+    assert "keyside with 4 players needs 4 agents" in r.stderr
+    assert "4 players is keyside's default; choose the count with --players" in r.stderr
+    r = run_cli("arena", "keyside", "--players", "3", "--agents", "greedy", "random")
+    assert r.returncode == 2 and "needs 3 agents" in r.stderr and "default" not in r.stderr
+
+
 def test_version_help_text_and_seat_wording():
     r = run_cli("--version")
     assert r.returncode == 0 and r.stdout.strip() == f"boardlab {boardlab.__version__}"

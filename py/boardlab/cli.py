@@ -431,8 +431,12 @@ def cmd_arena(args) -> int:
         raise UsageError("give --agents (one spec per side), or --ladder")
     names, _ = sides_of(args.game, game.num_players)
     if len(args.agents) != len(names):
+        hint = ""
+        if "players" not in params:   # the game's default count, which the user may not know
+            hint = (f" ({game.num_players} players is {args.game}'s default; "
+                    f"choose the count with --players)")
         raise UsageError(f"{args.game} with {game.num_players} players needs {len(names)} "
-                         f"agents (one per side: {', '.join(names)}), got {len(args.agents)}")
+                         f"agents (one per side: {', '.join(names)}), got {len(args.agents)}{hint}")
     for spec in args.agents:
         _make_agent(spec, 0, args.allow_open_hands)
     _check_run_options(args)
