@@ -999,6 +999,8 @@ def test_cli_plays_the_solo_game_and_shows_keytomas_rolls():
     assert r.returncode == 0, r.stderr
     out = r.stdout
     assert "Game over." in out and "Keytoma rolls" in out
+    assert out.startswith("keyside: solo game, seed 3. You are P0, against the game itself.")
+    assert "===== Your turn (P0) =====" in out and "(P0, P0)" not in out
     assert ("You win!" in out) != ("You lose." in out) and "Winner" not in out
 
 

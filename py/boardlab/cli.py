@@ -340,8 +340,12 @@ def cmd_play(args) -> int:
     rng = random.Random(seed)
     side = _side_name(args.game, seat, players)
     you = f"P{seat}" if side == f"P{seat}" else f"P{seat} ({side})"   # no "P0 (P0)"
-    _print(f"{args.game}: {players} players, seed {seed}. You are {you}; "
-           f"the other seats are played by {args.ai}.")
+    you_short = f"P{seat}" if side == f"P{seat}" else f"P{seat}, {side}"
+    if players == 1:   # a solo game: no AI seat (hints still use --hint-ai)
+        _print(f"{args.game}: solo game, seed {seed}. You are {you}, against the game itself.")
+    else:
+        _print(f"{args.game}: {players} players, seed {seed}. You are {you}; "
+               f"the other seats are played by {args.ai}.")
     _print("Type 'help' at any prompt for help.")
     public_chance = _PUBLIC_CHANCE.get(args.game, lambda a: False)
     events = _EVENTS.get(args.game)
@@ -357,7 +361,7 @@ def cmd_play(args) -> int:
             continue
         if player == seat:
             _print("")
-            _print(f"===== Your turn (P{seat}, {side}) =====")
+            _print(f"===== Your turn ({you_short}) =====")
             _print(module.render(state.observation(seat)))
             action = _choose(state, state.legal_actions(), hint_agent)
             if action is None:
