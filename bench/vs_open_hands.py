@@ -47,7 +47,8 @@ left or empty): how often it picks the judge's move, its mean cost (the judge's 
 probability minus that of its move) and the paired difference from the first spec.
 ``cheat:`` specs are allowed there as the control (the search with the true hands at the
 same budget: its cost is the judge's own noise floor), and ``pimc:WORLDS:ITERATIONS``
-(perfect-information Monte Carlo: the open-hands search on that many determinizations).
+(perfect-information Monte Carlo: the open-hands search on that many determinizations), and
+``stock:SPEC_A|SPEC_B`` (SPEC_A while Kitsu's stock lasts, SPEC_B once it is empty).
 
     python bench/vs_open_hands.py --configs kitsu2 --judge 600 --iterations 500000 \
         --self-play 5000 --seed 11 --cache judge.json --specs ismcts:90000 cheat:90000 \
@@ -426,11 +427,15 @@ def judge(config: str, positions: int, judge_iterations: int, specs: list[str], 
             state = game.new_initial_state(seed=p["game_seed"])
             for a in p["actions"]:
                 state.apply(a)
-            if spec.startswith("pimc:"):
-                _, worlds, budget = spec.split(":")
+            one = spec
+            if spec.startswith("stock:"):   # stock:SPEC_WHILE_STOCK_LASTS|SPEC_WHEN_EMPTY
+                left, empty = spec[len("stock:"):].split("|")
+                one = left if state.observation(state.current_player).get("stock_size") else empty
+            if one.startswith("pimc:"):
+                _, worlds, budget = one.split(":")
                 move = pimc_move(state, int(budget), int(worlds), _mix(seed, i, 0x5E))
             else:
-                move = make_agent(spec, seed=_mix(seed, i, 0x5E),
+                move = make_agent(one, seed=_mix(seed, i, 0x5E),
                                   allow_open_hands=True).step(state)
             value = p["value"]
             best = max(value.values())
