@@ -7,6 +7,7 @@ points came from.
     python bench/keyside_solo.py --agent ismcts:1s --games 100 --all-beacons --jobs 2
     python bench/keyside_solo.py --agent ismcts:20000 --calibrate 25   # iterations per CPU second
     python bench/keyside_solo.py --agent ismcts:5000 --trace 3015       # one game, move by move
+    python bench/keyside_solo.py --agent ismcts:5000 --games 200 --seed 5000 --drawn B1,B2
 
 --calibrate N times the agent's first N searches (moves with a choice) of the game of
 --seed in process CPU time, which a loaded machine does not inflate, and prints iterations
@@ -15,6 +16,9 @@ per CPU second: the iteration budget that matches a time budget on one unloaded 
 --trace SEED plays the game of SEED alone and prints each of the agent's moves: the year, the
 heuristic value before it (State.evaluate), how many moves were legal, the move, then the score
 and the drawn beacons (* lit): where a lost game went wrong.
+
+--drawn B1,B2 plays only the seeds of the range whose drawn beacons include one of those
+(a change to one beacon's play measured on the games it can affect).
 
 Interrupt it (Ctrl-C, or SIGTERM) to stop early: it reports the games finished, which are
 always those of the first seeds (results come back in seed order).
@@ -80,6 +84,16 @@ def trace(spec: str, all_beacons: bool, seed: int) -> None:
     print(f"{'won' if obs['won'] else 'lost'}: " + ", ".join(f"{k} {v}" for k, v in obs["seats"][0]["score"].items()))
 
 
+def drawn_beacons(seed: int) -> list[str]:
+    """The three beacons the solo game of `seed` draws (chance drawn as in play_seeded)."""
+    state = boardlab.make("keyside", players=1).new_initial_state(seed=seed)
+    rng = np.random.default_rng(seed)
+    while state.is_chance():
+        acts, probs = zip(*state.chance_outcomes())
+        state.apply(int(rng.choice(acts, p=np.array(probs) / sum(probs))))
+    return [b["beacon"] for b in state.full_observation()["beacons"]]
+
+
 def calibrate(spec: str, seed: int, searches: int) -> float:
     """Iterations per CPU second of `spec` (an iteration budget) over its first `searches`
     searches in the solo game of `seed` (chance drawn as in play_seeded)."""
@@ -126,6 +140,7 @@ def main(argv=None) -> int:
     ap.add_argument("--all-beacons", action="store_true", help="the solo_all_beacons option: all 3 must be lit")
     ap.add_argument("--jobs", type=int, default=1, help="worker processes (default 1)")
     ap.add_argument("--calibrate", type=int, metavar="N", help="only time the first N searches (see above)")
+    ap.add_argument("--drawn", metavar="B1,B2", help="only the seeds that draw one of these beacons (see above)")
     ap.add_argument("--trace", type=int, metavar="SEED", help="print the game of SEED move by move (see above)")
     args = ap.parse_args(argv)
     if args.trace is not None:
@@ -137,6 +152,12 @@ def main(argv=None) -> int:
               f"{rate:,.0f} iterations per CPU second")
         return 0
     seeds = range(args.seed, args.seed + args.games)
+    if args.drawn:
+        wanted = {b.strip().upper() for b in args.drawn.split(",")}
+        known = {f"{p}{k}" for p in "ABC" for k in range(1, 7)}
+        if not wanted <= known:
+            ap.error(f"--drawn: unknown beacon(s) {', '.join(sorted(wanted - known))}; beacons are A1-A6, B1-B6, C1-C6")
+        seeds = [s for s in seeds if wanted & set(drawn_beacons(s))]
     one = functools.partial(play, args.agent, args.all_beacons)
     results = []
     try:
@@ -145,7 +166,7 @@ def main(argv=None) -> int:
             for i, r in enumerate(pool.imap(one, seeds)):   # in seed order, whatever the jobs
                 results.append(r)
                 lit = "".join(b for b, ok in r["beacons"] if ok) or "-"
-                print(f"game {i + 1}/{args.games} seed {seeds[i]}: {r['total']} points (peak {r['peak']}), lit {lit}, "
+                print(f"game {i + 1}/{len(seeds)} seed {seeds[i]}: {r['total']} points (peak {r['peak']}), lit {lit}, "
                       f"{'won' if r['won'] else 'lost after standing as a win' if r['stood'] else 'lost'}", file=sys.stderr, flush=True)
     except KeyboardInterrupt:   # stopped early: report the games of the first seeds, all finished
         print(f"interrupted after {len(results)} games", file=sys.stderr)
@@ -158,7 +179,8 @@ def main(argv=None) -> int:
     lit = Counter(sum(ok for _, ok in r["beacons"]) for r in results)
     need = 3 if args.all_beacons else 2
     print(f"keyside solo{' (all 3 beacons)' if args.all_beacons else ''}, {args.agent}, {n} games from seed {args.seed}"
-          + (f" (stopped early: {args.games} asked)" if n < args.games else ""))
+          + (f" drawing {args.drawn}" if args.drawn else "")
+          + (f" (stopped early: {len(seeds)} asked)" if n < len(seeds) else ""))
     print(f"won {wins}/{n} = {wins / n:.1%} [95% Wilson {lo:.1%}, {hi:.1%}]; "
           f"lost after standing as a win: {sum(r['stood'] and not r['won'] for r in results)}")
     print(f"score: median {statistics.median(totals)}, mean {statistics.mean(totals):.1f}, "

@@ -1,0 +1,45 @@
+"""The bench tools: bench/calibrate.py (the iteration budget that stands for a time budget)
+and bench/keyside_solo.py's --drawn filter."""
+import importlib.util
+from pathlib import Path
+
+import pytest
+
+
+BENCH = Path(__file__).resolve().parent.parent / "bench"
+
+
+def _load(name="calibrate"):
+    path = BENCH / f"{name}.py"
+    spec = importlib.util.spec_from_file_location(name, path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_calibrate_times_the_agents_searches(capsys):
+    cal = _load()
+    rate, done = cal.calibrate("nukumi", 2, "ismcts:200", searches=3, seed=7)
+    assert done == 3 and rate > 0
+    cal.main(["kyushu", "--players", "3", "--agent", "ismcts:100", "--searches", "2"])
+    out = capsys.readouterr().out
+    assert "kyushu 3p, ismcts:100" in out and "first 2 searches" in out and "1 s/move = ismcts:" in out
+
+
+def test_calibrate_needs_an_iteration_budget():
+    with pytest.raises(SystemExit, match="iteration budget"):
+        _load().calibrate("nukumi", 2, "ismcts:0.1s", searches=1, seed=7)
+
+
+def test_keyside_solo_plays_only_the_seeds_that_draw_the_beacons_asked(monkeypatch, capsys):
+    monkeypatch.syspath_prepend(str(BENCH))              # keyside_solo imports solo_play
+    solo = _load("keyside_solo")
+    drawn = {seed: solo.drawn_beacons(seed) for seed in range(5000, 5012)}
+    assert all(len(b) == 3 and b[1][0] == "B" for b in drawn.values())
+    solo.main(["--agent", "random", "--games", "12", "--seed", "5000", "--drawn", "B1,B2"])
+    err = capsys.readouterr().err
+    played = [int(line.split(" seed ")[1].split(":")[0]) for line in err.splitlines() if line.startswith("game ")]
+    assert played == [s for s, b in drawn.items() if {"B1", "B2"} & set(b)] and played
+    with pytest.raises(SystemExit):
+        solo.main(["--agent", "random", "--games", "2", "--drawn", "B9"])
+    assert "unknown beacon(s) B9" in capsys.readouterr().err
