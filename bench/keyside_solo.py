@@ -158,6 +158,8 @@ def main(argv=None) -> int:
         if not wanted <= known:
             ap.error(f"--drawn: unknown beacon(s) {', '.join(sorted(wanted - known))}; beacons are A1-A6, B1-B6, C1-C6")
         seeds = [s for s in seeds if wanted & set(drawn_beacons(s))]
+        if not seeds:
+            ap.error(f"--drawn: no seed from {args.seed} to {args.seed + args.games - 1} draws {args.drawn}")
     one = functools.partial(play, args.agent, args.all_beacons)
     results = []
     try:

@@ -43,3 +43,6 @@ def test_keyside_solo_plays_only_the_seeds_that_draw_the_beacons_asked(monkeypat
     with pytest.raises(SystemExit):
         solo.main(["--agent", "random", "--games", "2", "--drawn", "B9"])
     assert "unknown beacon(s) B9" in capsys.readouterr().err
+    with pytest.raises(SystemExit):                        # a range where none is drawn
+        solo.main(["--agent", "random", "--games", "1", "--seed", "5000", "--drawn", "B1"])
+    assert "no seed from 5000 to 5000 draws B1" in capsys.readouterr().err
