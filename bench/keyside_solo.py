@@ -37,7 +37,7 @@ import numpy as np
 import boardlab
 from boardlab.agents import make_agent
 from boardlab.arena import wilson_interval
-from solo_play import play_seeded
+from solo_play import apply_chance, play_seeded
 
 
 def winning_now(obs: dict, need: int) -> bool:
@@ -89,8 +89,7 @@ def drawn_beacons(seed: int) -> list[str]:
     state = boardlab.make("keyside", players=1).new_initial_state(seed=seed)
     rng = np.random.default_rng(seed)
     while state.is_chance():
-        acts, probs = zip(*state.chance_outcomes())
-        state.apply(int(rng.choice(acts, p=np.array(probs) / sum(probs))))
+        apply_chance(state, rng)
     return [b["beacon"] for b in state.full_observation()["beacons"]]
 
 
@@ -105,8 +104,7 @@ def calibrate(spec: str, seed: int, searches: int) -> float:
     done, cpu = 0, 0.0
     while done < searches and not state.is_terminal():
         if state.is_chance():
-            acts, probs = zip(*state.chance_outcomes())
-            state.apply(int(rng.choice(acts, p=np.array(probs) / sum(probs))))
+            apply_chance(state, rng)
             continue
         searched = len(state.legal_actions()) > 1   # the agent answers a lone action unsearched
         t = time.process_time()

@@ -21,7 +21,7 @@ import numpy as np
 import boardlab
 from boardlab.arena import wilson_interval
 from boardlab.agents import make_agent
-from solo_play import play_seeded
+from solo_play import apply_chance, play_seeded
 
 
 def play(mode: str, spec: str, seed: int) -> dict:
@@ -41,8 +41,7 @@ def calibrate(mode: str, spec: str, games: int, first_seed: int = 0) -> str:
         agent, rng = make_agent(spec, seed=seed), np.random.default_rng(seed)
         while not state.is_terminal():
             if state.is_chance():
-                acts, probs = zip(*state.chance_outcomes())
-                state.apply(int(rng.choice(acts, p=np.array(probs) / sum(probs))))
+                apply_chance(state, rng)
                 continue
             searching = len(state.legal_actions()) > 1
             t = time.process_time()
