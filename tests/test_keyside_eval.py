@@ -1,5 +1,8 @@
 """Keyside's search heuristic in the solo game: a win probability that sees
 progress toward the drawn beacons, not only points."""
+import random
+
+from boardlab.search import ismcts
 from keyside_table import play, setv, table
 
 
@@ -55,3 +58,52 @@ def test_solo_value_sees_a_full_value_harbour_for_the_multiplier_beacon():
     # ((stone + wood) / 2 per keyple).
     s = solo_start(("A2", "B6", "C1"))
     assert value(s, fish=12) > value(s, stone=12)
+
+
+def to_the_end(s, seed=0):
+    """Random play (chance included) from s to the end: the decisions on the way, and the end."""
+    rng = random.Random(seed)
+    s, decisions = s.clone(), []
+    while not s.is_terminal():
+        if s.is_chance():
+            actions, probs = zip(*s.chance_outcomes())
+            s.apply(rng.choices(actions, weights=probs)[0])
+        else:
+            decisions.append(s.clone())
+            s.apply(rng.choice(list(s.legal_actions())))
+    return decisions, s
+
+
+def won_lit(s):
+    o = s.full_observation()
+    return o["won"], [b["lit"] for b in o["beacons"]], o["seats"][0]["score"]["total"]
+
+
+def test_a_lost_solo_game_is_graded_by_how_near_it_came_a_won_one_is_not():
+    _, end = to_the_end(solo_start(("A6", "B6", "C2")))
+    assert won_lit(end)[0] is False and end.returns()[0] == -1
+    lost = end.evaluate()[0]
+    assert -1 < lost <= -0.5
+    nearer = end.clone()
+    for gem in ("emerald", "ruby", "sapphire"):   # B6 (9 gems) lit: one beacon, still lost
+        setv(nearer, 0, "good", gem, 3)
+    assert won_lit(nearer)[:2] == (False, [False, True, False]) and nearer.returns()[0] == -1
+    assert lost < nearer.evaluate()[0] <= -0.5
+    won = nearer.clone()
+    for h in range(1, 13):                        # A6 (keyples in 9 harbours) lit too
+        setv(won, 0, "keyples", f"H{h}", 2)
+    for good in ("cow", "pig", "sheep", "fish", "stone", "wheat", "wood"):
+        setv(won, 0, "good", good, 12)
+    assert won_lit(won)[0] is True and won_lit(won)[2] >= 120
+    assert won.returns()[0] == 1 and won.evaluate()[0] == 1
+
+
+def test_the_search_backs_up_the_graded_loss_when_every_line_loses():
+    # A few decisions before the end of a game random play lost on 20-odd points: every line
+    # loses, and with win/loss alone each move was worth -1 (the search chose blind).
+    decisions, end = to_the_end(solo_start(("A6", "B6", "C2")))
+    assert won_lit(end)[0] is False and won_lit(end)[2] < 60
+    last_choice = [d for d in decisions if len(d.legal_actions()) >= 4][-1]
+    result = ismcts(last_choice, iterations=400, seed=1, rollout_depth=-1)
+    means = [st["mean"] for st in result.stats]
+    assert all(-1 < m <= -0.5 for m in means) and max(means) > min(means)

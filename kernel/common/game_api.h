@@ -52,7 +52,10 @@ typedef struct BLGameVTable {
      * corrupt state): the state is then left as it was and must not be used
      * as a sample — never hand the true hidden state to a search instead. */
     int (*determinize)(const BLGame *g, void *st, int observer, BLRng *rng);
-    /* Heuristic value per seat in [-1, 1] (terminal: the returns). */
+    /* Heuristic value per seat in [-1, 1]. The search backs it up at terminal
+     * states too: there it is the returns, or a graded form of them where
+     * win/loss alone would leave the search blind (Keyside solo: a loss
+     * graded by how near it came). */
     void (*evaluate)(const BLGame *g, const void *st, double *out);
     /* Move notation of a legal action in this state; returns length. */
     int (*action_to_string)(const BLGame *g, const void *st, int32_t action, char *buf, int cap);

@@ -238,11 +238,26 @@ static double solo_value(const KsConfig *c, const KsState *s, double est) {
     return 2.0 * sqrt(ps * pbeacons) - 1.0;   /* sqrt: spreads the usual small P over [-1, 1] */
 }
 
+/* A lost solo game's value to the search, in [-1, -0.5]: -1 plus a quarter of
+ * how near it came (the leaf value's 1 + solo_value at the final position).
+ * Returns are only won or lost, so once every line within reach lost, the
+ * search saw all moves alike and spent what it had lit (docs/search.md,
+ * Keyside solo "Graded losses"); graded, it keeps the nearer miss. */
+static double solo_loss_value(const KsConfig *c, const KsState *s) {
+    return -1.0 + 0.25 * (solo_value(c, s, projected(c, s, 0)) + 1.0);
+}
+
+/* The heuristic; at the end the returns, except that a lost solo game is
+ * graded (solo_loss_value): the search backs up evaluate() at terminal states. */
 static void vt_evaluate(const BLGame *g, const void *vst, double *out) {
     const KsConfig *c = KS_CFG(g);
     const KsState *s = CST(vst);
     int P = c->players;
-    if (s->phase == KP_OVER) { vt_returns(g, vst, out); return; }
+    if (s->phase == KP_OVER) {
+        vt_returns(g, vst, out);
+        if (c->solo && out[0] < 0) out[0] = solo_loss_value(c, s);
+        return;
+    }
     double est[KS_MAXP];
     for (int p = 0; p < P; p++) est[p] = projected(c, s, p);
     if (c->solo) { out[0] = solo_value(c, s, est[0]); return; }

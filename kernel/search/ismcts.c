@@ -189,7 +189,7 @@ static void rollout(BLISTree *t, double *ret) {
     int depth = 0, cut = t->p.rollout_depth;
     for (;;) {
         int cp = vt->current_player(g, st);
-        if (cp == BL_TERMINAL) { vt->returns(g, st, ret); return; }
+        if (cp == BL_TERMINAL) { vt->evaluate(g, st, ret); return; }   /* the returns, or graded */
         if (cp == BL_CHANCE) { vt->apply(g, st, vt->sample_chance(g, st)); continue; }
         if (cut >= 0 && depth >= cut) { vt->evaluate(g, st, ret); return; }
         int nl = vt->legal_actions(g, st, t->legal);

@@ -20,7 +20,8 @@
  *   3. rollout: uniformly random decisions (or the game's rollout_action,
  *      when its table has one), chance sampled with the state's own stream,
  *      to the end — or, with rollout_depth >= 0, stop after that
- *      many decisions and use the heuristic evaluate();
+ *      many decisions — and use evaluate() there (at the end: the returns,
+ *      or the game's graded form of them, game_api.h);
  *   4. backpropagate the returns vector: each node adds the return of the seat
  *      that made its move (max^n; team games give teammates equal returns, so
  *      team rewards follow without special cases).

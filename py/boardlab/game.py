@@ -373,7 +373,9 @@ class State:
 
     def evaluate(self) -> np.ndarray:
         """Heuristic value per seat in [-1, 1]. Reads the full state: call it
-        on a determinized state or your own perfect-information copy."""
+        on a determinized state or your own perfect-information copy. At the
+        end it is what the search backs up: the returns, except that a lost
+        Keyside solo game is graded by how near it came (-1 to -0.5)."""
         return self._core.evaluate()
 
     # -- information ------------------------------------------------------

@@ -22,8 +22,9 @@ One iteration, exactly as in C:
    sampled and does not move in the tree (open loop).
 3. **Expand** one untried legal action at random (the root always; elsewhere
    while the tree is below ``max_nodes``), then stop descending.
-4. **Roll out** at random to the end, or for ``rollout_depth`` decisions and
-   then take the game's heuristic :meth:`State.evaluate` (0: evaluate the leaf).
+4. **Roll out** at random to the end, or for ``rollout_depth`` decisions, and
+   take the game's :meth:`State.evaluate` there (0: evaluate the leaf; at the
+   end it is the returns, or a graded form of them: Keyside solo grades a loss).
 5. **Back up** the vector of returns: each node adds the value *of the seat
    that made its move* (so teammates, as Kitsu's clans, share what their moves
    earn, and n-player games need no negation).
@@ -108,7 +109,7 @@ def _rollout(state, rng, depth: int) -> "np.ndarray":
         legal = state.legal_actions()
         state.apply(int(legal[rng.randrange(len(legal))]))
         done += 1
-    return state.returns()
+    return state.evaluate()   # at the end: the returns, or the game's graded form of them
 
 
 def ismcts(state, iterations: int, c: float = 0.7, rollout_depth: Optional[int] = None,
