@@ -1,8 +1,9 @@
 """Keyside's search heuristic in the solo game: a win probability that sees
 progress toward the drawn beacons, not only points."""
-import random
+import numpy as np
 
 from boardlab.search import ismcts
+from conftest import play_random
 from keyside_table import play, setv, table
 
 
@@ -61,17 +62,15 @@ def test_solo_value_sees_a_full_value_harbour_for_the_multiplier_beacon():
 
 
 def to_the_end(s, seed=0):
-    """Random play (chance included) from s to the end: the decisions on the way, and the end."""
-    rng = random.Random(seed)
-    s, decisions = s.clone(), []
-    while not s.is_terminal():
-        if s.is_chance():
-            actions, probs = zip(*s.chance_outcomes())
-            s.apply(rng.choices(actions, weights=probs)[0])
-        else:
-            decisions.append(s.clone())
-            s.apply(rng.choice(list(s.legal_actions())))
-    return decisions, s
+    """Random play (conftest's) from s to the end: the decisions on the way, and the end."""
+    decisions = []
+
+    def keep(x):
+        if not x.is_chance() and not x.is_terminal():
+            decisions.append(x.clone())
+
+    end = play_random(s.clone(), np.random.default_rng(seed), check=keep)
+    return decisions, end
 
 
 def won_lit(s):
