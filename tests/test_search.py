@@ -396,3 +396,21 @@ def test_game_search_defaults():
     assert signature(ismcts(state, iterations=700, seed=2)) == \
         signature(ismcts(state, iterations=700, seed=2, rollout_depth=0))
     assert make_agent("ismcts:300").rollout_depth is None        # the game's default
+
+
+def test_game_exploration_defaults():
+    # Only Score Attack tunes c (docs/search.md, Nukumi); every other game keeps 0.7.
+    assert search.default_c("kitsu") == search.default_c("keyside", {"players": 1}) == 0.7
+    assert search.default_c("nukumi", {"players": 2}) == 0.7
+    assert search.default_c("nukumi", {"players": 1, "solo": "chasing"}) == 0.7
+    assert search.default_c("nukumi", {"players": 1}) == 0.7
+    assert search.default_c("nukumi", {"players": 1, "solo": "score_attack"}) == 0.25
+    attack = boardlab.make("nukumi", players=1, solo="score_attack").new_initial_state(4)
+    while attack.is_chance():
+        attack.apply(attack.chance_outcomes()[0][0])
+    tuned = signature(ismcts(attack, iterations=300, seed=2))
+    assert tuned == signature(ismcts(attack, iterations=300, seed=2, c=0.25))
+    assert tuned != signature(ismcts(attack, iterations=300, seed=2, c=0.7))
+    agent = make_agent("ismcts:300")
+    assert agent.c is None and agent.name == "ismcts:300"
+    assert make_agent("ismcts:300:c=0.7").name == "ismcts:300:c=0.7"   # explicit: kept

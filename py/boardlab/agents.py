@@ -158,7 +158,7 @@ class ISMCTSAgent(Agent):
     """
 
     def __init__(self, iterations: Optional[int] = None, seconds: Optional[float] = None,
-                 seed: int = 0, c: float = 0.7, rollout_depth: Optional[int] = None,
+                 seed: int = 0, c: Optional[float] = None, rollout_depth: Optional[int] = None,
                  threads: int = 1,
                  final: str = "visits", bias: float = 0.0, infer: int = 0):
         if iterations is None and seconds is None:
@@ -173,7 +173,7 @@ class ISMCTSAgent(Agent):
         self.infer = check_infer(infer, self.sees_hidden_information)
         budget = f"{self.iterations}" if self.iterations is not None else f"{self.seconds:g}s"
         opts = []
-        if self.c != 0.7:
+        if self.c is not None:
             opts.append(f"c={self.c:g}")
         if self.rollout_depth is not None:
             opts.append(f"depth={self.rollout_depth}")

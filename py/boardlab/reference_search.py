@@ -112,19 +112,21 @@ def _rollout(state, rng, depth: int) -> "np.ndarray":
     return state.evaluate()   # at the end: the returns, or the game's graded form of them
 
 
-def ismcts(state, iterations: int, c: float = 0.7, rollout_depth: Optional[int] = None,
+def ismcts(state, iterations: int, c: Optional[float] = None, rollout_depth: Optional[int] = None,
            seed: int = 0, player: Optional[int] = None, max_nodes: int = 1 << 22,
            bias: float = 0.0, select: Callable[..., float] = ucb,
            prior: Callable[..., float] = heuristic_prior) -> ReferenceResult:
     """SO-ISMCTS for ``player`` (default: the seat to move) from ``state``, a
     decision node; the options mean what they mean in :func:`boardlab.search.ismcts`."""
-    from .search import default_rollout_depth
+    from .search import default_c, default_rollout_depth
     if isinstance(iterations, bool) or not isinstance(iterations, int) or iterations < 1:
         raise ValueError(f"iterations must be an integer >= 1, got {iterations!r}")
     if state.is_chance() or state.is_terminal():
         raise ValueError("state must be a decision node (a seat to move)")
     if rollout_depth is None:
         rollout_depth = default_rollout_depth(state.game.name, state.game.params)
+    if c is None:
+        c = default_c(state.game.name, state.game.params)
     player = state.current_player if player is None else player
     rng = random.Random(seed)
     # Determinize once from the real history; later iterations resample this copy.

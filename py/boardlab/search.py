@@ -34,7 +34,7 @@ import numpy as np
 from . import _core, _search
 from .errors import brief_repr
 
-__all__ = ["ismcts", "SearchResult", "bytes_per_node", "default_rollout_depth",
+__all__ = ["ismcts", "SearchResult", "bytes_per_node", "default_rollout_depth", "default_c",
            "DEFAULT_MAX_NODES", "MAX_ITERATIONS", "MAX_THREADS", "check_budget", "check_options",
            "core_of"]
 
@@ -43,6 +43,7 @@ _MASK64 = (1 << 64) - 1
 #: grows by about one node per iteration; past the cap it keeps iterating
 #: without expanding).
 DEFAULT_MAX_NODES = 1 << 22
+DEFAULT_C = 0.7         # the UCB constant of a game that tunes none (search_defaults)
 #: Most root-parallel trees one search runs. More threads than cores only slow
 #: each tree down, and each thread runs a first batch before it looks at the
 #: clock, so an unbounded count would overrun a time budget (and each tree may
@@ -115,14 +116,14 @@ def _check_real(name: str, value, positive: bool) -> float:
     return number
 
 
-def check_options(c=0.7, rollout_depth=None, seed=0, max_nodes=None, threads=1,
+def check_options(c=None, rollout_depth=None, seed=0, max_nodes=None, threads=1,
                   final="visits", bias=0.0) -> dict:
     """The search options of :func:`ismcts`, checked (ValueError naming the
     option and its allowed range) and normalised; None keeps a default."""
     if not isinstance(final, str) or final not in FINAL_CHOICES:
         raise ValueError(f"final must be one of {', '.join(FINAL_CHOICES)}, got {brief_repr(final)}")
     return {
-        "c": _check_real("c", c, positive=False),
+        "c": None if c is None else _check_real("c", c, positive=False),
         "rollout_depth": None if rollout_depth is None else
         _check_int("rollout_depth", rollout_depth, -1, _INT32_MAX),
         "seed": _check_int("seed", seed, 0, 2**64 - 1, "[0, 2**64)"),
@@ -323,19 +324,29 @@ class SearchResult:
         return "\n".join(lines)
 
 
-def default_rollout_depth(game_name: str, params: Optional[dict] = None) -> int:
-    """The game's tuned rollout cut-off (``SEARCH_DEFAULTS["rollout_depth"]`` of its
-    module, or its ``search_defaults(params)`` where the best cut-off depends on the
-    parameter set; -1, full rollouts, when it sets none). Kitsu: 0 (its heuristic at
-    the leaf); Kyushu: 10; Nukumi: by mode (docs/search.md has the measurements)."""
+def _search_defaults(game_name: str, params: Optional[dict]) -> dict:
+    """The game module's ``search_defaults(params)`` where its tuning depends on the
+    parameter set, else its ``SEARCH_DEFAULTS``; {} for an unknown game."""
     from . import games as _games
     try:
         module = _games.get(game_name)
     except ValueError:
-        return -1
+        return {}
     by_params = getattr(module, "search_defaults", None)
-    defaults = by_params(params) if by_params and params is not None else getattr(module, "SEARCH_DEFAULTS", {})
-    return int(defaults.get("rollout_depth", -1))
+    return by_params(params) if by_params and params is not None else getattr(module, "SEARCH_DEFAULTS", {})
+
+
+def default_rollout_depth(game_name: str, params: Optional[dict] = None) -> int:
+    """The game's tuned rollout cut-off (its search defaults' ``rollout_depth``; -1, full
+    rollouts, when it sets none). Kitsu: 0 (its heuristic at the leaf); Kyushu: 10;
+    Nukumi: by mode (docs/search.md has the measurements)."""
+    return int(_search_defaults(game_name, params).get("rollout_depth", -1))
+
+
+def default_c(game_name: str, params: Optional[dict] = None) -> float:
+    """The game's tuned UCB exploration constant (its search defaults' ``c``; 0.7 when it
+    sets none). Only Nukumi's Score Attack sets one, 0.25 (docs/search.md)."""
+    return float(_search_defaults(game_name, params).get("c", DEFAULT_C))
 
 
 def _thread_seed(seed: int, k: int) -> int:
@@ -400,7 +411,7 @@ def _final_action(rows, final: str) -> int:
 
 
 def ismcts(state, iterations: Optional[int] = None, seconds: Optional[float] = None,
-           c: float = 0.7, rollout_depth: Optional[int] = None, seed: int = 0,
+           c: Optional[float] = None, rollout_depth: Optional[int] = None, seed: int = 0,
            progress: Optional[Callable[[int, Optional[int], float], Any]] = None,
            player: Optional[int] = None, max_nodes: Optional[int] = None,
            threads: int = 1, final: str = "visits", bias: float = 0.0,
@@ -409,7 +420,7 @@ def ismcts(state, iterations: Optional[int] = None, seconds: Optional[float] = N
 
     Exactly one budget: ``iterations`` (deterministic: same seed, same result)
     or ``seconds`` (wall clock). ``c`` is the UCB exploration constant (returns
-    are in [-1, 1]); ``rollout_depth`` cuts random rollouts after that many
+    are in [-1, 1]; None: the game's tuned default, :func:`default_c`); ``rollout_depth`` cuts random rollouts after that many
     decisions and uses the heuristic evaluation (-1: play to the end; 0:
     evaluate the leaf; None: the game's tuned default, :func:`default_rollout_depth`);
     ``max_nodes`` caps the size of each tree (None: :data:`DEFAULT_MAX_NODES`).
@@ -451,8 +462,11 @@ def ismcts(state, iterations: Optional[int] = None, seconds: Optional[float] = N
                          threads=threads, final=final, bias=bias)
     c, seed, threads, final, bias = (opts[k] for k in ("c", "seed", "threads", "final", "bias"))
     rollout_depth = opts["rollout_depth"]
+    params = getattr(getattr(state, "game", None), "params", None)
     if rollout_depth is None:
-        rollout_depth = default_rollout_depth(core.core_game.name, getattr(getattr(state, "game", None), "params", None))
+        rollout_depth = default_rollout_depth(core.core_game.name, params)
+    if c is None:
+        c = default_c(core.core_game.name, params)
     max_nodes = DEFAULT_MAX_NODES if opts["max_nodes"] is None else opts["max_nodes"]
     if progress is not None and not callable(progress):
         raise ValueError(f"progress must be callable, got {brief_repr(progress)}")

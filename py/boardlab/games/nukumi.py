@@ -38,13 +38,16 @@ PARAMETER_SETS = [
 
 
 def search_defaults(params: dict) -> dict:
-    """The search's rollout cut-off by mode (docs/search.md, Nukumi): the 1-player building
-    game (Score Attack, or no solo rule) rolls out 20 decisions of the kernel's rollout policy
-    and then asks the heuristic; Chasing 8 random decisions; the multiplayer game full rollouts."""
+    """The search's tuning by mode (docs/search.md, Nukumi): the 1-player building game
+    (Score Attack, or no solo rule) rolls out 20 decisions of the kernel's rollout policy and
+    then asks the heuristic, Score Attack with the exploration constant c = 0.25; Chasing 8
+    random decisions; the multiplayer game full rollouts."""
     p = {**DEFAULTS, **params}
     if p["players"] != 1:
         return {}
-    return {"rollout_depth": 8 if p["solo"] == "chasing" else 20}
+    if p["solo"] == "chasing":
+        return {"rollout_depth": 8}
+    return {"rollout_depth": 20, **({"c": 0.25} if p["solo"] == "score_attack" else {})}
 
 
 RESOURCES: list[str] = DATA["resources"]
