@@ -64,6 +64,8 @@ fi
 
 echo "==> pytest tests/test_conformance.py tests/test_search.py under ASan + UBSan"
 start=$(date +%s)
-LD_PRELOAD="$LIBASAN" "$VPY" -m pytest -q -p no:cacheprovider \
+# --capture=sys: a report written to fd 2 just before the abort reaches the log (pytest's
+# default fd capture would swallow it with the process).
+LD_PRELOAD="$LIBASAN" "$VPY" -m pytest -q -p no:cacheprovider --capture=sys \
     tests/test_conformance.py tests/test_search.py "$@"
 echo "==> sanitizer run passed in $(( $(date +%s) - start )) s"

@@ -414,3 +414,19 @@ def test_game_exploration_defaults():
     agent = make_agent("ismcts:300")
     assert agent.c is None and agent.name == "ismcts:300"
     assert make_agent("ismcts:300:c=0.7").name == "ismcts:300:c=0.7"   # explicit: kept
+
+
+def test_score_attack_rollouts_through_helper_play():
+    # The Helper-playing step offers free actions and rides beside "play": the rollout
+    # policy once indexed Helper points with those and read out of bounds (caught by
+    # scripts/sanitize.sh, which runs this file). Search from such a step.
+    rng = np.random.default_rng(1)
+    state = settle(boardlab.make("nukumi", players=1, solo="score_attack").new_initial_state(1), rng)
+    while "stop playing" not in [state.action_to_string(a) for a in state.legal_actions()]:
+        legal = state.legal_actions()
+        state.apply(int(legal[rng.integers(len(legal))]))
+        settle(state, rng)
+    names = [state.action_to_string(a) for a in state.legal_actions()]
+    assert any(n.startswith("play ") for n in names) and any(n.startswith("sell ") for n in names)
+    result = ismcts(state, iterations=400, seed=3)
+    assert result.best_action in state.legal_actions()

@@ -42,8 +42,12 @@ static double weight(const NkConfig *c, const NkState *s, int p, int32_t a) {
         return 1.0;                                  /* carriage, free moves */
     }
     if (s->phase == NP_BUILD) return a == NA_STOP ? 0.01 : 1.0;
-    if (s->phase == NP_PLAY) return a == NA_STOP ? 0.2 : 1.0 + c->h_pts[a - NA_PLAY];
-    if (s->phase == NP_TAKE) return builds(c->card_eff[a - NA_TAKE]) ? 10.0 : 2.0;
+    if (s->phase == NP_PLAY) {
+        if (a >= NA_PLAY && a < NA_PLAY + NK_NHELP) return 1.0 + c->h_pts[a - NA_PLAY];
+        return a == NA_STOP ? 0.2 : 0.1;             /* free actions, rides: seldom mid-play */
+    }
+    if (s->phase == NP_TAKE)                         /* a face-up card, or blind (advanced) */
+        return a >= NA_TAKE && a < NA_TAKE + NK_NCARD && builds(c->card_eff[a - NA_TAKE]) ? 10.0 : 2.0;
     if (s->phase == NP_EVENT) return a == NA_ACCEPT ? 3.0 : 1.0;
     return 1.0;
 }
