@@ -129,7 +129,8 @@ static int tile_max(int num, int red) {
  * there; part of the credit goes to each ingredient so the search sees
  * the first steps. C1: two harbours at their tile's 12 (or 8 for black cows)
  * with a keyple (an empty one at full value counts half); C2-C6: 35 points
- * from the pair (the points, the keyples there and the better tile's value). */
+ * from the pair (the points, the keyples there and the better tile's value;
+ * the keyples weigh most: docs/search.md, "The C pair's weights"). */
 static double harbour_progress(const KsState *s, const KsScore *sc, int k) {
     const KsPlayer *pl = &s->pl[0];
     if (k == 0) {
@@ -157,7 +158,7 @@ static double harbour_progress(const KsState *s, const KsScore *sc, int k) {
         if (v > best) best = v;
     }
     double kq = keyples >= 3 ? 1.0 : keyples / 3.0;
-    return 0.6 * (pts >= 35 ? 1.0 : pts / 35.0) + 0.2 * kq + 0.2 * (best > 1 ? 1 : best);
+    return 0.5 * (pts >= 35 ? 1.0 : pts / 35.0) + 0.35 * kq + 0.15 * (best > 1 ? 1 : best);
 }
 
 static double clamp01(double x) { return x < 0 ? 0 : x > 1 ? 1 : x; }
