@@ -422,11 +422,13 @@ def test_score_attack_rollouts_through_helper_play():
     # scripts/sanitize.sh, which runs this file). Search from such a step.
     rng = np.random.default_rng(1)
     state = settle(boardlab.make("nukumi", players=1, solo="score_attack").new_initial_state(1), rng)
-    while "stop playing" not in [state.action_to_string(a) for a in state.legal_actions()]:
+    while True:
         legal = state.legal_actions()
+        names = [state.action_to_string(a) for a in legal]
+        if "stop playing" in names:
+            break
         state.apply(int(legal[rng.integers(len(legal))]))
         settle(state, rng)
-    names = [state.action_to_string(a) for a in state.legal_actions()]
     assert any(n.startswith("play ") for n in names) and any(n.startswith("sell ") for n in names)
     result = ismcts(state, iterations=400, seed=3)
     assert result.best_action in state.legal_actions()
