@@ -7,8 +7,8 @@ from conftest import play_random
 from keyside_table import play, setv, table
 
 
-def solo_start(beacons):
-    s = table(1, beacons=beacons)
+def solo_start(beacons, **params):
+    s = table(1, beacons=beacons, **params)
     play(s, "Keytoma's dice strip 1 light side")
     return s
 
@@ -51,6 +51,20 @@ def test_solo_value_sees_keyples_placed_for_a_harbour_pair_beacon_before_it_scor
     # C5 (tiles 3 and 11) drawn instead: H1 is nothing special.
     s = solo_start(("A2", "B3", "C5"))
     assert abs(keyples_at(s, "H1", 2) - keyples_at(s, "H5", 2)) < 1e-9
+
+
+def test_solo_value_sees_keyples_in_coloured_markets_for_the_skill_number_beacon():
+    # B2: 4 skill tiles of one number, all 3 beacons to light. Tiles come from the market of
+    # their colour, so a keyple in the blue market (M1) is a step toward it before any tile
+    # is taken; the grey market (M5) gives no tiles.
+    s = solo_start(("A2", "B2", "C1"), solo_all_beacons=True)
+    assert keyples_at(s, "M1", 1) > keyples_at(s, "M5", 1)
+    # B6 (9 gems) drawn instead: the two markets are alike.
+    s = solo_start(("A2", "B6", "C1"), solo_all_beacons=True)
+    assert abs(keyples_at(s, "M1", 1) - keyples_at(s, "M5", 1)) < 1e-9
+    # With 2 of 3 beacons enough, B2 is the one to give up: only tiles held count.
+    s = solo_start(("A2", "B2", "C1"))
+    assert abs(keyples_at(s, "M1", 1) - keyples_at(s, "M5", 1)) < 1e-9
 
 
 def test_solo_value_sees_a_full_value_harbour_for_the_multiplier_beacon():

@@ -241,6 +241,7 @@ int ks_observe(const KsConfig *c, const KsState *s, int v, char *buf, int cap);
 extern const char *const KS_COLOUR[KC_N];
 extern const char *const KS_GOOD[KG_N];
 extern const char *const KS_MARKET[8];
+extern const int KS_MARKET_COLOUR[8];   /* rules.c */
 
 extern const BLGameVTable bl_keyside_vtable;
 

@@ -6,7 +6,7 @@
 
 static const int TIER3[3][3] = {{2, 1, 3}, {2, 4, 3}, {1, 2, 1}};   /* gains / D,F costs / H cost */
 /* Skill-tile colour of each market tile (grey: none). */
-static const int MARKET_COLOUR[8] = {KC_BLUE, KC_GREEN, KC_ORANGE, KC_PURPLE, -1, -1, KC_RED, KC_YELLOW};
+const int KS_MARKET_COLOUR[8] = {KC_BLUE, KC_GREEN, KC_ORANGE, KC_PURPLE, -1, -1, KC_RED, KC_YELLOW};
 /* Levels with a left/right choice, bit l per colour. */
 static const uint8_t SIDED[KC_N] = {0x0e, 0x0c, 0x0e, 0x0c, 0x00, 0x02};
 /* Stand-in base cost of a headland built from orange levels 2-3 (docs/keyside.md). */
@@ -303,7 +303,7 @@ static int task_legal(const KsConfig *c, const KsState *s, const KsTask *t, int3
         for (int col = 0; col < KC_N; col++) {
             if (s->skill_left[col] <= 0) continue;
             for (int m = 0; m < KS_NM; m++)
-                if (pl->kp[KS_M(m)] > 0 && MARKET_COLOUR[(int)s->mk_tile[m]] == col) { out[n++] = KA_SKILL + col; break; }
+                if (pl->kp[KS_M(m)] > 0 && KS_MARKET_COLOUR[(int)s->mk_tile[m]] == col) { out[n++] = KA_SKILL + col; break; }
         }
         out[n++] = KA_PASS;
         break;
