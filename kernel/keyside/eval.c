@@ -170,13 +170,9 @@ static double sigmoid(double x) { return 0.5 + 0.5 * x / (1.0 + (x < 0 ? -x : x)
  * colour's market, the tile's way in. Counting the tiles alone left the
  * search without a gradient until the first tile came (B2 lit in 5 of 102
  * games). In the normal game, where B2 is the beacon given up, it gained
- * nothing (46 vs 45 of 76 won), so there only the tiles count. */
-static double skill_number_progress(const KsState *s, const KsPlayer *pl, const int held[3]) {
-    int market = 0;   /* colours with a keyple in their market */
-    for (int m = 0; m < KS_NM; m++) {
-        int col = KS_MARKET_COLOUR[(int)s->mk_tile[m]];
-        if (col >= 0 && pl->kp[KS_M(m)] > 0) market |= 1 << col;
-    }
+ * nothing (45 won of 76 with it, 46 without), so there only the tiles count. */
+static double skill_number_progress(const KsState *s, const int held[3]) {
+    int market = ks_skill_markets(s, 0);
     double best = 0;
     for (int t = 0; t < 3; t++) {
         int with = 0, without = 0;
@@ -232,7 +228,7 @@ static double beacon_progress(const KsState *s, const KsScore *sc, int pile, int
         per = per > pv[2] ? per : pv[2];
         switch (k) {
         case 0: return same / 3.0;
-        case 1: return all3 ? skill_number_progress(s, pl, pv) : per / 4.0;
+        case 1: return all3 ? skill_number_progress(s, pv) : per / 4.0;
         case 2: return pl->goods[KG_FISH] / 10.0;
         case 3: return (lv[0] + lv[1] + lv[2]) / 12.0;
         case 4: return gem / 4.0;

@@ -218,6 +218,7 @@ int ks_current(const KsState *s);
 int ks_owns_field(const KsState *s, int kind, int p);
 int ks_animals(const KsState *s, int p, int a, int farms_only);
 int ks_harbour_loc_of_tile(const KsState *s, int letter);
+int ks_skill_markets(const KsState *s, int p);   /* colour mask: p may take those skill tiles */
 void ks_begin_turn(const KsConfig *c, KsState *s);
 /* setup.c */
 void ks_setup_chance(const KsConfig *c, KsState *s, int outcome);
@@ -241,7 +242,6 @@ int ks_observe(const KsConfig *c, const KsState *s, int v, char *buf, int cap);
 extern const char *const KS_COLOUR[KC_N];
 extern const char *const KS_GOOD[KG_N];
 extern const char *const KS_MARKET[8];
-extern const int KS_MARKET_COLOUR[8];   /* rules.c */
 
 extern const BLGameVTable bl_keyside_vtable;
 

@@ -6,13 +6,24 @@
 
 static const int TIER3[3][3] = {{2, 1, 3}, {2, 4, 3}, {1, 2, 1}};   /* gains / D,F costs / H cost */
 /* Skill-tile colour of each market tile (grey: none). */
-const int KS_MARKET_COLOUR[8] = {KC_BLUE, KC_GREEN, KC_ORANGE, KC_PURPLE, -1, -1, KC_RED, KC_YELLOW};
+static const int MARKET_COLOUR[8] = {KC_BLUE, KC_GREEN, KC_ORANGE, KC_PURPLE, -1, -1, KC_RED, KC_YELLOW};
 /* Levels with a left/right choice, bit l per colour. */
 static const uint8_t SIDED[KC_N] = {0x0e, 0x0c, 0x0e, 0x0c, 0x00, 0x02};
 /* Stand-in base cost of a headland built from orange levels 2-3 (docs/keyside.md). */
 #define KS_TRACK_HEAD_COST 3
 
 /* ---------- small helpers ---------- */
+
+/* Colours (bit per colour) whose skill tiles seat p may take: a keyple of
+ * p's stands in a market of that colour. */
+int ks_skill_markets(const KsState *s, int p) {
+    int mask = 0;
+    for (int m = 0; m < KS_NM; m++) {
+        int col = MARKET_COLOUR[(int)s->mk_tile[m]];
+        if (col >= 0 && s->pl[p].kp[KS_M(m)] > 0) mask |= 1 << col;
+    }
+    return mask;
+}
 
 static inline int nxt(const KsConfig *c, int p) { return (p + 1) % c->seats; }
 
@@ -300,11 +311,8 @@ static int task_legal(const KsConfig *c, const KsState *s, const KsTask *t, int3
         out[n++] = KA_PASS;
         break;
     case KT_SKILL:
-        for (int col = 0; col < KC_N; col++) {
-            if (s->skill_left[col] <= 0) continue;
-            for (int m = 0; m < KS_NM; m++)
-                if (pl->kp[KS_M(m)] > 0 && KS_MARKET_COLOUR[(int)s->mk_tile[m]] == col) { out[n++] = KA_SKILL + col; break; }
-        }
+        { int mk = ks_skill_markets(s, p);
+          for (int col = 0; col < KC_N; col++) if (s->skill_left[col] > 0 && mk >> col & 1) out[n++] = KA_SKILL + col; }
         out[n++] = KA_PASS;
         break;
     case KT_ANIMAL:
