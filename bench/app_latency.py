@@ -133,9 +133,12 @@ async def new_game(page, url: str, game: str, players: int, seed: int):
     await page.get_by_text("New game", exact=True).first.wait_for(timeout=60000)
     await settle(page)
     start = page.get_by_role("button", name="Start new game")
-    if not await start.is_visible():          # the browser's last game was resumed
+    # The expander's own state, not whether its button has rendered yet: under load the form
+    # can lag its header, and a click on an open header closed it (the next click timed out).
+    expander = page.locator("details", has=page.get_by_text("New game", exact=True)).first
+    if not await expander.evaluate("d => d.open"):   # the browser's last game was resumed
         await page.get_by_text("New game", exact=True).first.click()
-        await start.wait_for(timeout=120000)
+    await start.wait_for(timeout=120000)
     if game == "kyushu":
         await choose(page, "ng_game", "Kyūshū")
         await choose(page, "ng_ky_players", str(players))
