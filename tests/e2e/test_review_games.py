@@ -1,12 +1,13 @@
 """The game review in a real browser for Kyūshū, Keyside and Nukumi (test_review.py has
 Kitsu): a whole finished 2-player game (a seeded random game's record) uploaded on Analyse,
-every decision analysed in the background (0.1 s each) while the win-% graph grows
+every decision analysed in the background (0.1 s or more each) while the win-% graph grows
 (a screenshot mid-run shows a partial graph), the per-seat accuracy summary, mistakes flagged
 with the win % they lost, "Show the better move" on the board, and a click on a graph point
 that shows that decision. Screenshots go to test-output/e2e/ (names "review-<game>-...").
 
 The browser, the server and the helpers are those of test_browser.py."""
 import json
+import math
 import random
 import re
 import time
@@ -65,12 +66,14 @@ def test_review_of_a_whole_game(browser, server, shots, name):
     page.get_by_text(re.compile(r"^Decision \d+ of \d+")).wait_for(timeout=30000)
     settle(page)
     total = int(re.search(r"of (\d+)", caption(page)).group(1))  # the end position's number
-    # a budget in seconds: the run lasts about as long on any machine (0.1 s a decision),
-    # long enough to see it half done
+    # a budget in seconds: the run lasts about as long on any machine, at least 0.1 s a
+    # decision and 20 s in all (a short game at 0.1 s was over before a slow machine had
+    # taken the mid-run screenshot), long enough to see it half done
+    per = max(0.1, math.ceil(200 / total) / 10)
     page.locator(".st-key-rv_kind").get_by_text("Seconds").click()
     settle(page)
     secs = page.locator(".st-key-rv_secs input")
-    secs.fill("0.1")
+    secs.fill(f"{per:g}")
     secs.press("Enter")
     settle(page)
     page.get_by_role("button", name="Analyse the whole game").click()
@@ -96,7 +99,7 @@ def test_review_of_a_whole_game(browser, server, shots, name):
         f"the graph does not grow while the review runs: {grown}"
 
     # the whole game: one point per decision, the summary per seat
-    page.get_by_text(re.compile(r"^Reviewed at 0.1 s per decision")).wait_for(timeout=30000)
+    page.get_by_text(f"Reviewed at {per:g} s per decision.").wait_for(timeout=30000)
     deadline = time.time() + 600
     while (progress.count() or len(graph_decisions(page)) < total) and time.time() < deadline:
         time.sleep(0.5)
