@@ -8,8 +8,8 @@ from boardlab.streamlit_app.eval_bar import show_eval_bar
 from boardlab.streamlit_app.games import ui_for
 from boardlab.streamlit_app.review import (THRESHOLDS, Review, content_key, evaluation,
                                            summary)
-from boardlab.streamlit_app.session import (AI_PRESETS, decision_plies, load_record, mix,
-                                            state_at)
+from boardlab.streamlit_app.session import (AI_PRESETS, budget_text, decision_plies,
+                                            load_record, mix, state_at)
 
 ss = st.session_state
 st.title("Analyse")
@@ -103,12 +103,6 @@ def review_controls(base, live_seat, show_all, slider_key: str):
     if rows and not running:                      # on the decisions the review has analysed
         open_hands_column.review_column(base, rows, live_seat, show_all, an)
     return job
-
-
-def budget_text(budget: dict) -> str:
-    if "iterations" in budget:
-        return f"{budget['iterations']:,} iterations"
-    return f"{budget['seconds']:g} s"
 
 
 def win_graph(rows, n: int, decisions: int) -> None:
