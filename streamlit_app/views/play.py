@@ -5,7 +5,8 @@ The table is a fragment (``st.fragment``): a click reruns only the table, and th
 replies are played inside that same run, one search after another, so a decision costs
 one partial run instead of a full page run per AI move. While the AI plays, the input area
 shows the hand inert (nothing to click) and a fixed-height slot says who is thinking; the
-board is repainted between AI moves only when they are slow enough to watch."""
+board is repainted between AI moves only when they are slow enough to watch (and then first
+with your move on it)."""
 import random
 import time
 
@@ -156,12 +157,16 @@ def idle(sess, ui, idle_slot) -> None:
     idle_slot.markdown(HIDE_INPUT + ui.idle_input(obs, viewer), unsafe_allow_html=True)
 
 
+def ai_is_slow(sess) -> bool:
+    budget = sess.ai_budget
+    return sess.finishing or "seconds" in budget or budget.get("iterations", 0) > SLOW_ITERATIONS
+
+
 def play_ai_moves(sess, ui, status) -> None:
     """Play the AI seats until a human decides or the game ends. Fast AI moves are played
     without painting anything; slow ones say who thinks (with progress) in the status slot
     and stop after REPAINT_EVERY seconds, for the rerun that follows to show the board."""
-    budget = sess.ai_budget
-    slow = sess.finishing or "seconds" in budget or budget.get("iterations", 0) > SLOW_ITERATIONS
+    slow = ai_is_slow(sess)
     n = sess.game.num_players
     started = time.perf_counter()
     lock = common.game_lock()
@@ -305,10 +310,10 @@ def table(show_all: bool, eval_on: bool = False) -> None:
                 if sess.ply == ply and sess.is_human_turn():   # not already played in another tab
                     sess.apply_human(action)
             common.save_game()
-            if sess.is_ai_turn():
-                idle(sess, ui, idle_slot)
+            if sess.is_ai_turn() and not ai_is_slow(sess):
+                idle(sess, ui, idle_slot)       # fast replies: shown with your move at once
                 play_ai_moves(sess, ui, status)
-            rerun_table()
+            rerun_table()                       # slow ones: after a run that shows your move
     else:                                   # the AI seats to move: new game, AI finishing, reload
         idle(sess, ui, idle_slot)
         play_ai_moves(sess, ui, status)

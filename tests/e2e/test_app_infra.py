@@ -137,12 +137,12 @@ def test_input_is_inert_while_the_ai_thinks(browser, server, shots):
     key = key_of(button)
     button.click()
     page.get_by_text(re.compile(r"is thinking… \(AI, Strong")).first.wait_for(timeout=30000)
-    page.screenshot(path=str(shots / "infra-04-ai-thinking.png"))
     enabled = page.evaluate("""() => [...document.querySelectorAll(
         '[class*="st-key-mv"] button:not([disabled])')].filter(b => b.offsetParent !== null)
-        .length""")
+        .length""")                                     # at once, before the AI is done
     assert enabled == 0, "decision buttons stay clickable while the AI thinks"
     assert abs(board_top(board) - top_before) < 2
+    page.screenshot(path=str(shots / "infra-04-ai-thinking.png"))
     thinking = page.get_by_text(re.compile(r"is thinking… \(AI, Strong"))
     for _ in range(3):                                  # clicks where your cards were,
         if not thinking.count():                        # while the AI still thinks (on a
