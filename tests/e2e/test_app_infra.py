@@ -111,9 +111,9 @@ def test_analyse_of_a_live_game_hides_the_ai_hands(browser, server, shots):
 
 
 def board_top(board) -> float:
-    """The board's top edge. A read can fall between the browser dropping the old drawing and
-    painting the new one (seen once on a slow CI machine: no box); it is read again then,
-    for up to 2 s: a board gone longer than that fails."""
+    """The board's top edge. On a slow CI machine a read while the AI thought once found no
+    box (not reproduced here, not even with the CPU throttled 6×); it is read again then, for
+    up to 2 s: a board gone longer than that fails."""
     for _ in range(20):
         box = board.bounding_box()
         if box is not None:
