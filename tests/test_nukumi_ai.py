@@ -1,9 +1,11 @@
 """The Nukumi search's rollout policy (kernel/nukumi/policy.c): in the building
 game for one player it builds when it can and seldom passes, sells or wanders;
-elsewhere it is the search's uniform choice."""
+elsewhere it is the search's uniform choice. And the solo leaf value
+(kernel/nukumi/eval.c): what the bag can build in a later round."""
 from collections import Counter
 
 from boardlab import _nukumi_scenario
+from boardlab.games.nukumi import DATA
 from nukumi_table import hand_of, names, play, setf, start_round, table
 
 
@@ -52,3 +54,23 @@ def test_multiplayer_rollouts_stay_uniform():
     share = 2000 / len(names(s))
     assert set(got) == set(names(s))
     assert all(0.6 * share <= v <= 1.4 * share for v in got.values())
+
+
+def test_score_attack_heuristic_values_what_the_bag_can_build():
+    """Three gold in a thin bag are a likely Palace in a later round while one
+    is left in supply; with none left, or with the gold lost among food, the
+    position is worth less. (A value per resource sees none of this.)"""
+    s = building_turn(players=1, solo="score_attack")
+    for r, n in {"stone": 0, "wood": 0, "networking": 0, "food": 1, "gold": 3}.items():
+        setf(s, "bag", 0, r, n)
+    thin = s.evaluate()[0]
+    setf(s, "bag", 0, "food", 12)
+    diluted = s.evaluate()[0]
+    setf(s, "bag", 0, "food", 1)
+    assert s.evaluate()[0] == thin
+    palace = [b["name"] for b in DATA["buildings"]].index("nukumi palace")
+    setf(s, "buildings_left", 0, palace, 0)
+    no_palace = s.evaluate()[0]
+    points = 150                                     # the solo value: 0 -> -1, 300 -> +1
+    assert (thin - no_palace) * points > 3, (thin, no_palace)
+    assert (thin - diluted) * points > 3, (thin, diluted)
