@@ -29,7 +29,7 @@ static double draws_at_least(int n, int m, int d, int k) {
  * likely, the same gold in a bag full of food do not. */
 static double build_potential(const NkConfig *c, const NkState *s, int p, int n, int d) {
     int in_bag[NK_NRES];
-    for (int r = 0; r < NK_NRES; r++) in_bag[r] = s->bag[p][r] + s->drawn[p][r] + s->spent[p][r];
+    for (int r = 0; r < NK_NRES; r++) in_bag[r] = nk_owned(s, p, r);
     double val[NK_NBLD], prob[NK_NBLD];
     int m = 0;
     for (int b = 0; b < NK_NBLD; b++) {
@@ -58,8 +58,8 @@ static double projected(const NkConfig *c, const NkState *s, int p) {
     int rounds_left = NK_ROUNDS - s->round;            /* the current one included */
     double v = sc.total;
     /* Every resource drawn in a later round turns into ~2.5 points; gold more. */
-    int bag = nk_total(s->bag[p]) + nk_total(s->drawn[p]) + nk_total(s->spent[p]);
-    int gold = s->bag[p][R_GOLD] + s->drawn[p][R_GOLD] + s->spent[p][R_GOLD];
+    int bag = 0, gold = nk_owned(s, p, R_GOLD);
+    for (int r = 0; r < NK_NRES; r++) bag += nk_owned(s, p, r);
     int draw = nk_draw_size(c, s, p);
     double per_round = (draw < bag ? draw : bag) * (3.5 + 1.5 * gold / (double)(bag ? bag : 1));
     if (c->players == 1)   /* part of that value comes from what the bag can build (measured: docs/search.md) */

@@ -281,6 +281,8 @@ int nk_setup(const BLGame *g, void *st, uint64_t seed, const int32_t *d, int n, 
 void nk_score(const NkConfig *c, const NkState *s, int p, NkScore *out);
 int nk_draw_size(const NkConfig *c, const NkState *s, int p);
 int nk_total(const int8_t *res);
+/* Resources of kind k a seat owns: in its bag, drawn, or spent this round (all back in the bag at clean-up). */
+static inline int nk_owned(const NkState *s, int p, int k) { return s->bag[p][k] + s->drawn[p][k] + s->spent[p][k]; }
 /* Score Attack: the squares of the i-th tied NPC route (NA_ROUTE + i); returns its length. */
 int nk_route_squares(const BLGame *g, const void *st, int i, int8_t *sq);
 double nk_squash(double x);

@@ -138,7 +138,7 @@ int nk_setup(const BLGame *g, void *vst, uint64_t seed, const int32_t *d, int n,
     if (nk_total(s->drawn[v]) == 0) FAIL("seat P%d has no drawn resources: it would pass", v);
     for (int k = 0; k < NK_NRES; k++) {
         int left = c->tokens[k];
-        for (int p = 0; p < P; p++) left -= s->bag[p][k] + s->drawn[p][k] + s->spent[p][k];
+        for (int p = 0; p < P; p++) left -= nk_owned(s, p, k);
         if (left < 0) FAIL("resources: more %s than the game has (%d)", k == R_STONE ? "stone" : k == R_WOOD ? "wood"
                            : k == R_NET ? "networking" : k == R_FOOD ? "food" : "gold", c->tokens[k]);
         s->pool[k] = (int8_t)left;

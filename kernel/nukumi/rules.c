@@ -187,7 +187,7 @@ static int begin_round(const NkConfig *c, NkState *s) {
 static int cleanup(const NkConfig *c, NkState *s) {
     for (int p = 0; p < c->players; p++) {
         for (int k = 0; k < NK_NRES; k++) {
-            s->bag[p][k] = (int8_t)(s->bag[p][k] + s->drawn[p][k] + s->spent[p][k]);
+            s->bag[p][k] = (int8_t)nk_owned(s, p, k);
             s->drawn[p][k] = s->spent[p][k] = 0;
         }
         s->used[p] = 0;
