@@ -27,9 +27,7 @@ static double draws_at_least(int n, int m, int d, int k) {
  * counted: their chance is one hypergeometric tail. Unlike a value per
  * resource it sees the bag's mix: three gold in a thin bag make a Palace
  * likely, the same gold in a bag full of food do not. */
-static double build_potential(const NkConfig *c, const NkState *s, int p, int n, int d) {
-    int in_bag[NK_NRES];
-    for (int r = 0; r < NK_NRES; r++) in_bag[r] = nk_owned(s, p, r);
+static double build_potential(const NkConfig *c, const NkState *s, const int *in_bag, int n, int d) {
     double val[NK_NBLD], prob[NK_NBLD];
     int m = 0;
     for (int b = 0; b < NK_NBLD; b++) {
@@ -58,12 +56,13 @@ static double projected(const NkConfig *c, const NkState *s, int p) {
     int rounds_left = NK_ROUNDS - s->round;            /* the current one included */
     double v = sc.total;
     /* Every resource drawn in a later round turns into ~2.5 points; gold more. */
-    int bag = 0, gold = nk_owned(s, p, R_GOLD);
-    for (int r = 0; r < NK_NRES; r++) bag += nk_owned(s, p, r);
+    int owned[NK_NRES], bag = 0;
+    for (int r = 0; r < NK_NRES; r++) bag += owned[r] = nk_owned(s, p, r);
+    int gold = owned[R_GOLD];
     int draw = nk_draw_size(c, s, p);
     double per_round = (draw < bag ? draw : bag) * (3.5 + 1.5 * gold / (double)(bag ? bag : 1));
     if (c->players == 1)   /* part of that value comes from what the bag can build (measured: docs/search.md) */
-        per_round = 0.6 * per_round + 0.7 * build_potential(c, s, p, bag, draw);
+        per_round = 0.6 * per_round + 0.7 * build_potential(c, s, owned, bag, draw);
     v += per_round * (rounds_left - 1);
     v += 1.0 * nk_total(s->drawn[p]);                  /* still to spend this round: a Coin each at worst */
     v += 2.5 * bb_popcount64(s->hand[p]);

@@ -139,8 +139,7 @@ int nk_setup(const BLGame *g, void *vst, uint64_t seed, const int32_t *d, int n,
     for (int k = 0; k < NK_NRES; k++) {
         int left = c->tokens[k];
         for (int p = 0; p < P; p++) left -= nk_owned(s, p, k);
-        if (left < 0) FAIL("resources: more %s than the game has (%d)", k == R_STONE ? "stone" : k == R_WOOD ? "wood"
-                           : k == R_NET ? "networking" : k == R_FOOD ? "food" : "gold", c->tokens[k]);
+        if (left < 0) FAIL("resources: more %s than the game has (%d)", NK_RES_NAME[k], c->tokens[k]);
         s->pool[k] = (int8_t)left;
     }
     /* Buildings and cubes. */
