@@ -23,6 +23,7 @@ import numpy as np
 
 from . import _core
 from . import games as _games
+from .facts import param_values
 from .errors import CHANCE, HIDDEN, TERMINAL, IllegalActionError, brief_repr
 
 _MAX_SEED = 2**64
@@ -93,7 +94,7 @@ def make(name: str, seed: int | None = None, **params) -> "Game":
     if seed is not None:
         seed = _check_seed(seed)
     full = dict(module.DEFAULTS)
-    full.update(params)
+    full.update(param_values(name, module.DEFAULTS, params))
     vector = module.kernel_params(dict(full))
     core = _core.CoreGame(module.NAME, vector)
     return Game(name, full, seed, module, core)
