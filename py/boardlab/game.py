@@ -300,7 +300,7 @@ class State:
     def _describe_legal(self, legal) -> str:
         if len(legal) == 0:
             return "none (the game is over)" if self.is_terminal() else "none"
-        items = [f"{a} ({self._core.action_to_string(a)})" for a in legal[:_LIST_LIMIT]]
+        items = [f"{a} ({name})" for a, name in self._core.legal_action_names()[:_LIST_LIMIT]]
         if len(legal) > _LIST_LIMIT:
             items.append(f"... {len(legal) - _LIST_LIMIT} more")
         return ", ".join(items)
@@ -340,15 +340,16 @@ class State:
         if not isinstance(text, str):
             raise IllegalActionError(f"move text must be a str, got {brief_repr(text)}", text, legal)
         key = _norm(text)
-        for a in legal:
-            if _norm(self._core.action_to_string(a)) == key:
+        named = self._core.legal_action_names()
+        for a, name in named:
+            if _norm(name) == key:
                 return a
         number = _INT_TEXT.fullmatch(key)
         if number:
             value = int(number.group(1)) * (-1 if key.startswith("-") else 1)
             if value in legal:
                 return value
-        names = [self._core.action_to_string(a) for a in legal[:_LIST_LIMIT]]
+        names = [name for _, name in named[:_LIST_LIMIT]]
         listed = ", ".join(repr(n) for n in names) or "none"
         raise IllegalActionError(
             f"no legal move matches {brief_repr(text)}; legal moves: {listed}", text, legal)
