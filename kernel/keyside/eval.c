@@ -97,7 +97,7 @@ static int vt_determinize(const BLGame *g, void *vst, int o, BLRng *r) {
  * dice still to play, harbours still to resolve for this player, keyples
  * ready to work (town) versus idle (mat), track levels (abilities and future
  * actions) and goods not yet scoring. Weights were set by hand and checked in
- * ISMCTS/Greedy matches (docs/search.md). */
+ * ISMCTS/Greedy matches (docs/experiments/, Keyside). */
 static double projected(const KsConfig *c, const KsState *s, int p) {
     KsScore x;
     ks_score(c, s, p, -1, &x);
@@ -130,7 +130,7 @@ static int tile_max(int num, int red) {
  * the first steps. C1: two harbours at their tile's 12 (or 8 for black cows)
  * with a keyple (an empty one at full value counts half); C2-C6: 35 points
  * from the pair (the points, the keyples there and the better tile's value;
- * the keyples weigh most: docs/search.md, "The C pair's weights"). */
+ * the keyples weigh most: docs/experiments/2026-12-03-keyside-c-pair-weights.md). */
 static double harbour_progress(const KsState *s, const KsScore *sc, int k) {
     const KsPlayer *pl = &s->pl[0];
     if (k == 0) {
@@ -243,7 +243,7 @@ static double beacon_progress(const KsState *s, const KsScore *sc, int pile, int
  * years pass, and each beacon lit with a chance that grows with its progress
  * (a lit beacon counts as nearly sure), combined as independent events.
  * A raw-points value saturated near -1 (most games project 60-100), which
- * left the search nearly blind (docs/search.md, Keyside solo). */
+ * left the search nearly blind (docs/experiments/2026-12-01-keyside-solo-leaf-value.md). */
 static double solo_value(const KsConfig *c, const KsState *s, double est) {
     double future = s->year >= 3 ? 1.0 : 4.0 - s->year;   /* years still to play, this one included */
     double ps = sigmoid((est - 120.0) / (6.0 + 8.0 * future));
@@ -266,8 +266,8 @@ static double solo_value(const KsConfig *c, const KsState *s, double est) {
 /* A lost solo game's value to the search, in [-1, -0.5]: -1 plus a quarter of
  * how near it came (the leaf value's 1 + solo_value at the final position).
  * Returns are only won or lost, so once every line within reach lost, the
- * search saw all moves alike and spent what it had lit (docs/search.md,
- * Keyside solo "Graded losses"); graded, it keeps the nearer miss. */
+ * search saw all moves alike and spent what it had lit
+ * (docs/experiments/2026-12-02-keyside-graded-losses.md); graded, it keeps the nearer miss. */
 static double solo_loss_value(const KsConfig *c, const KsState *s) {
     return -1.0 + 0.25 * (solo_value(c, s, projected(c, s, 0)) + 1.0);
 }

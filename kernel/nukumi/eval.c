@@ -61,7 +61,9 @@ static double projected(const NkConfig *c, const NkState *s, int p) {
     int gold = owned[R_GOLD];
     int draw = nk_draw_size(c, s, p);
     double per_round = (draw < bag ? draw : bag) * (3.5 + 1.5 * gold / (double)(bag ? bag : 1));
-    if (c->players == 1)   /* part of that value comes from what the bag can build (measured: docs/search.md) */
+    /* Solo: part of that value comes from what the bag can build
+     * (measured: docs/experiments/2026-12-03-nukumi-bag-build-potential.md). */
+    if (c->players == 1)
         per_round = 0.6 * per_round + 0.7 * build_potential(c, s, owned, bag, draw);
     v += per_round * (rounds_left - 1);
     v += 1.0 * nk_total(s->drawn[p]);                  /* still to spend this round: a Coin each at worst */

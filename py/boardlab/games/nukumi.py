@@ -38,7 +38,7 @@ PARAMETER_SETS = [
 
 
 def search_defaults(params: dict) -> dict:
-    """The search's tuning by mode (docs/search.md, Nukumi): the 1-player building game
+    """The search's tuning by mode (docs/search.md, "Defaults per game"): the 1-player building game
     (Score Attack, or no solo rule) rolls out 20 decisions of the kernel's rollout policy and
     then asks the heuristic, Score Attack with the exploration constant c = 0.25; Chasing 8
     random decisions; the multiplayer game full rollouts."""
