@@ -237,7 +237,7 @@ def _optional(facts: dict, name: str, default):
 
 
 def position_params(params: dict, seat: int, facts: dict) -> list[int]:
-    """The kernel's set-up vector for what `seat` knows at a real table (see kitsu.h).
+    """The kernel's set-up vector for what `seat` knows at a real table (kernel/kitsu/position.c).
 
     Facts: hand (required), leader (required), trick (cards in play order, e.g.
     ["O3", "hidden", "B5 with +3 blue"]), discard (cards seen in the discard pile),
