@@ -16,7 +16,7 @@ import streamlit as st
 import boardlab
 
 from .. import board_component as bc
-from . import GameUI
+from .base import GameUI
 from .kitsu_draw import (CLAN_NAME, HAND_CARD_W, TOKEN_TITLE, board_svg, card_long_name,
                          hand_card_svg, relation)
 

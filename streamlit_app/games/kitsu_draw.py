@@ -5,7 +5,7 @@ follow docs/kitsu.md.
 """
 from __future__ import annotations
 
-from . import esc, plural
+from .base import esc, plural
 
 BLUE, BLUE_DARK = "#2f6fd6", "#1c468f"
 ORANGE, ORANGE_DARK = "#ee7a24", "#b4520d"

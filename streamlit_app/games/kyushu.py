@@ -15,7 +15,7 @@ import re
 import streamlit as st
 
 from .. import board_component as bc
-from . import GameUI, action_buttons
+from .base import GameUI, action_buttons
 from .kyushu_draw import (GOLD, SEAT_COLOURS, TERRAIN_NAME, card_svg, cell_size, col_name,
                           face_defs, hand_svg, map_svg, most_fewest_text, oriented_card_svg,
                           parse_square, seat_map, table_svg)

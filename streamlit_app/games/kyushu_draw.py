@@ -12,7 +12,7 @@ import re
 from functools import lru_cache
 from importlib import resources
 
-from . import esc
+from .base import esc
 
 # ----------------------------------------------------------------------------------------------
 # Colours and component data
