@@ -16,11 +16,11 @@ import streamlit as st
 
 import boardlab
 
+from .current_game import PLAY_KEY, play_session
 from .games import Changes, ui_for
 from .session import AI_PRESETS, PlaySession, run_search
 from .store import GameStore, check_game_id, data_dir
 
-PLAY_KEY = "bl_play"            # PlaySession of the Play page
 GAME_KEY = "bl_game_id"         # its id in the store (and in the URL)
 SEARCH_KEY = "bl_last_search"   # {"result", "title", "state"} of the last search, for the tree page
 ANALYSIS_KEY = "bl_analysis"    # analysis page: loaded source and results
@@ -71,10 +71,6 @@ def read_doc(name: str) -> str | None:
 def game_store() -> GameStore:
     """The process-wide store of games (in memory and as JSON files in data_dir())."""
     return GameStore(data_dir())
-
-
-def play_session() -> PlaySession | None:
-    return st.session_state.get(PLAY_KEY)
 
 
 def game_id() -> str | None:

@@ -16,6 +16,7 @@ from streamlit.testing.v1.element_tree import Block  # noqa: E402
 import boardlab  # noqa: E402
 from boardlab.streamlit_app import MAIN_SCRIPT  # noqa: E402
 from boardlab.streamlit_app.games import kyushu as kui  # noqa: E402
+from boardlab.streamlit_app.games import kyushu_draw  # noqa: E402
 from boardlab.streamlit_app.games import ui_for  # noqa: E402
 from boardlab.streamlit_app.session import AI, HUMAN, PlaySession, actors  # noqa: E402
 from board_clicks import (board_data, boards, click_place, legal_places, new_app,  # noqa: E402
@@ -312,7 +313,7 @@ def test_every_phase_offers_only_legal_choices(players):
 def test_card_drawings_and_square_names():
     assert kui.parse_square("c4") == (3, 2) and kui.parse_square("ab17") == (16, 27)
     assert kui.col_name(kui.parse_square("ae9")[1]) == "ae"
-    squares, duals = kui.card_face(5)
+    squares, duals = kyushu_draw.card_face(5)
     assert len(squares) == 6 and duals == [(2, 5)]
     svg = kui.card_svg(5)
     assert "No. 5" in svg and svg.startswith("<svg")

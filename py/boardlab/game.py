@@ -23,8 +23,9 @@ import numpy as np
 
 from . import _core
 from . import games as _games
+from .errors import CHANCE, HIDDEN, TERMINAL, IllegalActionError, RecordError, brief_repr
 from .facts import param_values
-from .errors import CHANCE, HIDDEN, TERMINAL, IllegalActionError, brief_repr
+from .records import make_record, parse_record
 
 _MAX_SEED = 2**64
 #: A move number in parse_action: ASCII digits only ("٣" is not 3), at most 9 of
@@ -211,10 +212,57 @@ class Game:
 
     def replay(self, record) -> "State":
         """Rebuild the state a record (dict or JSON text) describes, checking
-        every action; :class:`boardlab.RecordError` if it does not replay."""
-        from . import records
+        every action; :class:`boardlab.RecordError` naming the first problem
+        (which key, which action index) if it does not replay."""
+        rec = parse_record(record)
+        if rec["game"] != self.name:
+            raise RecordError(f"record is of game {brief_repr(rec['game'])}, not {self.name!r}")
+        unknown = [k for k in rec["params"] if k not in self._module.DEFAULTS]
+        if unknown:
+            raise RecordError(
+                f"record 'params' has unknown parameter {brief_repr(unknown[0])} for {self.name}")
+        params = dict(self._module.DEFAULTS)
+        params.update(rec["params"])
+        if params != self.params:
+            raise RecordError(
+                f"record 'params' {brief_repr(params)} differ from this game's {self.params}")
 
-        return records.replay_into(self, record)
+        seed = rec["seed"]
+        position = rec.get("position")
+        try:
+            start = self._start(seed, position)
+        except ValueError as e:
+            raise RecordError(f"record 'position' rejected: {e}") from None
+        state = State(self, start, seed, position=position)
+        core = state._core
+        moves = rec.get("moves")
+        for i, a in enumerate(rec["actions"]):
+            legal = state.legal_actions().tolist()
+            if a not in legal:
+                where = "the game is already over" if state.is_terminal() else "it is not legal there"
+                raise RecordError(f"actions[{i}] = {brief_repr(a)} cannot be applied: {where}")
+            if moves is not None:
+                note = core.action_to_string(a)
+                if _norm(note) != _norm(moves[i]):
+                    raise RecordError(
+                        f"moves[{i}] = {brief_repr(moves[i])} does not match actions[{i}] = {a} ({note!r})")
+            core.apply(a)
+            state._history.append(a)
+
+        result = rec.get("result")
+        if state.is_terminal():
+            returns = state.returns()
+            if result is None:
+                raise RecordError(
+                    f"record 'result' is null but the game is over with returns {returns.tolist()}")
+            if len(result) != len(returns) or not np.allclose(result, returns, rtol=0, atol=1e-9):
+                raise RecordError(
+                    f"record 'result' {brief_repr(result)} does not match the replayed returns {returns.tolist()}")
+        elif result is not None:
+            raise RecordError(
+                f"record gives 'result' {brief_repr(result)} but the game is not over after "
+                f"{len(rec['actions'])} actions")
+        return state
 
     def random_playouts(self, n: int, seed: int = 0, state: "State | None" = None) -> PlayoutStats:
         """Play ``n`` uniformly random games to the end, in C.
@@ -238,6 +286,18 @@ def _restore_state(game_args, seed, history, determinized, raw, position=None):
     name, game_seed, params = game_args
     game = make(name, seed=game_seed, **params)
     return State(game, game._core.state_from_bytes(raw), seed, history, determinized, position)
+
+
+def replay(record):
+    """Make the record's game and replay it (``boardlab.replay``)."""
+    rec = parse_record(record)
+    try:
+        game = make(rec["game"], seed=rec["seed"], **rec["params"])
+    except RecordError:
+        raise
+    except (ValueError, TypeError) as e:
+        raise RecordError(f"record 'game'/'params' rejected: {e}") from None
+    return game.replay(rec)
 
 
 class State:
@@ -446,9 +506,7 @@ class State:
         """The versioned JSON record of this game so far (see boardlab.records)."""
         if self._determinized:
             raise ValueError("a determinized state is a sample, not a real game: it has no record")
-        from . import records
-
-        return records.make_record(self)
+        return make_record(self)
 
     # -- comparison and display ---------------------------------------------
     def __eq__(self, other):

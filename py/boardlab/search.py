@@ -580,6 +580,3 @@ def ismcts(state, iterations: Optional[int] = None, seconds: Optional[float] = N
                         memory_bytes=sum(int(t.memory_bytes) for t in trees),
                         open_hands=open_hands, _tree=tree, _root=core.clone())
 
-
-# The same algorithm in plain Python, to read and extend: boardlab.search.reference.ismcts.
-from . import reference_search as reference  # noqa: E402

@@ -17,7 +17,8 @@ import streamlit as st
 import boardlab
 
 from .. import board_component as bc
-from . import GameUI, esc
+from ..current_game import play_session
+from .base import GameUI, esc
 
 SIZE = 880
 CX = CY = SIZE / 2
@@ -574,9 +575,7 @@ def _live_facts(params: dict):
     whose view is on screen (only what that seat knows); None if there is none."""
     from boardlab.games.keyside import position_facts
 
-    from .. import common           # here: common imports this package
-
-    sess = common.play_session()
+    sess = play_session()
     if sess is None or sess.game.name != "keyside" or sess.state.is_terminal():
         return None
     if dict(sess.game.params) != {**boardlab.games.get("keyside").DEFAULTS, **params}:

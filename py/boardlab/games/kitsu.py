@@ -218,7 +218,7 @@ def _pair(value, what: str) -> list[int]:
 
 
 def position_params(params: dict, seat: int, facts: dict) -> list[int]:
-    """The kernel's set-up vector for what `seat` knows at a real table (see kitsu.h).
+    """The kernel's set-up vector for what `seat` knows at a real table (kernel/kitsu/position.c).
 
     Facts: hand (required), leader (required), trick (cards in play order, e.g.
     ["O3", "hidden", "B5 with +3 blue"]), discard (cards seen in the discard pile),

@@ -239,7 +239,7 @@ POSITION_FACTS = ("round", "hand", "maps", "pick_boxes", "to_move", "taken", "re
                   "travelers", "pool", "most_fewest", "discarded", "phase", "turn")
 POSITION_PHASES = ("selection", "map")
 _ORIENTATIONS = ("horizontal", "vertical", "horizontal turned", "vertical turned")
-_TILE_COLOUR = {"lake": 0, "town": 1, "forest": 2, "hot_spring": 3}   # kyushu.c TILE_OF
+_TILE_COLOUR = {"lake": 0, "town": 1, "forest": 2, "hot_spring": 3}   # kyushu.h TILE_OF
 
 
 def _int(value, what: str) -> int:
@@ -283,7 +283,7 @@ def _fields(entry, what: str, keys: tuple, optional: dict | None = None) -> dict
 
 def position_params(params: dict, seat: int, facts: dict) -> list[int]:
     """The kernel's set-up vector for what `seat` knows at a real table, at a
-    Selection phase or at its own Map turn (see kyushu_setup in kyushu.c).
+    Selection phase or at its own Map turn (see kernel/kyushu/position.c).
 
     Facts: round (1-5 or 7-11, required); hand (the seat's card numbers, required);
     maps (required: per seat the cards in the order placed, the Starting Province
