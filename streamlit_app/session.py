@@ -152,6 +152,16 @@ class PlaySession:
         self._actors = actors(self.state)
         self.advance_chance()
 
+    def copy(self) -> "PlaySession":
+        """An independent copy of the game (without search results or the view cache)."""
+        new = object.__new__(PlaySession)
+        new.__dict__.update(self.__dict__)
+        new.state = self.state.clone()
+        new.seats, new.groups, new._actors = list(self.seats), list(self.groups), list(self._actors)
+        new.app_meta, new.cache = dict(self.app_meta), {}
+        new.hint = new.last_ai = None
+        return new
+
     # -- seats ------------------------------------------------------------------------------
     @property
     def humans(self) -> list[int]:

@@ -133,6 +133,7 @@ class GameStore:
             have = self._live.get(game_id)
             if have is not None and have.stored_version == sess.stored_version:
                 return have                  # a racing loader keeps the first one
+            self._live.pop(game_id, None)
             return self._remember(self._live, game_id, sess)
 
     def save(self, game_id: str, sess: PlaySession) -> int:
@@ -154,6 +155,7 @@ class GameStore:
             version = self._commit(conn, row, sess, (), human_moved=True)
         sess.stored_version = version
         with self._guard:
+            self._live[game_id] = sess
             self._remember(self._live, game_id, sess)
         return version
 
@@ -230,7 +232,7 @@ class GameStore:
             if row.version != expected_version:
                 raise GameMovedOn(row.version)
             self._check_running(row)
-            sess = self._load(row)
+            sess = self._snapshot(row).copy()
             seat_rows = self._seat_rows(conn, game_id)
             p = sess.state.current_player
             if role == LOCAL and p >= 0 and sess.plays(p) != HUMAN:
@@ -267,7 +269,7 @@ class GameStore:
             conn.execute(ai_claims.insert().values(game_id=game_id, version=row.version,
                                                    owner=owner, expires=expires))
         return AiClaim(game_id, row.version, sess.state.current_player, owner, expires,
-                       self._load(row))
+                       sess.copy())
 
     def commit_ai(self, claim: AiClaim, action: int) -> bool:
         """Play the AI's ``action`` of ``claim`` if the game is still at the claim's version
@@ -279,7 +281,7 @@ class GameStore:
             if row.version != claim.version:
                 return False
             seat_rows = self._seat_rows(conn, claim.game_id)
-            sess = self._load(row)
+            sess = self._snapshot(row).copy()
             if sess.state.current_player != claim.seat or not self._ai_plays(row, sess,
                                                                              seat_rows, now):
                 return False
@@ -316,7 +318,7 @@ class GameStore:
             if row.undo == "off":
                 raise ValueError("undo is off at this table")
             seat_rows = self._seat_rows(conn, game_id)
-            sess = self._load(row)
+            sess = self._snapshot(row).copy()
             target = sess.undo_target(seat)
             if target is None:
                 raise ValueError("you have no decision to take back")
@@ -359,7 +361,7 @@ class GameStore:
             if len(req.waiting) > 1:
                 self._touch(conn, row, seat_rows)
                 return False
-            sess = self._load(row)
+            sess = self._snapshot(row).copy()
             sess.undo(req.seat)
             self._commit(conn, row, sess, seat_rows, human_moved=True)
         self._keep_snapshot(game_id, sess)
@@ -712,8 +714,8 @@ class GameStore:
         return sess
 
     def _snapshot(self, row) -> PlaySession:
-        """The game at ``row``'s version, shared by this store's reads: never changed, never
-        handed out."""
+        """The game at ``row``'s version (a version's record never changes), shared by this
+        store's reads: never changed, never handed out (a change starts from a copy)."""
         key = (row.id, row.version)
         with self._guard:
             sess = self._snaps.get(key)
@@ -732,6 +734,8 @@ class GameStore:
 
     @staticmethod
     def _remember(cache: OrderedDict, key, value):
+        """Keep ``value`` under ``key`` unless the key is taken (then the kept one is
+        returned); the oldest entries go beyond MAX_IN_MEMORY."""
         value = cache.setdefault(key, value)
         cache.move_to_end(key)
         while len(cache) > MAX_IN_MEMORY:
@@ -762,8 +766,9 @@ class GameStore:
             shown = state.determinize(seat, mix(sess.seed, row.version, seat, 0x5EA7))
         else:
             obs, shown = access.public_observation(state), None
-        mine = not ended and p >= 0 and not ai_now and (
-            (role == SEAT and p == seat) or (role == LOCAL and sess.plays(p) == HUMAN))
+        mine = not ended and p >= 0 and (     # a seat whose timer ran out may still move
+            (role == SEAT and p == seat and not seat_rows[seat].to_ai)
+            or (role == LOCAL and sess.plays(p) == HUMAN))
         legal = tuple((int(a), state.action_to_string(int(a))) for a in state.legal_actions()) \
             if mine else ()
         can_undo = (role == SEAT and not ended and row.undo != "off" and undo is None
