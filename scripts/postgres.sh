@@ -29,8 +29,8 @@ case "$cmd" in
 start)
     mkdir -p "$dir"
     if [ "$(id -u)" = 0 ]; then chown postgres "$dir"; fi
-    password="$(python3 -c 'import secrets; print(secrets.token_hex(16))')"
-    port="$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"
+    password="$("${PYTHON:-python3}" -c 'import secrets; print(secrets.token_hex(16))')"
+    port="$("${PYTHON:-python3}" -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"
     printf '%s\n' "$password" > "$dir/pwfile"
     if [ "$(id -u)" = 0 ]; then chown postgres "$dir/pwfile"; fi
     as_owner "$bin/initdb" -D "$dir/data" -U postgres --pwfile="$dir/pwfile" \
