@@ -443,6 +443,39 @@ def test_a_commit_after_a_human_moved_is_discarded(db):
     assert store.version(gid) == mine.version + 1
 
 
+def test_the_move_timer_lets_the_ai_move_for_an_absent_seat(db):
+    clock = Clock()
+    store = db.open(clock=clock)
+    t = store.create_table(kitsu((HUMAN, HUMAN), seed=6))
+    gid = t.game_id
+    absent = store.view(gid).to_move
+    assert store.view(gid).turn_deadline is None
+    clock.t += 100
+    store.change_settings(gid, t.host_token, move_timer=30)   # counts from now, not the turn
+    assert store.view(gid).turn_deadline == clock.t + 30 and not store.play_ai(gid)
+    clock.t += 31
+    assert store.play_ai(gid)                                 # the AI moves for the absent seat
+    while store.view(gid).to_move == absent:                  # to the end of its turn
+        assert store.play_ai(gid)
+    v = store.view(gid)
+    assert v.turn_deadline == clock.t + 30 and not v.ai_to_move   # the next seat's full timer
+    assert not store.play_ai(gid)
+    assert store.view(gid, t.seat_tokens[v.to_move]).my_turn
+
+
+def test_a_view_is_the_callers_own(db):
+    store = db.open()
+    t = store.create_table(kitsu((HUMAN, HUMAN), seed=6))
+    v = store.view(t.game_id, t.seat_tokens[0])
+    before = store.view(t.game_id, t.seat_tokens[0]).observation
+    v.observation.clear()
+    if v.state is not None and not v.state.is_terminal() and v.state.current_player >= 0:
+        v.state.apply(int(v.state.legal_actions()[0]))
+    again = store.view(t.game_id, t.seat_tokens[0])
+    assert again.observation == before and again.state.history == store.view(
+        t.game_id, t.seat_tokens[0]).state.history
+
+
 def test_the_host_hands_a_seat_to_the_ai_and_back(db):
     store = db.open()
     t = store.create_table(kitsu((HUMAN, HUMAN), seed=6))
@@ -553,6 +586,7 @@ def test_sit_join_reissue_and_the_lobby(db):
     assert [(e.game_id, e.free_seats) for e in store.lobby()] == [(gid, (0, 2))]
     r = store.revision(gid)
     assert store.sit(gid, t.seat_tokens[0], "Ann") == 0 and store.revision(gid) == r + 1
+    assert store.sit(gid, t.seat_tokens[0]) == 0 and store.revision(gid) == r + 1  # again
     assert store.lobby()[0].free_seats == (2,) and store.lobby()[0].names[0] == "Ann"
     for bad in ("", "x" * 41, "a\nb", 3):
         with pytest.raises(ValueError):

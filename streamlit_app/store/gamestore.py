@@ -201,7 +201,7 @@ class GameStore:
             role, seat = self._access(conn, row, token)
             seat_rows = self._seat_rows(conn, game_id)
             undo = self._undo_request(conn, row, seat_rows)
-        sess = self._snapshot(row)
+        sess = self._snapshot(row).copy()        # threads never share a State while reading
         return self._view(row, seat_rows, undo, sess, role, seat)
 
     def version(self, game_id: str) -> int:
@@ -368,8 +368,9 @@ class GameStore:
         return True
 
     def sit(self, game_id: str, token: str, name: str | None = None) -> int:
-        """The holder of a seat link sits down (first visit) or renames itself; returns the
-        seat."""
+        """The holder of a seat link sits down (its first visit: call it on every visit) or
+        renames itself; returns the seat. The revision changes only when the seat is newly
+        taken or renamed."""
         check_game_id(game_id)
         check_token(token)
         name = check_name(name)
@@ -380,13 +381,14 @@ class GameStore:
                 raise AccessDenied("this is not a seat's link")
             seat_rows = self._seat_rows(conn, game_id)
             now = self._clock()
-            change = {"last_seen": now}
+            change = {}
             if seat_rows[seat].joined is None:
                 change["joined"] = now
-            if name is not None:
+            if name is not None and name != seat_rows[seat].name:
                 change["name"] = name
-            self._update_seat(conn, game_id, seat, **change)
-            self._touch(conn, row, self._seat_rows(conn, game_id))
+            self._update_seat(conn, game_id, seat, last_seen=now, **change)
+            if change:                       # the others see who sits where
+                self._touch(conn, row, self._seat_rows(conn, game_id))
         return seat
 
     def join(self, game_id: str, seat: int, name: str | None = None) -> str:
@@ -413,11 +415,12 @@ class GameStore:
         return token
 
     def seen(self, game_id: str, token: str) -> None:
-        """A seat's browser is still there (last_seen; the revision does not change)."""
+        """A seat's browser is still there (last_seen; the revision does not change). Cheap:
+        call it every few seconds while the page is open."""
         check_game_id(game_id)
         check_token(token)
         with transaction(self.engine, write=True) as conn:
-            row = self._row(conn, game_id, lock=True)
+            row = self._row(conn, game_id)          # no row lock: moves never wait for it
             role, seat = self._access(conn, row, token)
             if role != SEAT:
                 raise AccessDenied("this is not a seat's link")
@@ -471,9 +474,12 @@ class GameStore:
             settings = replace(self._settings(row), **changes).checked()
             if settings.undo == "off":
                 self._drop_undo(conn, game_id)
+            turn = {}
+            if settings.move_timer != row.move_timer:   # a new timer counts from now
+                turn = {"turn_started": self._clock()}
             self._touch(conn, row, self._seat_rows(conn, game_id), public=settings.public,
                         hints=settings.hints, undo=settings.undo,
-                        move_timer=settings.move_timer)
+                        move_timer=settings.move_timer, **turn)
         return settings
 
     def reissue(self, game_id: str, host_token: str, seat: int) -> str:
