@@ -561,10 +561,8 @@ class GameStore:
         A table the host ended stays ended (nothing is committed to it any more)."""
         if sess.state.is_terminal():
             return ENDED
-        def get(r, k):
-            return r[k] if isinstance(r, dict) else getattr(r, k)
-        free = any(get(r, "kind") == HUMAN and not get(r, "to_ai") and get(r, "joined") is None
-                   for r in seat_rows)
+        rows = [r if isinstance(r, dict) else r._mapping for r in seat_rows]
+        free = any(r["kind"] == HUMAN and not r["to_ai"] and r["joined"] is None for r in rows)
         return OPEN if free else RUNNING
 
     def _row(self, conn, game_id, lock=False):
