@@ -494,6 +494,19 @@ def test_golden_playthrough():
 GOLDEN = (350, 'fe1c19ef2e8ca951', [14, 19, 36])
 
 
+@pytest.mark.parametrize("params", [{"players": 2}, {"players": 1}, {"players": 3, "scoring": "mixed",
+                                                                      "dice_strips": True, "first_game": True}])
+def test_str_draws_every_set_up_step(params):
+    """str(state) draws the table at every chance step of the set-up (markets, fields and
+    flags not dealt yet are left out) and into the first year."""
+    s = boardlab.make("keyside", **params).new_initial_state(0)
+    while s.is_chance() or obs(s)["phase"] == "setup":
+        text = str(s)
+        assert text.startswith("Keyside") and "H0" not in text
+        s.apply(s.chance_outcomes()[0][0])
+    assert "M1" in str(s)
+
+
 def test_bad_parameters_are_rejected():
     for players in (0, 5, True):
         with pytest.raises(ValueError, match="players"):

@@ -400,7 +400,10 @@ int ks_observe(const KsConfig *c, const KsState *s, int v, char *buf, int cap) {
         bl_jw(&w, "]},\"pirates\":[");
         for (int h = 0; h < KS_NH; h++) bl_jw(&w, "%s%d", h ? "," : "", s->pir[h]);
         bl_jw(&w, "],\"flags\":[");
-        for (int f = 0; f < 3; f++) bl_jw(&w, "%s%d", f ? "," : "", s->flag_at[f] + 1);
+        for (int f = 0; f < 3; f++) {   /* null until the set-up roll places them */
+            if (s->flag_at[f] >= 0) bl_jw(&w, "%s%d", f ? "," : "", s->flag_at[f] + 1);
+            else bl_jw(&w, "%snull", f ? "," : "");
+        }
         int lit = s->beacon[0] >= 0 ? ks_beacons(c, s, s->alloc_item) : 0;
         bl_jw(&w, "],\"beacons\":[");
         for (int b = 0; b < 3; b++) {

@@ -168,7 +168,7 @@ def render(obs: dict) -> str:
         dice = " ".join(f"{c[:2]}{v if v is not None else '?'}" for c, v in kt["dice"].items())
         beacons = " ".join(f"{b['beacon']}{'*' if b['lit'] else ''}" for b in obs["beacons"] if b)
         lines.append(f"  Keytoma: dice {dice} (left {','.join(kt['dice_left']) or '-'}); supply {kt['supply']}; "
-                     f"flags at H{', H'.join(map(str, obs['flags']))}; beacons {beacons} (* lit)"
+                     f"flags at {', '.join('-' if f is None else f'H{f}' for f in obs['flags'])}; beacons {beacons} (* lit)"
                      + ("" if obs["won"] is None else f"; {'WON' if obs['won'] else 'lost'}"))
     for h in obs["harbours"]:
         if h["tile"] is None:
@@ -184,9 +184,13 @@ def render(obs: dict) -> str:
         lines.append(f"  H{h['indent']:<2} {h['tile']} score {h['score']}{'r' if h['red'] else 'b'}"
                      f"{boat} {state} {dice} | {keyples}")
     for i, m in enumerate(obs["markets"]):
+        if m is None:           # not dealt yet (set-up)
+            continue
         keyples = " ".join(f"P{q}" for q, k in enumerate(m["keyples"]) if k)
         lines.append(f"  M{i + 1} {m['tile']} ({m['trade']}) {keyples}")
     for i, r in enumerate(obs["resource_locations"]):
+        if r is None:
+            continue
         who = r["owner"]
         owner = "" if who is None else f" owner {who}" if who == "pirates" else f" owner P{who}"
         if r["kind"] == "farm":
