@@ -68,11 +68,14 @@ def test_solo_value_sees_keyples_in_coloured_markets_for_the_skill_number_beacon
 
 
 def test_solo_value_sees_a_full_value_harbour_for_the_multiplier_beacon():
-    # C1: two harbours at their tile's 12 with a keyple. 12 fish (tile 5 at its 12 per keyple)
+    # C1: two harbours paying 12 a keyple with a keyple. 12 fish (tile 5 at its 12 per keyple)
     # is a step toward it even before a keyple stands there; 12 stone only half fills tile 7
     # ((stone + wood) / 2 per keyple).
     s = solo_start(("A2", "B6", "C1"))
     assert value(s, fish=12) > value(s, stone=12)
+    # Black 3 pays at most 8 a keyple (4 cows): never one of C1's harbours, so its 4 cows are a
+    # smaller step than 4 sheep, a third of black 1's 12.
+    assert value(s, sheep=4) > value(s, cow=4)
 
 
 def to_the_end(s, seed=0):

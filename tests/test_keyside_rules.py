@@ -929,6 +929,44 @@ def test_solo_sailors_not_refilled_and_win_condition():
     assert obs(s2)["won"] is False and s2.returns()[0] == -1
 
 
+def _c1_lit(s):
+    return obs(s)["beacons"][2] == {"beacon": "C1", "lit": True}
+
+
+BELOW_12 = {   # scoring tiles at their own most per keyple, which is below 12
+    "black 3 (4 cows: 8)": ("black", "H3", lambda s: setv(s, 0, "good", "cow", 4)),
+    "black 8 (none on the mat: 6)": ("black", "H8", lambda s: setv(s, 0, "mat", 0, 0)),
+    "black 9 (6 headlands: 8)": ("black", "H9", lambda s: [setv(s, 0, "headland", k, k) for k in range(6)]),
+    "black 12 (6 skill tile colours: 8)": ("black", "H12",
+                                           lambda s: [setv(s, 0, "skill", 3 * c + 2, 1) for c in range(6)]),
+    "red 8 (10 or fewer keyples on harbours: 10)": ("red", "H8", lambda s: None),
+}
+
+
+@pytest.mark.parametrize("case", sorted(BELOW_12))
+def test_beacon_c1_counts_a_harbour_only_where_a_keyple_scores_12(case):
+    """C1, "Fulfil the 12-point multiplier condition in 2 harbours", read alike on every tile: a
+    harbour with your keyple whose tile pays 12 a keyple. A tile at a most below 12 (black 3
+    at 8 for 4 cows, as black 8, 9, 12 and red 8 at theirs) is not one of the two."""
+    side, harbour, fill = BELOW_12[case]
+    s = table(1, beacons=("A1", "B1", "C1"), scoring=side)
+    play(s, "Keytoma's dice strip 1 light side")
+    setv(s, 0, "keyples", "H4", 1)            # black 4: 12 wheat = 12; red 4: 6 kinds x 2 = 12
+    for good in (("wheat",) if side == "black" else ("cow", "pig", "sheep", "stone", "wood", "wheat")):
+        setv(s, 0, "good", good, 12 if side == "black" else 1)
+    assert score(s, 0)["harbours"][3] == 12 and not _c1_lit(s)      # one harbour at 12
+    setv(s, 0, "keyples", harbour, 1)
+    fill(s)
+    number = int(harbour[1:])
+    assert 0 < score(s, 0)["harbours"][number - 1] < 12
+    assert not _c1_lit(s)
+    second = {"black": ("H7", {"stone": 24}), "red": ("H6", {"ruby": 6, "stone": 6})}[side]
+    setv(s, 0, "keyples", second[0], 1)      # a second harbour at 12: black 7, red 6
+    for good, n in second[1].items():
+        setv(s, 0, "good", good, n)
+    assert score(s, 0)["harbours"][int(second[0][1:]) - 1] == 12 and _c1_lit(s)
+
+
 def test_solo_harder_options():
     s = table(1, dice=False, flag=2, solo_keytoma_keyple=True, solo_landslide=True, solo_pirates=True)
     o = obs(s)

@@ -127,8 +127,8 @@ static int tile_max(int num, int red) {
 /* The C beacons' progress, 0..1. Points need both keyples in the harbour and
  * the tile's condition met, so the points alone stay at 0 until both are
  * there; part of the credit goes to each ingredient so the search sees
- * the first steps. C1: two harbours at their tile's 12 (or 8 for black cows)
- * with a keyple (an empty one at full value counts half); C2-C6: 35 points
+ * the first steps. C1: two harbours paying 12 a keyple with a keyple (an empty
+ * one at 12 counts half; tiles that never pay 12 count nothing); C2-C6: 35 points
  * from the pair (the points, the keyples there and the better tile's value;
  * the keyples weigh most: docs/search.md, "The C pair's weights"). */
 static double harbour_progress(const KsState *s, const KsScore *sc, int k) {
@@ -138,9 +138,9 @@ static double harbour_progress(const KsState *s, const KsScore *sc, int k) {
         for (int h = 0; h < KS_NH; h++) {
             int num = s->hscore[h];
             if (num < 0) continue;
+            if (tile_max(num, s->hred[h]) < 12) continue;   /* can never pay 12 a keyple */
             int n = pl->kp[KS_H(h)] + (s->red_i == 0 && s->htile[h] == 8);
-            int max = (!s->hred[h] && num == 2) ? 8 : 12;
-            double v = sc->per_keyple[num] >= max ? 1.0 : (double)sc->per_keyple[num] / max;
+            double v = sc->per_keyple[num] >= 12 ? 1.0 : sc->per_keyple[num] / 12.0;
             if (n == 0) v *= 0.5;
             if (v > a) { b = a; a = v; } else if (v > b) b = v;
         }
