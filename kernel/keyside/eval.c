@@ -63,7 +63,9 @@ static int32_t vt_sample(const BLGame *g, void *vst) {
 
 /* What observer o cannot know: the order of the gem bag and, before the
  * reveal, the dice the others have set. Both are resampled from rng alone
- * (the bag's public contents, the public count of dice each seat has set). */
+ * (the bag's public contents; which seats have set all six dice: the seat
+ * setting its dice now starts again, as o cannot tell how far it got, nor
+ * whether it used a dice strip). */
 static int vt_determinize(const BLGame *g, void *vst, int o, BLRng *r) {
     const KsConfig *c = KS_CFG(g);
     KsState *s = ST(vst);
@@ -80,6 +82,7 @@ static int vt_determinize(const BLGame *g, void *vst, int o, BLRng *r) {
         for (int q = 0; q < c->players; q++) {
             KsPlayer *pl = &s->pl[q];
             if (q == o || pl->n_set == 0) continue;
+            if (pl->n_set < KC_N) { memset(pl->die, 0, sizeof pl->die); pl->n_set = 0; continue; }
             int8_t v[6] = {1, 2, 3, 4, 5, 6};
             for (int i = 5; i > 0; i--) {
                 int j = (int)bl_rng_below(r, (uint32_t)(i + 1));

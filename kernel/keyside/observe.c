@@ -380,8 +380,10 @@ int ks_observe(const KsConfig *c, const KsState *s, int v, char *buf, int cap) {
         for (int t = 0; t < 6; t++) if (pl->hl_built >> t & 1) bl_jw(&w, "%c", 'A' + t);
         bl_jw(&w, "\",\"strip\":");
         if (pl->strip >= 0) bl_jw(&w, "%d", pl->strip + 1); else bl_jw(&w, "null");
-        bl_jw(&w, ",\"dice_set\":%d,\"dice\":{", pl->n_set);
         int show = full || q == v || s->revealed;
+        /* Another seat's secret setting shows only once done: its steps would tell six values
+         * from a dice strip's side (one step), and the strips are public. */
+        bl_jw(&w, ",\"dice_set\":%d,\"dice\":{", show || pl->n_set == KC_N ? pl->n_set : 0);
         for (int col = 0; col < KC_N; col++) {
             bl_jw(&w, "%s\"%s\":", col ? "," : "", KS_COLOUR[col]);
             if (show && pl->die[col]) bl_jw(&w, "%d", pl->die[col]); else bl_jw(&w, "null");

@@ -19,7 +19,6 @@ Solo game only (players=1), the four harder options [all False]:
 from __future__ import annotations
 
 import json
-import re
 from importlib import resources
 
 from .. import facts as check
@@ -127,7 +126,11 @@ def kernel_params(params: dict) -> list[int]:
 
 # ---------------------------------------------------------------- drawing
 
-_SECRET_DIE = re.compile(r"(yellow|green|red|blue|purple|orange) = [1-6]")
+#: Secret dice steps (kernel/keyside/keyside.h KA_DSET .. KA_LEAD): a die's value ("red = 4")
+#: or, in year 3 with the option, a dice strip side ("dice strip light side", STRIP_SIDES: all
+#: six at once). The strips are public, so the side chosen would tell all six dice.
+SECRET_DICE = range(96, 104)
+STRIP_SIDES = range(102, 104)
 
 
 def _phase(core) -> str:
@@ -135,25 +138,28 @@ def _phase(core) -> str:
 
 
 def observed_history(start, actions: list[int], seat: int) -> list[int]:
-    """The history as `seat` saw it (State.observed_history): the dice another
-    seat sets in secret are HIDDEN until the dice are revealed together; every
-    other move and chance outcome is public. `start` is a kernel state at the
-    start of `actions`."""
-    out, secret = [], []            # secret: indices of others' dice not yet revealed
+    """The history as `seat` saw it (State.observed_history): another seat's secret dice
+    are one HIDDEN entry when it has set all six, however it set them (six values, or
+    one dice strip side in year 3: the number of steps would tell which), and the
+    setting another seat is in the middle of is left out; at the reveal every step
+    is shown. Every other move and chance outcome is public. `start` is a kernel
+    state at the start of `actions`."""
+    out: list = []                  # actions; a list: another seat's hidden dice steps
+    setting: list[int] = []         # another seat's dice steps so far
     for a in actions:
         actor = start.current_player()
-        sets_a_die = actor >= 0 and _SECRET_DIE.fullmatch(start.action_to_string(a))
+        dice = actor >= 0 and a in SECRET_DICE
         start.apply(a)
-        if sets_a_die and actor != seat:
-            secret.append(len(out))
-            out.append(HIDDEN)
+        if dice and actor != seat:
+            setting.append(a)
+            if start.current_player() != actor:      # its six dice are set
+                out.append(setting)
+                setting = []
         else:
             out.append(a)
-        if secret and _phase(start) != "dice":
-            for i in secret:
-                out[i] = actions[i]
-            secret = []
-    return out
+        if dice and any(isinstance(x, list) for x in out) and _phase(start) != "dice":
+            out = [y for x in out for y in (x if isinstance(x, list) else [x])]   # revealed
+    return [HIDDEN if isinstance(x, list) else x for x in out]
 
 
 def render(obs: dict) -> str:
