@@ -298,6 +298,21 @@ static void vt_evaluate(const BLGame *g, const void *vst, double *out) {
     }
 }
 
+/* Search rollouts: uniformly random, except at two decisions where a random pick mostly
+ * wastes what the rules give, which the engine once took without asking: keyples to the
+ * town (the most: never worse, docs/keyside.md "Effects") and the animal a market takes
+ * (the barn's, keeping the farms' for black 10 and red 1-3). The tree still tries them all. */
+int32_t ks_rollout_action(const BLGame *g, const void *vst, const int32_t *legal, int n, BLRng *rng) {
+    const KsState *s = CST(vst);
+    (void)g;
+    if (s->phase == KP_PLAY && s->ntask) {
+        int kind = s->task[s->ntask - 1].kind;
+        if (kind == KT_RECRUIT) return legal[n - 1];   /* ascending: pass, 1, 2 keyples */
+        if (kind == KT_PAY) return legal[0];           /* the barn (KA_PAYFROM) when it holds one */
+    }
+    return legal[bl_rng_below(rng, (uint32_t)n)];
+}
+
 static int vt_text(const BLGame *g, const void *vst, int32_t a, char *buf, int cap) {
     return ks_action_text(KS_CFG(g), CST(vst), a, buf, cap);
 }
@@ -321,4 +336,5 @@ const BLGameVTable bl_keyside_vtable = {
     vt_text,
     vt_observe,
     ks_position_setup,
+    ks_rollout_action,
 };

@@ -242,6 +242,8 @@ int ks_beacons(const KsConfig *c, const KsState *s, int alloc_item);
 int ks_solo_won(const KsConfig *c, const KsState *s);
 int ks_chance_task(const KsState *s);
 int ks_task_outcomes(const KsConfig *c, const KsState *s, int32_t *out);
+/* eval.c: the search's rollout policy (the vtable's rollout_action) */
+int32_t ks_rollout_action(const BLGame *g, const void *st, const int32_t *legal, int n, BLRng *rng);
 /* observe.c */
 int ks_action_text(const KsConfig *c, const KsState *s, int32_t a, char *buf, int cap);
 int ks_observe(const KsConfig *c, const KsState *s, int v, char *buf, int cap);
