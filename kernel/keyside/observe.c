@@ -18,7 +18,8 @@ static const char *const PHASE[] = {"setup", "setup", "setup", "setup", "setup",
 static const char *const TASK[KT_N] = {
     "land", "resolve", "take_or_advance", "follow", "headlands", "keyple_in", "advance", "level", "build",
     "headland", "farm", "move", "market", "trade", "skill_tile", "import_animal", "exchange", "order",
-    "final_spend", "start_marker", "recruit", "pay_animal", "benefit", "keytoma_card", "keytoma_pirates_and_farms", "keytoma_claims",
+    "final_spend", "start_marker", "recruit", "pay_animal", "benefit", "keytoma_card",
+    "keytoma_pirates_and_farms", "keytoma_claims",
     "keytoma_lands", "keytoma_follows", "keytoma_resolves", "keytoma_action", "keytoma_landslide",
     "keytoma_farm", "keytoma_yellow", "keytoma_removes_cottage", "keytoma_removes_skill_tile",
     "keytoma_dice_strip"};
