@@ -37,6 +37,7 @@ int nk_action_to_string(const BLGame *g, const void *vst, int32_t a, char *buf, 
     if (a >= NA_ROUTE) {
         int8_t route[4];
         int len = nk_route_squares(g, vst, a - NA_ROUTE, route), n;
+        if (!len) return snprintf(buf, (size_t)cap, "NPC route %d", a - NA_ROUTE + 1);   /* none on offer */
         n = snprintf(buf, (size_t)cap, "NPC %d route", s->npc);
         for (int i = 0; i < len && n < cap; i++) {
             sq_name(route[i], sq);
@@ -62,9 +63,12 @@ int nk_action_to_string(const BLGame *g, const void *vst, int32_t a, char *buf, 
     if (a >= NA_PARTNERDEAL)
         return snprintf(buf, (size_t)cap, "partner board %d to P%d", a - NA_PARTNERDEAL + 1, s->n_partners);
     if (a >= NA_ROUNDCARD) return snprintf(buf, (size_t)cap, "round card E-%02d", a - NA_ROUNDCARD + 1);
-    if (a == NA_DECLINE || a == NA_ACCEPT)
-        return snprintf(buf, (size_t)cap, "%s E-%02d", a == NA_ACCEPT ? "accept" : "decline",
-                        s->round_card[(int)s->round] + 1);
+    if (a == NA_DECLINE || a == NA_ACCEPT) {
+        const char *verb = a == NA_ACCEPT ? "accept" : "decline";
+        if (s->round < 0 || s->round >= s->n_round_cards)     /* before the deal, after round 5 */
+            return snprintf(buf, (size_t)cap, "%s the event", verb);
+        return snprintf(buf, (size_t)cap, "%s E-%02d", verb, s->round_card[(int)s->round] + 1);
+    }
     if (a >= NA_PAY) {
         const NkConfig *c = NK_CFG(g);
         int n = snprintf(buf, (size_t)cap, "pay");
@@ -87,7 +91,12 @@ int nk_action_to_string(const BLGame *g, const void *vst, int32_t a, char *buf, 
     if (a == NA_COINMOVE) return snprintf(buf, (size_t)cap, "pay 3 coins to move");
     if (a >= NA_DISCARD) return snprintf(buf, (size_t)cap, "discard S-%02d to move", a - NA_DISCARD + 1);
     if (a == NA_PASS) return snprintf(buf, (size_t)cap, "pass");
-    if (a >= NA_CARD) return snprintf(buf, (size_t)cap, "use EX-%02d", s->card[p][a - NA_CARD] + 1);
+    if (a >= NA_CARD) {
+        int j = a - NA_CARD;
+        if (p < 0 || p >= NK_CFG(g)->players || s->card[p][j] < 0)   /* no seat to move, or an empty slot */
+            return snprintf(buf, (size_t)cap, "use action card %d", j + 1);
+        return snprintf(buf, (size_t)cap, "use EX-%02d", s->card[p][j] + 1);
+    }
     if (a == NA_PARTNER) return snprintf(buf, (size_t)cap, "partner action");
     if (a >= NA_BUILD) return snprintf(buf, (size_t)cap, "build %s", NK_BLD_NAME[a - NA_BUILD]);
     return snprintf(buf, (size_t)cap, "%s", NK_SPOT_NAME[a - NA_SPOT]);

@@ -323,9 +323,13 @@ static int npc_walk(const NkConfig *c, NkState *s) {
 }
 
 int nk_route_squares(const BLGame *g, const void *vst, int i, int8_t *sq) {
+    const NkState *s = (const NkState *)vst;
+    /* Only while a route is chosen is s->npc an NPC (1..3) and Nukumaru placed: elsewhere
+     * (a route named on another state) there is no route to read. */
+    if (s->phase != NP_ROUTE || s->npc < 1 || s->npc > NK_NPCS || s->nuku < 0) return 0;
     NkRoute r[NK_MAXROUTES];
     int tied[NK_MAXROUTES];
-    int nt = best_routes(NK_CFG(g), (const NkState *)vst, r, tied);
+    int nt = best_routes(NK_CFG(g), s, r, tied);
     if (i < 0 || i >= nt) return 0;
     for (int k = 0; k < r[tied[i]].len; k++) sq[k] = r[tied[i]].sq[k];
     return r[tied[i]].len;
