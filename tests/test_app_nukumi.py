@@ -247,7 +247,7 @@ def test_position_is_what_the_seat_said_and_deals_the_rest():
 
 
 @pytest.mark.parametrize("change,message", [
-    ({"round": 6}, "round must be 1..5"),
+    ({"round": 6}, "round must be an integer 1..5"),
     ({"nukumaru": "d4"}, "nukumaru must be on a Nukumaru square"),
     ({"round_cards": ["E-01", "E-01", "E-02", "E-03", "E-04"]}, "E-01 is listed twice"),
     ({"colour": 1}, "unknown nukumi position fact"),
