@@ -5,7 +5,9 @@
  * play passes, sells and wanders, so a rollout's score said little about
  * building. Multiplayer and Chasing Nukumaru keep uniform rollouts (their
  * measured figures were made with them; Chasing wants catches, not
- * buildings). */
+ * buildings), except after the action: every mode usually ends the turn
+ * there (a free action can wait for the next turn's start, and uniform
+ * choices there would sell the round's resources one by one). */
 #include "nukumi.h"
 
 static int free_square(const NkConfig *c, const NkState *s, int sq) {
@@ -42,6 +44,11 @@ static double weight(const NkConfig *c, const NkState *s, int p, int32_t a) {
         return 1.0;                                  /* carriage, free moves */
     }
     if (s->phase == NP_BUILD) return a == NA_STOP ? 0.01 : 1.0;
+    if (s->phase == NP_AFTER) {
+        if (a == NA_END) return 20.0;
+        if (a >= NA_SELL && a < NA_SELL + NK_NRES) return 0.1;
+        return here_free ? 0.05 : 0.5;               /* a free move or a ride towards a free square */
+    }
     if (s->phase == NP_PLAY) {
         if (a >= NA_PLAY && a < NA_PLAY + NK_NHELP) return 1.0 + c->h_pts[a - NA_PLAY];
         return a == NA_STOP ? 0.2 : 0.1;             /* free actions, rides: seldom mid-play */
@@ -55,8 +62,11 @@ static double weight(const NkConfig *c, const NkState *s, int p, int32_t a) {
 int32_t nk_rollout_action(const BLGame *g, const void *vst, const int32_t *legal, int n, BLRng *rng) {
     const NkConfig *c = NK_CFG(g);
     const NkState *s = (const NkState *)vst;
-    if (c->players != 1 || c->solo == SOLO_CHASING || n > NK_MAXLEGAL)
+    if (c->players != 1 || c->solo == SOLO_CHASING || n > NK_MAXLEGAL) {
+        /* After the action: end the turn 9 times in 10 (NA_END is the last legal action). */
+        if (s->phase == NP_AFTER && bl_rng_below(rng, 10) < 9) return legal[n - 1];
         return legal[bl_rng_below(rng, (uint32_t)n)];      /* as the search's own uniform choice */
+    }
     int p = s->to_move;
     double w[NK_MAXLEGAL], sum = 0;
     for (int i = 0; i < n; i++) sum += (w[i] = weight(c, s, p, legal[i]));

@@ -374,12 +374,14 @@ static int resume(const NkConfig *c, NkState *s) {
         s->order_i = 0;
         return draw_next(c, s);
     case CTX_TURN:
-        if (s->in_action) return next_turn(c, s, (s->to_move + 1) % P);
-        if (nk_total(s->drawn[(int)s->to_move]) == 0) {   /* sold the last one mid-move */
-            s->passed |= (int8_t)(1 << s->to_move);
+        /* Out of resources: the turn is over and no free action is left to take (before
+         * the action, having sold the last one mid-move, the seat passes). */
+        if (nk_total(s->drawn[(int)s->to_move]) == 0) {
+            if (!s->in_action) s->passed |= (int8_t)(1 << s->to_move);
             return next_turn(c, s, (s->to_move + 1) % P);
         }
-        s->phase = NP_TURN;
+        /* Before the action: choose it; after it: free actions until `end turn`. */
+        s->phase = s->in_action ? NP_AFTER : NP_TURN;
         return 0;
     case CTX_CLEANUP:
         return begin_round(c, s);
@@ -615,6 +617,24 @@ static void free_move(const NkConfig *c, NkState *s) {
 
 /* ---------- vtable: legal actions ---------- */
 
+/* The round card's "may" is a choice only when taking it can change something: not a gain
+ * from an empty pool, a Helper from an empty deck (and, advanced, an empty row), a track
+ * step past level 5 (all public). */
+static int event_does_something(const NkConfig *c, const NkState *s, int p) {
+    const NkEff *e = c->round_eff[(int)s->round_card[(int)s->round]];
+    for (int i = 0; i < NK_NEFF; i++) {
+        switch (e[i].op) {
+        case EF_NONE: break;
+        case EF_GAIN: if (s->pool[(int)e[i].a] > 0) return 1; break;
+        case EF_HELPER: if (s->deck || s->n_hbot || (c->advanced && row_count(s->hrow))) return 1; break;
+        case EF_FUN: if (s->fun[p] < 5) return 1; break;
+        case EF_OISHI: if (s->oishi[p] < 5) return 1; break;
+        default: return 1;
+        }
+    }
+    return 0;
+}
+
 int nk_current_player(const BLGame *g, const void *vst) {
     const NkState *s = CST(vst);
     switch (s->phase) {
@@ -672,7 +692,7 @@ int nk_legal_actions(const BLGame *g, const void *vst, int32_t *out) {
         for (uint64_t d = s->deck; d;) out[n++] = NA_DRAWHELPER + bb_pop_lsb64(&d);
         return n;
     case NP_EVENT:
-        out[n++] = NA_ACCEPT;
+        if (event_does_something(c, s, p)) out[n++] = NA_ACCEPT;
         out[n++] = NA_DECLINE;
         return n;
     case NP_TURN: {
@@ -715,6 +735,11 @@ int nk_legal_actions(const BLGame *g, const void *vst, int32_t *out) {
         n = emit_carriage(c, s, p, out, n);
         out[n++] = NA_STOP;
         return n;
+    case NP_AFTER:                          /* free actions, rides, end the turn */
+        n = emit_free(s, p, out, n);
+        n = emit_carriage(c, s, p, out, n);
+        out[n++] = NA_END;
+        return n;
     case NP_TAKE:
         for (int k = 0; k < NK_NCARD; k++)
             if (s->cards_open >> k & 1) out[n++] = NA_TAKE + k;
@@ -750,7 +775,9 @@ void nk_apply(const BLGame *g, void *vst, int32_t a) {
     const NkConfig *c = NK_CFG(g);
     NkState *s = ST(vst);
     int p = s->to_move;
-    if (a >= NA_ROUTE) {
+    if (a == NA_END) {
+        if (next_turn(c, s, (p + 1) % c->players)) nk_run(c, s);
+    } else if (a >= NA_ROUTE) {
         NkRoute r[NK_MAXROUTES];
         int tied[NK_MAXROUTES];
         best_routes(c, s, r, tied);
@@ -871,9 +898,10 @@ void nk_apply(const BLGame *g, void *vst, int32_t a) {
         s->drawn[p][k]--;
         s->spent[p][k]++;
         s->coins[p]++;
-        /* Out of resources before acting: forced to pass. */
-        if (s->phase == NP_TURN && nk_total(s->drawn[p]) == 0) {
-            s->passed |= (int8_t)(1 << p);
+        /* Out of resources before acting: forced to pass; after the action: the turn
+         * ends (no free action left to take). */
+        if ((s->phase == NP_TURN || s->phase == NP_AFTER) && nk_total(s->drawn[p]) == 0) {
+            if (s->phase == NP_TURN) s->passed |= (int8_t)(1 << p);
             if (next_turn(c, s, (p + 1) % c->players)) nk_run(c, s);
         }
     } else if (a == NA_COINMOVE) {
