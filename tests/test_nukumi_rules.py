@@ -576,6 +576,21 @@ def test_free_actions_after_the_action_until_end_turn():
     assert seat(s, 0)["drawn"]["food"] == 1 and "S-10" in obs(s)["discard"]
 
 
+@pytest.mark.parametrize("solo", ["none", "score_attack", "chasing"])
+def test_alone_the_turn_ends_with_its_action_and_the_next_begins_with_the_free_actions(solo):
+    """1 player: after `end turn` the same seat's next turn would begin at once with the same
+    free actions (and the square bonuses anew), so the turn ends with the action."""
+    s = table(players=1, solo=solo, partners=("Yumomi",))
+    if solo == "score_attack":
+        play(s, "NPC 1 die 1", "NPC 2 die 1", "NPC 3 die 1")
+    start_round(s)
+    give(s, 0, "S-10")
+    hand_of(s, 0, {"wood": 3, "food": 1})
+    play(s, "gold mining", "pay wood+wood+wood")
+    assert obs(s)["phase"] == "actions" and "end turn" not in names(s)
+    assert {"discard S-10 to move", "pay 3 coins to move", "sell food"} <= set(names(s))
+
+
 def test_after_the_action_selling_the_last_resource_ends_the_turn():
     s = to_actions()
     hand_of(s, 0, {"wood": 3, "food": 1})
@@ -1065,7 +1080,7 @@ def test_score_attack_npc_catch_turns_the_start_card_face_up_again():
     hand_of(s, 0, {"networking": 1, "wood": 1})
     play(s, "move (1)", "step d1", "Nukumaru die 1", "bonus die 1")   # d1 occupied: g2
     assert obs(s)["start_face_down"] and obs(s)["nukumaru"] == "g2"
-    play(s, "end turn", "pass")
+    play(s, "pass")
     play(s, "NPC 1 die 4")                            # d2 -> e2, f2, g2: caught
     assert not obs(s)["start_face_down"]
     play(s, "Nukumaru die 3")

@@ -5,9 +5,10 @@
  * play passes, sells and wanders, so a rollout's score said little about
  * building. Multiplayer and Chasing Nukumaru keep uniform rollouts (their
  * measured figures were made with them; Chasing wants catches, not
- * buildings), except after the action: every mode usually ends the turn
- * there (a free action can wait for the next turn's start, and uniform
- * choices there would sell the round's resources one by one). */
+ * buildings), except after the action (2 to 4 players; alone, the turn ends
+ * with its action): they usually end the turn there (a free action can mostly
+ * wait for the next turn's start, and uniform choices there would sell the
+ * round's resources one by one). */
 #include "nukumi.h"
 
 static int free_square(const NkConfig *c, const NkState *s, int sq) {
@@ -44,11 +45,6 @@ static double weight(const NkConfig *c, const NkState *s, int p, int32_t a) {
         return 1.0;                                  /* carriage, free moves */
     }
     if (s->phase == NP_BUILD) return a == NA_STOP ? 0.01 : 1.0;
-    if (s->phase == NP_AFTER) {
-        if (a == NA_END) return 20.0;
-        if (a >= NA_SELL && a < NA_SELL + NK_NRES) return 0.1;
-        return here_free ? 0.05 : 0.5;               /* a free move or a ride towards a free square */
-    }
     if (s->phase == NP_PLAY) {
         if (a >= NA_PLAY && a < NA_PLAY + NK_NHELP) return 1.0 + c->h_pts[a - NA_PLAY];
         return a == NA_STOP ? 0.2 : 0.1;             /* free actions, rides: seldom mid-play */

@@ -380,7 +380,10 @@ static int resume(const NkConfig *c, NkState *s) {
             if (!s->in_action) s->passed |= (int8_t)(1 << s->to_move);
             return next_turn(c, s, (s->to_move + 1) % P);
         }
-        /* Before the action: choose it; after it: free actions until `end turn`. */
+        /* Before the action: choose it; after it: free actions until `end turn`. Alone at
+         * the table the next turn follows at once with the same free actions (and the
+         * once-a-turn square bonuses anew), so there the turn ends with its action. */
+        if (s->in_action && P == 1) return next_turn(c, s, s->to_move);
         s->phase = s->in_action ? NP_AFTER : NP_TURN;
         return 0;
     case CTX_CLEANUP:
