@@ -1,6 +1,6 @@
 """The Nukumi search's rollout policy (kernel/nukumi/policy.c): in the building
-game for one player it builds when it can and seldom passes, sells or wanders;
-elsewhere it is the search's uniform choice. And the solo leaf value
+game (1 to 4 players) it builds when it can and seldom passes, sells or wanders;
+in Chasing Nukumaru it is the search's uniform choice. And the solo leaf value
 (kernel/nukumi/eval.c): what the bag can build in a later round."""
 from collections import Counter
 
@@ -49,8 +49,17 @@ def test_score_attack_rollouts_seldom_pass_or_sell_and_step_to_free_squares():
     assert got["step d3"] * 3 < min(got["step c4"], got["step e4"], got["step d5"])
 
 
-def test_multiplayer_rollouts_stay_uniform():
+def test_multiplayer_rollouts_build_when_they_can_and_seldom_sell():
+    """Uniform rollouts with 2-4 players wasted the round's resources, so the search sold
+    them right after its action; the building policy plays there too."""
     s = building_turn(players=2)
+    got = picks(s)
+    assert got["build public bath"] + got["build stall"] >= 0.6 * 400
+    assert got["pass"] + sum(v for k, v in got.items() if k.startswith("sell")) <= 0.05 * 400
+
+
+def test_chasing_rollouts_stay_uniform():
+    s = building_turn(players=1, solo="chasing")
     got = picks(s, 2000)
     share = 2000 / len(names(s))
     assert set(got) == set(names(s))
