@@ -9,6 +9,7 @@ import pytest
 import boardlab
 from boardlab.games import nukumi
 from boardlab.search import ismcts
+from conftest import random_action
 from nukumi_table import play, table
 
 NA_ROUTE, NA_ACCEPT, NA_DECLINE, NA_CARD = 420, 301, 302, 18
@@ -20,11 +21,7 @@ def sampled_states(params, seed, every=7):
     rng = np.random.default_rng(seed)
     out = [s.clone()]
     while not s.is_terminal():
-        if s.is_chance():
-            acts, probs = zip(*s.chance_outcomes())
-            s.apply(int(rng.choice(acts, p=np.array(probs) / sum(probs))))
-        else:
-            s.apply(int(rng.choice(s.legal_actions())))
+        s.apply(random_action(s, rng))
         if len(s.history) % every == 0:
             out.append(s.clone())
     return out + [s]
@@ -70,11 +67,7 @@ def test_score_attack_tree_export_mid_round():
     s = boardlab.make("nukumi", players=1, solo="score_attack").new_initial_state(seed=4)
     rng = np.random.default_rng(4)
     while s.is_chance() or s.full_observation()["round"] < 1 or s.full_observation()["phase"] != "actions":
-        if s.is_chance():
-            acts, probs = zip(*s.chance_outcomes())
-            s.apply(int(rng.choice(acts, p=np.array(probs) / sum(probs))))
-        else:
-            s.apply(int(rng.choice(s.legal_actions())))
+        s.apply(random_action(s, rng))
     tree = ismcts(s, iterations=300, seed=1, rollout_depth=20).tree(depth=4)
 
     def walk(node):
