@@ -216,7 +216,12 @@ class Game:
         """
         seat = self._position_seat(seat)
         seed = _check_seed(seed)
-        position = {"seat": seat, "facts": _json_facts(facts)}
+        try:
+            plain = _json_facts(facts)
+        except ValueError:      # the game's own check names a bad fact its way, if it finds it
+            self._start(seed, {"seat": seat, "facts": facts})
+            raise
+        position = {"seat": seat, "facts": plain}
         return State(self, self._start(seed, position), seed, position=position)
 
     def _position_seat(self, seat) -> int:
