@@ -515,12 +515,22 @@ def _row(value, what: str, known: list[str]) -> list[int]:
     return [-1 if v is None else next(ids) for v in value]
 
 
+#: Observed phases that are not part of a seat's turn in the Actions phase (the set-up, the
+#: draws, a round card's event, the NPC routes of Score Attack).
+_NOT_A_TURN = ("setup", "die", "helper draw", "resource draw", "event", "npc route", "card draw", "over")
+
+
 def position_facts(obs: dict) -> dict:
     """The facts of ``Game.position`` that one seat's observation states (at the start of its
     turn in the Actions phase these set up the same position again, up to the hidden cards)."""
     if obs.get("viewer") is None:
         raise ValueError("position_facts needs one seat's observation, not the full one")
     me = obs["viewer"]
+    if obs["phase"] in _NOT_A_TURN:
+        raise ValueError(f"Game.position sets up a seat's turn in the Actions phase, not the "
+                         f"{obs['phase']} phase")
+    if not any(obs["seats"][me]["drawn"].values()):
+        raise ValueError(f"P{me} has no drawn resources: it passes, there is no turn to set up")
     seats = []
     for p, pl in enumerate(obs["seats"]):
         sf = {"partner": PARTNERS[pl["partner"]], "square": pl["square"], "coins": pl["coins"],
