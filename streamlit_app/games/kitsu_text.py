@@ -233,7 +233,7 @@ def decision_label(name: str, obs: dict | None = None, seat=None) -> str:
         return f"Give {card_name(m.group(1))} to your partner"
     m = re.fullmatch(r"\+3 to (\w+)", name)
     if m:
-        return f"+3 to the {CLAN.get(m.group(1), m.group(1))} clan"
+        return f"Give the +3 to the {CLAN.get(m.group(1), m.group(1))} clan"
     m = re.fullmatch(r"katana #(\d+) P(\d+) (\S+)", name)
     if m:
         seat_t = int(m.group(2))
