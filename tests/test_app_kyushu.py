@@ -83,6 +83,7 @@ def words(state) -> dict:
         nm = state.action_to_string(int(a))
         out[kt.decision_label(nm)] = int(a)
         out[kui.traveler_label(nm)] = int(a)
+        out[kt.box_choice_label(nm)] = int(a)
     return out
 
 
@@ -199,7 +200,7 @@ def test_placement_by_clicking_the_map_rotate_ai_reply_and_undo():
     assert phase(at) == "map"
 
 
-def test_layer_choice_and_the_panel_beside_the_map():
+def test_layer_choice_and_the_decision_in_the_input_area():
     at = app()
     sess = start(at, seed=7)
     sess = advance_to_map_phase(at)
@@ -217,18 +218,15 @@ def test_layer_choice_and_the_panel_beside_the_map():
         lit = [p for p in data["places"] if p["legal"]]
         assert {p["id"][1:] for p in lit} == set(positions_of(state, under))
         assert all("stroke-dasharray" in p["preview"] for p in lit)
-    # the decision panel (layer, Rotate) sits in the column beside the map, not below it
+    # the decision (layer, Rotate) is drawn in the page's input area (the page puts it
+    # beside the board), the map it places on in the board's area
     chains = list(_chains(at._tree))
     map_chain = next(ch for node, ch in chains if getattr(node, "type", "") ==
                      "bidi_component" and "-kymap-" in node.key)
     rotate_chain = next(ch for node, ch in chains if getattr(node, "type", "") == "button"
                         and node.key and node.key.endswith("_ky_rotate"))
-    map_col = next(b for b in map_chain if b.type == "column")
-    row = map_chain[[b is map_col for b in map_chain].index(True) + 1]   # holds the columns
-    beside = [c for c in row.children.values() if c is not map_col]
-    rotate_col = next(c for c in beside if any(c is b for b in rotate_chain))
-    table_chain = next(ch for node, ch in chains if getattr(node, "type", "") == "table")
-    assert not any(b is map_col or b is rotate_col for b in table_chain)
+    assert "play_board" in {b.key for b in map_chain} - {b.key for b in rotate_chain}
+    assert "play_input" in {b.key for b in rotate_chain} - {b.key for b in map_chain}
 
 
 def _chains(node, above=()):
@@ -361,7 +359,7 @@ def test_paying_a_resource_is_clicked_on_the_map():
     start(at, seed=7)
     advance_to_map_phase(at, until=("select",))
     sess = at.session_state["bl_play"]
-    pay = [b for b in decisions(at) if b.label.startswith("Pay a resource to take card")]
+    pay = [b for b in decisions(at) if b.label == "Pay a resource to take it"]
     assert pay, "no paid take offered"
     pay[0].click().run()
     assert not at.exception, at.exception
@@ -460,9 +458,9 @@ def test_cards_placed_since_the_last_decision_are_ringed():
         "placed since your last decision") == 1
 
 
-def test_placement_input_drawn_before_the_board_brings_map_and_panel_once():
+def test_placement_input_drawn_before_the_board_brings_the_map_once():
     """A page may draw the decision before the board: the input then draws the mover's map
-    (clickable) with the panel beside it, and the board leaves that map out."""
+    (clickable) itself, and the board leaves that map out."""
     s = map_state()
     me = s.current_player
     layout = []
@@ -474,14 +472,15 @@ def test_placement_input_drawn_before_the_board_brings_map_and_panel_once():
         others = [v for v in svgs(at) if f"aria-label='P{1 - me}" in v]
         assert len(others) == 1
         assert at.radio(key="t_ky_layer") and at.button(key="t_ky_rotate")
-        # on screen in either order: the pick boxes, the map with the panel, the rest
+        # on screen in either order: the board's table, the other map and the scores, then
+        # the decision in the input's place (the page puts it beside the board)
         texts = page_texts(at)
         order = [next(i for i, t in enumerate(texts) if "PICK BOXES" in t),
-                 next(i for i, t in enumerate(texts) if t.startswith("**Map phase:**")),
                  next(i for i, t in enumerate(texts) if f"aria-label='P{1 - me}" in t),
-                 next(i for i, t in enumerate(texts) if t.startswith("**Score so far"))]
+                 next(i for i, t in enumerate(texts) if t.startswith("**Score so far")),
+                 next(i for i, t in enumerate(texts) if t.startswith("**Map phase:**"))]
         layout.append(order)
-    assert layout[0] == layout[1] and layout[0] == sorted(layout[0])
+    assert layout[0] == sorted(layout[0]) and layout[1] == sorted(layout[1])
 
 
 def test_changes_ring_the_maps_placed_since():

@@ -185,7 +185,9 @@ def board_svg(obs: dict, viewer=None, *, recent=None, trick_rects=None, last_rec
     when the observation has none. ``places``: a list that receives a dict (id, label, rect,
     tip and, for what changed since ``before`` - the viewer's observation at its last
     decision - anim) for every element with something to say: pawns, track, tokens, seats,
-    cards; the elements an animation moves are tagged ``data-place`` in the picture."""
+    cards; the elements an animation moves are tagged ``data-place`` in the picture (a slide
+    starts from the centre of where the piece was: a card from its seat, a pawn from its
+    old space)."""
     W = 820
     new_seats = recent_seats(recent)
     n = obs["players"]
@@ -228,7 +230,7 @@ def board_svg(obs: dict, viewer=None, *, recent=None, trick_rects=None, last_rec
         old = before["pawns"][clan] if before is not None else None
         anim = None
         if old is not None and old != pos:
-            anim = ({"from": [x0 + old * step - 10, cy - 10]}
+            anim = ({"from": [x0 + old * step, cy]}          # from the old space's centre
                     if before.get("round") == obs.get("round") else {"kind": "flash"})
         place(pid, f"{('Blue', 'Orange')[clan]} pawn, space {pos} of {L}",
               (cx - 10, cy - 10, 20, 20), kt.pawn_tip(clan, pos, L, old), anim)
@@ -325,7 +327,7 @@ def board_svg(obs: dict, viewer=None, *, recent=None, trick_rects=None, last_rec
         hand = obs["hands"][s]
         size = obs["hand_sizes"][s]
         cy = top + 58
-        seat_xy[s] = (x + 12, cy)
+        seat_xy[s] = (x + pw / 2, cy + 20)      # the middle of the seat's cards
         if hand is not None:
             cw = min(26, (pw - 24) / max(len(hand), 1) - 3)
             ch = cw * 1.42
@@ -372,7 +374,7 @@ def board_svg(obs: dict, viewer=None, *, recent=None, trick_rects=None, last_rec
             trick_rects.append((x, ty + 50, cw, ch))
         anim = None
         if before is not None and i >= old_len and c["seat"] != viewer:
-            anim = {"from": list(seat_xy.get(c["seat"], (x, ty + 50)))}
+            anim = {"from": list(seat_xy.get(c["seat"], (x + cw / 2, ty + 50 + ch / 2)))}
         elif i < old_len and c.get("destroyed") and not before["trick"][i].get("destroyed"):
             anim = {"kind": "flash"}
         name = kt.card_name(card) if card else "a face-down card"

@@ -308,25 +308,30 @@ class KyushuUI(GameUI):
 
     # -- drawing ----------------------------------------------------------------------------
     def board(self, obs: dict, key: str = "board", viewer=None, changes=None) -> None:
-        """The table, then (seen from a seat) that seat's map with its hand and the decision
-        panel beside it, the other maps, and the score table; every square, card, box and
-        resource with its tooltip. The seat's map and the panel are slots its decision input
-        draws into (a placement is clicked on the map). If the page drew that input first,
-        the input drew them (with a slot under them for the rest): the order on screen is the
-        same. ``changes``: what happened since the viewer's last decision; the cards placed
-        meanwhile are ringed where the viewer's map view shows them, and drop in (new
-        resources and tiles flash, a pick box's new card drops in)."""
+        """The table, then (seen from a seat) that seat's map with its hand beside it, the
+        other maps, and the score table; every square, card, box and resource with its
+        tooltip. The seat's map is a slot its decision input draws into (a placement is
+        clicked on the map); if the page drew that input first, the input drew the map and
+        it is left out here. ``changes``: what happened since the viewer's last decision; the
+        cards placed meanwhile are ringed where the viewer's map view shows them, and drop in
+        (new resources and tiles flash, a pick box's new card drops in)."""
         recent = bc.recent_moves(changes)
         before = getattr(changes, "before", None) if changes else None
         found: list = []
         svg = table_svg(obs, viewer, places=found, before=before)
         bc.board(inert_places(found), svg, key=f"{key}-kytable", interactive=False,
                  max_width=svg_width(svg))
-        if viewer is not None and not bc.claimed("kyushu-map"):
-            self._mine_and_panel(obs, viewer, recent, before=before, key=key)
-        rest = bc.reserved("kyushu-rest")
-        with (rest[0] if rest else st.container()):
-            self._others_and_scores(obs, viewer, recent, before=before, key=key)
+        if viewer is not None and bc.claimed("kyushu-map"):
+            self._hand(obs, viewer, viewer, key=key)     # the input drew the map
+        elif viewer is not None:
+            mine, hand = st.columns([3, 1.2], gap="medium")
+            with mine:
+                self._seat_panel(obs, viewer, viewer, 560, recent_cards(recent).get(viewer, ()),
+                                 hand=False, slot="kyushu-map", recent=recent, before=before,
+                                 key=key)
+            with hand:
+                self._hand(obs, viewer, viewer, small=True, key=key)
+        self._others_and_scores(obs, viewer, recent, before=before, key=key)
 
     def _others_and_scores(self, obs: dict, viewer, recent, *, before=None, key="board") -> None:
         """Every map but the viewer's (all of them without a viewer), the live scores."""
@@ -356,19 +361,6 @@ class KyushuUI(GameUI):
             st.markdown(f"**Most/Fewest cards** ({'final' if final else 'current'} counts)  \n"
                         + "  \n".join(lines))
 
-    def _mine_and_panel(self, obs: dict, viewer: int, recent, *, before=None,
-                        key="board") -> None:
-        """The viewer's map (a slot: "kyushu-map") and beside it the hand and the decision
-        panel (a slot: "kyushu-panel")."""
-        mine, panel = st.columns([3, 2], gap="medium")
-        with mine:
-            self._seat_panel(obs, viewer, viewer, 520, recent_cards(recent).get(viewer, ()),
-                             hand=False, slot="kyushu-map", recent=recent, before=before,
-                             key=key)
-        with panel:
-            self._hand(obs, viewer, viewer, per_row=4, key=key)
-            bc.reserve("kyushu-panel", replace=False)
-
     def _seat_panel(self, obs: dict, seat: int, viewer, width: float = 440, rings=(), *,
                     hand: bool = True, slot: str | None = None, recent=None, before=None,
                     key="board") -> None:
@@ -397,7 +389,7 @@ class KyushuUI(GameUI):
         if hand:
             self._hand(obs, seat, viewer, key=key)
 
-    def _hand(self, obs: dict, seat: int, viewer, per_row=None, key="board") -> None:
+    def _hand(self, obs: dict, seat: int, viewer, small=False, key="board") -> None:
         """The cards a seat holds as pieces with their tips: the card taken this round (public)
         and the hand (face down unless it is the viewer's, or everything is shown)."""
         me = viewer == seat
@@ -406,7 +398,7 @@ class KyushuUI(GameUI):
         size = obs["hand_sizes"][seat]
         if not (hand or taken is not None or size):
             return
-        s = 24 if per_row else 28 if me else 22
+        s = 22 if small or not me else 26
         places = []
         if taken is not None:
             places.append(bc.Place(f"taken{seat}", f"Card {taken}, taken this round", legal=False,
@@ -429,17 +421,12 @@ class KyushuUI(GameUI):
 
     # -- input ------------------------------------------------------------------------------
     def move_input(self, state, obs: dict, key: str, hint=None):
-        """The decision, in the panel beside the mover's map. The board leaves both; where the
-        page draws the input first, the input draws the map and the panel (and the board then
-        leaves them out)."""
-        kept = bc.reserved("kyushu-panel")
-        if kept is None:                 # no board yet: the map and panel, the rest under them
-            self._mine_and_panel(obs, state.current_player, None)
-            bc.claim("kyushu-map")
-            bc.reserve("kyushu-rest", replace=False)
-            kept = bc.reserved("kyushu-panel")
-        with kept[0]:
-            return self._decide(state, obs, key, hint, narrow=True)
+        """The decision panel, drawn where the page puts it (beside the board on a desktop,
+        under it on a phone): the cards to choose, the pick boxes' choices, rotation and layer.
+        A choice made on the mover's map (a placement, a resource, a Fallow) redraws that map
+        clickable in the board's slot for it; if the page draws the input before the board,
+        the map is drawn here and the board leaves it out."""
+        return self._decide(state, obs, key, hint, narrow=True)
 
     def decision_label(self, state, action: int) -> str:
         return kt.decision_label(state.action_to_string(action))
@@ -540,6 +527,8 @@ class KyushuUI(GameUI):
             return False
         svg, places, actions, rest = made
         places = with_hint(places, actions, hint)
+        if not kept:
+            bc.claim("kyushu-map")          # the board, drawn after, leaves this map out
         with (kept[0] if kept else st.container()):
             clicked = bc.board(places, svg, key=f"{key}-kysq", max_width=640,
                                note="Lit squares can be chosen: hover to read, click to choose.")
@@ -552,9 +541,8 @@ class KyushuUI(GameUI):
 
     def _select_input(self, state, obs, names, key, hint=None, narrow=False):
         """Selection: each pick box with its card, and under it the ways to take it."""
-        st.markdown("**Selection:** take a card from a pick box. Free: your own box (replace with "
-                    "any card), the box on your left (replace with a higher card) or on your right "
-                    "(a lower one). Or discard a resource from your map to take from any box.")
+        st.markdown("**Selection:** take a card from a pick box (hover a choice to read what "
+                    "it costs).")
         by_card = {}
         for a, nm in names.items():
             m = re.match(r"(pay to )?take (\d+) from (.+)", nm)
@@ -572,14 +560,16 @@ class KyushuUI(GameUI):
                     owner = b["owner"]
                     where = ("Your box" if owner == seat else f"P{owner}'s box"
                              if owner is not None else f"Middle, {b['label']}")
-                    pic, acts = st.columns([1, 1.3]) if narrow else (st.container(),) * 2
-                    pic.markdown(f"**{where}**")
-                    pic.markdown(card_svg(b["card"], 26, title=kt.pick_box_tip(
+                    pic, acts = st.columns([1, 2]) if narrow else (st.container(),) * 2
+                    pic.caption(where)
+                    pic.markdown(card_svg(b["card"], 22, title=kt.pick_box_tip(
                         b, seat, obs["players"])), unsafe_allow_html=True)
                     for a, pay, frm in sorted(by_card[b["card"]], key=lambda t: t[1]):
-                        if acts.button(kt.decision_label(names[a])
+                        if acts.button(kt.box_choice_label(names[a])
                                        + (" · AI hint" if a == hint else ""),
-                                       key=f"{key}_act_{a}", help=kt.decision_tip(names[a]),
+                                       key=f"{key}_act_{a}",
+                                       help=f"{kt.decision_label(names[a])}. "
+                                            f"{kt.decision_tip(names[a])}",
                                        width="stretch",
                                        type="primary" if a == hint else "secondary"):
                             chosen = a
@@ -642,6 +632,8 @@ class KyushuUI(GameUI):
                 info["obs"], seat, card, options, prefix=f"kyp{abs(hash(key)) % 10**8}",
                 recent_cards=recent_cards(info["recent"]).get(seat, ()), before=info.get("before"))
             places = with_hint(places, actions, hint)
+            if not kept:
+                bc.claim("kyushu-map")      # the board, drawn after, leaves this map out
             with (kept[0] if kept else st.container()):
                 clicked = bc.board(places, svg, key=f"{key}-kymap-{chosen_orient}", max_width=640,
                                    note=f"{len(actions)} lit squares: hover one to see card {card} "

@@ -287,6 +287,18 @@ def decision_label(name: str) -> str:
     return name
 
 
+def box_choice_label(name: str) -> str:
+    """A way to take a pick box's card, said short for a button beside that card's picture
+    ("Take it, refill higher"); the full words are :func:`decision_label`."""
+    m = re.fullmatch(r"(pay to )?take \d+ from (.+)", name)
+    if not m:
+        return decision_label(name)
+    if m.group(1):
+        return "Pay a resource to take it"
+    return {"own box": "Take it, refill with any card", "left box": "Take it, refill higher",
+            "right box": "Take it, refill lower"}.get(m.group(2), decision_label(name))
+
+
 def decision_tip(name: str, data: dict | None = None) -> str:
     """The tooltip of a decision: what it costs and gives, and the card it concerns."""
     m = re.fullmatch(r"(?:province (\d[AB])|pick box (\d+)|replace with (\d+))", name)
