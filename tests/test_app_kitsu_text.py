@@ -28,7 +28,7 @@ def test_every_card_of_the_data_has_a_tip_with_its_content():
             if kt.is_numeral(card):
                 value, clan = int(card[1:]), kt.CLAN[card[0]]
                 n = dist["numerals_per_colour"][str(players)][value - 1]
-                assert f"adds {value} to the {clan} total" in tip
+                assert f"adds {value} to {clan}'s total" in tip
             else:
                 n = dist["specials"][card]
                 assert kt.SPECIAL_EFFECT[card] in tip

@@ -261,7 +261,7 @@ def test_hidden_map_turn_of_the_other_seat():
     assert "P0 takes their Map turn" in log and "P0 place" not in log
     assert any("hidden until everyone has placed" in c.value for c in at.caption)
     # the other hand is face down
-    assert "hand: " in "".join(svgs(at))
+    assert "cards face down" in "".join(svgs(at))
 
 
 def test_save_and_load_a_kyushu_game():

@@ -70,7 +70,7 @@ def test_a_card_tip_follows_an_edit_of_the_data():
     assert kt.card_tip(12, data) == kt.card_tip(12)
     card["squares"][0][0] = "fallow"
     assert kt.card_tip(12, data) != kt.card_tip(12)
-    assert "2 rows of 3): Fallow," in kt.card_tip(12, data)
+    assert "Map card 12, top row: Fallow," in kt.card_tip(12, data)
     data["factory_values"]["single"] = 5
     single = next(c["number"] for c in data["map_cards"]["cards"] if not c["duals"]
                   and any(s.startswith("factory:") for r in c["squares"] for s in r))
@@ -78,8 +78,8 @@ def test_a_card_tip_follows_an_edit_of_the_data():
     data["map_cards"]["stand_in"] = False                         # the printed cards
     assert "stand-in" not in kt.card_tip(12, data)
     data["starting_provinces"]["cards"][2]["B"]["squares"][1][2] = "town"
-    assert kt.card_tip("S3B", data).split(" / ")[1].split(".")[0].endswith(", Town")
-    assert not kt.card_tip("S3B").split(" / ")[1].split(".")[0].endswith(", Town")
+    assert kt.card_tip("S3B", data).split("bottom row: ")[1].split(".")[0].endswith(", Town")
+    assert not kt.card_tip("S3B").split("bottom row: ")[1].split(".")[0].endswith(", Town")
 
 
 def test_every_most_fewest_card_has_a_tip_with_its_criterion_and_the_counts():
@@ -189,6 +189,7 @@ def test_every_element_of_the_table_and_maps_has_a_tip_and_none_overlaps(players
             for cell in m["cells"]:                      # a square's tip: its square, its card
                 tip = next(p["tip"] for p in found if p["id"] == f"c{cell['name']}")
                 assert tip.startswith(f"{cell['name']}: {kt.TERRAIN_NAME[cell['terrain']]}")
+                assert tip.count(kt.TERRAIN_NAME[cell["terrain"]] + ":") == 0   # said once
                 assert kt.card_kind(cell["card"]) in tip
                 if cell["resource"]:
                     assert f"A {cell['resource']} resource" in tip

@@ -74,7 +74,7 @@ def card_effect(card: str) -> str:
     """What a card does when played, in a phrase."""
     if is_numeral(card):
         clan = CLAN[card[0]]
-        return (f"adds {card[1:]} to the {clan} total of the trick ({OTHER[clan]}'s if the "
+        return (f"adds {card[1:]} to {clan}'s total in the trick (to {OTHER[clan]}'s if the "
                 "colours are inverted)")
     return SPECIAL_EFFECT.get(card, "a special card")
 
@@ -88,13 +88,9 @@ def card_tip(card: str, players: int = 4, data: dict | None = None) -> str:
     deck = (f" {n} {'copy' if n == 1 else 'copies'} in the deck with {players} players."
             if n is not None else "")
     if is_numeral(card):
-        kind = f"{card_name(card)}, a numeral card of the {CLAN[card[0]]} clan"
-        tail = (" The clan with the higher total wins the trick and moves its pawn forward by "
-                "the difference.")
-    else:
-        kind = f"{card_name(card)}, a special card"
-        tail = " It counts for neither colour."
-    return f"{kind}: {card_effect(card)}.{tail}{deck}"
+        return (f"{card_name(card)}: a numeral card, {card_effect(card)}; the higher total wins "
+                f"the trick and moves forward by the difference.{deck}")
+    return f"{card_name(card)}: a special card, {card_effect(card)}; it counts for neither colour.{deck}"
 
 
 def token_tip(name: str, tok: dict | None = None, seat_name=None) -> str:
@@ -173,7 +169,7 @@ def relation_text(seat: int, viewer, clans) -> str:
 
 
 def trick_card_tip(entry: dict, i: int, obs: dict, viewer=None) -> str:
-    """A card of the current trick: whose it is, what it does, and what became of it."""
+    """A card of the current trick: whose it is, what became of it, what it does."""
     seat = entry["seat"]
     rel = relation_text(seat, viewer, obs["clans"])
     who = f"P{seat}" + (f" ({rel})" if rel else "")
@@ -181,12 +177,12 @@ def trick_card_tip(entry: dict, i: int, obs: dict, viewer=None) -> str:
     if card is None:
         return (f"Card {i + 1} of the trick, played face down by {who} under the Hidden-card "
                 "token: safe from the Katana, revealed when the trick ends.")
-    text = f"Card {i + 1} of the trick, played by {who}: {card_tip(card, obs['players'])}"
+    text = f"Card {i + 1} of the trick, played by {who}"
     if entry.get("destroyed"):
-        text += " Destroyed by a Katana: it does not count."
+        text += "; destroyed by a Katana, it does not count"
     elif entry.get("hidden"):
-        text += " Played face down under the Hidden-card token."
-    return text
+        text += ", face down under the Hidden-card token"
+    return f"{text}. {card_tip(card, obs['players'])}"
 
 
 def last_trick_tip(entry: dict, last: dict, obs: dict) -> str:

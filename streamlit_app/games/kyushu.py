@@ -19,8 +19,8 @@ import dataclasses
 from .. import board_component as bc
 from . import kyushu_text as kt
 from .base import GameUI
-from .kyushu_draw import (GOLD, SEAT_COLOURS, TERRAIN_NAME, card_size, card_svg, cell_size,
-                          col_name, face_defs, hand_svg, map_svg, most_fewest_text,
+from .kyushu_draw import (GOLD, SEAT_COLOURS, TERRAIN_NAME, backs_svg, card_size, card_svg,
+                          cell_size, col_name, face_defs, map_svg, most_fewest_text,
                           oriented_card_svg, parse_square, seat_map, table_svg)
 
 SCORE_ROWS = [("hot_springs", "Hot springs"), ("forests", "Forests"), ("towns", "Towns"),
@@ -408,7 +408,7 @@ class KyushuUI(GameUI):
         if hand is None:
             if size:
                 places.append(bc.Place(f"hand{seat}", f"P{seat}'s hand: {size} cards", legal=False,
-                                       svg=hand_svg(None, s, size=size),
+                                       svg=backs_svg(size, s),
                                        tip=f"P{seat}'s hand: {size} Map card"
                                            f"{'s' if size != 1 else ''}, face down."))
         else:

@@ -1,6 +1,7 @@
-"""Kyūshū drawn as SVG: squares, cards, a player's map, the table (round, pool, pick boxes)
-and the hand. Pictures only, from observation dicts and the public card data; what the player
-clicks and the page layout are in kyushu.py.
+"""Kyūshū drawn as SVG: squares, cards, a face-down hand, a player's map and the table (round,
+pool, pick boxes, Most/Fewest cards). Pictures only, from observation dicts and the public card
+data; what the player clicks and the page layout are in kyushu.py; their words in
+kyushu_text.py.
 
 The card faces (which squares a numbered card shows) are public component data, read from
 the data file shipped in the wheel.
@@ -210,6 +211,16 @@ def card_back(x, y, s=22, text="") -> str:
             + (_text(x + w / 2, y + h / 2 + 5, text, 14, 700, "#f3ead2", "middle") if text else ""))
 
 
+def backs_svg(count: int, s: float = 22) -> str:
+    """A face-down hand as one card-sized picture: a back with the number of cards."""
+    w, h = card_size(s)
+    return (f"<svg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 {w + 8:.1f} {h + 4:.1f}' "
+            f"role='img' aria-label='{count} cards face down'>"
+            + card_back(8, 4, s) + card_back(4, 2, s) + card_back(0, 0, s, f"{count} card"
+                                                                     f"{'s' if count != 1 else ''}")
+            + "</svg>")
+
+
 # ----------------------------------------------------------------------------------------------
 # One player's map
 # ----------------------------------------------------------------------------------------------
@@ -396,7 +407,7 @@ def seat_map(obs: dict, seat: int) -> dict:
 
 
 # ----------------------------------------------------------------------------------------------
-# The table: round, pool, pick boxes; the hand
+# The table: round, pool, pick boxes, Most/Fewest cards
 # ----------------------------------------------------------------------------------------------
 PHASE_TEXT = {
     "setup": "setting up", "province": "choosing Starting Provinces",
@@ -507,54 +518,6 @@ def options_tip(obs: dict) -> str:
                  + (" Left: " + ", ".join(f"P{s} {n}" for s, n in enumerate(held)) + "."
                     if held else ""))
     return text
-
-
-def hand_svg(cards, s: float = 24, taken=None, size=None, title="", per_row=None) -> str:
-    """A row of cards: the taken card (marked) then the hand; face down if cards is None.
-    With ``per_row``, face-up cards wrap after that many (a narrow column)."""
-    cw, ch = card_size(s)
-    if per_row and cards:
-        shown = ([taken] if taken is not None else []) + list(cards)
-        top = 22 if title else 6
-        out = [_text(8, 15, title, 12, 700, "#4b3d22")] if title else []
-        for i, c in enumerate(shown):
-            x, y = 8 + (i % per_row) * (cw + 8), top + (i // per_row) * (ch + 8)
-            out.append(card_svg(c, s, standalone=False, x=x, y=y, ring=GOLD if i == 0 and
-                                taken is not None else None,
-                                label=f"Taken: {c}" if i == 0 and taken is not None else None))
-        rows = (len(shown) + per_row - 1) // per_row
-        W, H = 8 + min(len(shown), per_row) * (cw + 8), top + rows * (ch + 8)
-        return (f"<svg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 {W:.0f} {H:.0f}' "
-                f"width='{W:.0f}' style='max-width:100%' role='img' aria-label='cards'>"
-                f"{''.join(out)}</svg>")
-    out = []
-    x = 8
-    top = 22 if title else 6
-    if title:
-        out.append(_text(8, 15, title, 12, 700, "#4b3d22"))
-    if taken is not None:
-        out.append(card_svg(taken, s, standalone=False, x=x, y=top, label=f"Taken: {taken}",
-                            ring=GOLD))
-        x += cw + 18
-    if cards is None:
-        k = min(size or 0, 6)
-        for i in range(k):
-            out.append(card_back(x + i * 9, top, s))
-        if k:
-            x += (k - 1) * 9 + cw + 8
-        out.append(_text(x, top + ch / 2 + 4, f"hand: {size} card{'s' if size != 1 else ''}",
-                         12, 600, "#3b3f4a"))
-        x += 110
-    else:
-        for c in cards:
-            out.append(card_svg(c, s, standalone=False, x=x, y=top))
-            x += cw + 6
-        if not cards:
-            out.append(_text(x, top + ch / 2 + 4, "hand: empty", 12, 400, "#6b6457"))
-            x += 90
-    W, H = max(x + 4, 120), top + ch + 6
-    return (f"<svg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 {W:.0f} {H:.0f}' width='{W:.0f}' "
-            f"style='max-width:100%' role='img' aria-label='cards'>{''.join(out)}</svg>")
 
 
 # ----------------------------------------------------------------------------------------------

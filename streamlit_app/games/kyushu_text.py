@@ -72,24 +72,24 @@ def square_name(terrain: str, colour=None, value=None) -> str:
 def terrain_effect(terrain: str, colour=None, value=None) -> str:
     """What a square of this kind does, in a sentence."""
     if terrain == "lake":
-        return ("Lake: each lake area scores 3 points per square after its first; a lake may "
-                "never be covered.")
+        return ("Each lake area scores 3 points per square after its first; a lake may never "
+                "be covered.")
     if terrain == "forest":
-        return "Forest: 2 points, and 1 more for each hot spring around it (diagonals too)."
+        return "2 points, and 1 more for each hot spring around it (diagonals too)."
     if terrain == "town":
-        return "Town: 1 point per square of your largest area of towns."
+        return "1 point per square of your largest area of towns."
     if terrain == "hot_spring":
-        return ("Hot spring: 1 point per forest in the 8 squares around it; a neighbour's "
-                "traveler may stand on it.")
+        return ("1 point per forest in the 8 squares around it; a neighbour's traveler may "
+                "stand on it.")
     if terrain == "fallow":
-        return ("Fallow: no points; terraform it (discard 2 resources) into a lake, town, forest "
-                "or hot spring. The most Fallows left breaks a tie.")
+        return ("No points; terraform it (discard 2 resources) into a lake, town, forest or hot "
+                "spring. The most Fallows left breaks a tie.")
     if terrain == "production":
-        return (f"Production: receives a {colour} resource when it is placed; resources pay for "
-                f"cards and terraforming, and feed {colour} factories at the end.")
+        return (f"Receives a {colour} resource when it is placed; resources pay for cards and "
+                f"terraforming, and feed {colour} factories at the end.")
     if terrain == "factory":
         worth = f"{value} points" if value else "2 to 4 points"
-        return f"Factory: at the end it takes one {colour} resource from your map for {worth}."
+        return f"At the end it takes one {colour} resource from your map for {worth}."
     return ""
 
 
@@ -100,20 +100,20 @@ def card_kind(card) -> str:
 
 
 def card_tip(card, data: dict | None = None) -> str:
-    """A Map card or Starting Province as printed: its two rows, its dual factories, and a
-    note if it is a stand-in."""
+    """A Map card or Starting Province as printed (horizontal): its two rows, its dual
+    factories, and a note if it is a stand-in."""
     data = data or game_data()
     squares = face_squares(card, data)
     _, duals = face(card, data)
     rows = [", ".join(square_name(*sq) for sq in squares[r * 3:r * 3 + 3]) for r in (0, 1)]
-    text = f"{card_kind(card)} (as printed, 2 rows of 3): {rows[0]} / {rows[1]}."
+    text = f"{card_kind(card)}, top row: {rows[0]}; bottom row: {rows[1]}."
     for a, b in duals:
         ca, cb = squares[a][1], squares[b][1]
         colours = ca if ca == cb else f"{ca} + {cb}"
         text += f" Dual factory ({colours}): {squares[a][2]} points per resource."
     section = "starting_provinces" if isinstance(card, str) else "map_cards"
     if data[section].get("stand_in"):
-        text += " (A stand-in card: the rulebook does not print the cards.)"
+        text += " (A stand-in: the rulebook does not print the cards.)"
     return text
 
 
@@ -136,11 +136,11 @@ def tile_tip(terrain: str) -> str:
 def cell_tip(cell: dict, seat: int, travelers=(), data: dict | None = None) -> str:
     """A visible square of a map: its square, what it does, what is on it and its card."""
     terrain, colour, value = cell["terrain"], cell["colour"], cell["factory_value"]
-    text = f"{cell['name']}: {square_name(terrain, colour, value)}. "
     if cell.get("tile"):
-        text += tile_tip(terrain) + " " + terrain_effect(terrain)
+        text = f"{cell['name']}: {tile_tip(terrain)} {terrain_effect(terrain)}"
     else:
-        text += terrain_effect(terrain, colour, value)
+        text = (f"{cell['name']}: {square_name(terrain, colour, value)}. "
+                f"{terrain_effect(terrain, colour, value)}")
     if cell.get("resource"):
         text += " " + resource_tip(cell["resource"], terrain)
     for t in travelers:
