@@ -241,8 +241,10 @@ class KitsuUI(GameUI):
                 if with_token:
                     token = next(iter(with_token))
                     use_token = st.toggle(f"Play my **{TOKEN_TITLE.get(token, token)}** with this card",
-                                          key=f"{key}-usetoken", help=kt.token_tip(token),
+                                          key=f"{key}-usetoken",
                                           value=hint is not None and " with " in names.get(hint, ""))
+                    effect = kt.TOKEN_EFFECT.get(token, "")
+                    st.caption(effect[:1].upper() + effect[1:] + ".")
             by_card = hand_actions(names, use_token)
             choice = hand_view(hand, key, names, by_card, hint, obs=obs, seat=seat)
             # anything legal the hand cannot reach (should not happen) stays offered

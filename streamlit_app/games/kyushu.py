@@ -530,7 +530,7 @@ class KyushuUI(GameUI):
         if not kept:
             bc.claim("kyushu-map")          # the board, drawn after, leaves this map out
         with (kept[0] if kept else st.container()):
-            clicked = bc.board(places, svg, key=f"{key}-kysq", max_width=640,
+            clicked = bc.board(places, svg, key=f"{key}-kysq", max_width=svg_width(svg),
                                note="Lit squares can be chosen: hover to read, click to choose.")
         chosen = bc.pick(clicked, actions)
         if rest:
@@ -635,7 +635,8 @@ class KyushuUI(GameUI):
             if not kept:
                 bc.claim("kyushu-map")      # the board, drawn after, leaves this map out
             with (kept[0] if kept else st.container()):
-                clicked = bc.board(places, svg, key=f"{key}-kymap-{chosen_orient}", max_width=640,
+                clicked = bc.board(places, svg, key=f"{key}-kymap-{chosen_orient}",
+                                   max_width=svg_width(svg),
                                    note=f"{len(actions)} lit squares: hover one to see card {card} "
                                         "there and the points it makes; click to place it.")
             pick = bc.pick(clicked, actions)
