@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import re
 import threading
+import dataclasses
 from dataclasses import dataclass
 
 import streamlit as st
@@ -163,10 +164,19 @@ def board(places, svg: str | None = None, *, key: str, interactive: bool = True,
     viewer's last decision): a place animates once per (anim_key, place), so the same move
     later in the game animates again, a redraw of the same position does not."""
     places = list(places)
+    run = _this_run()
     if anim_key is None:
-        anim_key = _this_run().get("anim_key", "")
+        anim_key = run.get("anim_key", "")
+    marks = run.get("marks") or {}
+    if marks:
+        places = [dataclasses.replace(p, mark=marks[p.id]) if p.id in marks and p.mark is None else p
+                  for p in places]
     data = board_data(places, svg, interactive=interactive, note=note, max_width=max_width,
                       piece_width=piece_width, anim_key=anim_key)
+    arrow = run.get("arrow")
+    rects = {p.id: p.rect for p in places if p.rect is not None}
+    if svg is not None and arrow and all(a in rects for a in arrow):
+        data["arrow"] = list(arrow)
     result = _component()(key=key, data=data, on_click_change=_ignore, width="stretch",
                           height="content")
     return clicked_place(getattr(result, TRIGGER, None), places, interactive)
@@ -220,7 +230,7 @@ CSS = """
   outline: none; }
 .blb-place.blb-mark-hint { box-shadow: inset 0 0 0 3px #7c3aed, 0 0 0 3px rgba(124, 58, 237, .35); }
 .blb-place.blb-mark-chosen { box-shadow: inset 0 0 0 3px #1f7a3a; }
-.blb-preview, .blb-fx { pointer-events: none; }
+.blb-preview, .blb-fx, .blb-marks { pointer-events: none; }
 .blb-note { min-height: 1.3em; margin: 4px 2px 0; font-size: .9rem; line-height: 1.3;
   color: #3b3f4a; }
 .blb-tip { position: absolute; z-index: 20; max-width: min(300px, 92%); padding: 6px 9px;
@@ -446,6 +456,42 @@ export default function (component) {
       el.style.width = (w / vb.width * 100) + "%";
       el.style.height = (h / vb.height * 100) + "%";
     };
+    if (svg && vb && vb.width > 0 && vb.height > 0) {
+      const unit = vb.width / 160;
+      const marks = document.createElementNS(SVGNS, "g");      // rings on places not clickable
+      marks.setAttribute("class", "blb-marks");
+      for (const p of places) {
+        if (!p.mark || !p.rect || (live && p.legal)) continue;
+        const [x, y, w, h] = p.rect, r = document.createElementNS(SVGNS, "rect");
+        for (const [k, v] of [["x", x], ["y", y], ["width", w], ["height", h],
+                              ["rx", Math.min(w, h) * .15], ["fill", "none"],
+                              ["stroke", p.mark === "hint" ? "#7c3aed" : "#1f7a3a"],
+                              ["stroke-width", unit * .9]])
+          r.setAttribute(k, v);
+        marks.appendChild(r);
+      }
+      const centre = (id) => {
+        const q = places.find((pl) => pl.id === id);
+        return q && q.rect ? [q.rect[0] + q.rect[2] / 2, q.rect[1] + q.rect[3] / 2] : null;
+      };
+      const a = data.arrow && centre(data.arrow[0]), b = data.arrow && centre(data.arrow[1]);
+      if (a && b) {                              // the best move from one place to another
+        const defs = document.createElementNS(SVGNS, "defs");
+        defs.innerHTML = `<marker id="blb-head" viewBox="0 0 10 10" refX="7" refY="5" ` +
+          `markerWidth="4" markerHeight="4" orient="auto-start-reverse">` +
+          `<path d="M0,0 L10,5 L0,10 z" fill="#7c3aed"/></marker>`;
+        marks.appendChild(defs);
+        const line = document.createElementNS(SVGNS, "line");
+        for (const [k, v] of [["x1", a[0]], ["y1", a[1]], ["x2", b[0]], ["y2", b[1]],
+                              ["stroke", "#7c3aed"], ["stroke-width", unit * 1.4],
+                              ["stroke-linecap", "round"], ["opacity", ".85"],
+                              ["marker-end", "url(#blb-head)"]])
+          line.setAttribute(k, v);
+        line.setAttribute("class", "blb-arrow");
+        marks.appendChild(line);
+      }
+      svg.insertBefore(marks, overlay);
+    }
     if (vb && vb.width > 0 && vb.height > 0) {
       // inert places with a tip first: a legal place drawn after them is on top
       for (const p of places) {
@@ -540,6 +586,18 @@ def _run_marker():
 def set_anim_key(key: str) -> None:
     """The default ``anim_key`` of the boards drawn in the rest of this script run."""
     _this_run()["anim_key"] = str(key)
+
+
+def set_marks(place_ids, mark: str = "hint", arrow=None) -> None:
+    """Ring the places ``place_ids`` (of any board drawn in the rest of this script run that
+    has them and marks them no other way) with ``mark``, e.g. the hint's or the analysis'
+    best move; ``arrow`` = (from id, to id) also draws an arrow between two of its places
+    (a move from one place to another)."""
+    if mark not in MARKS:
+        raise ValueError(f"board: unknown mark {mark!r} (marks: {', '.join(MARKS)})")
+    run = _this_run()
+    run["marks"] = {str(pid): mark for pid in place_ids or ()}
+    run["arrow"] = (str(arrow[0]), str(arrow[1])) if arrow else None
 
 
 def reserve(name: str, *, replace: bool = True, **info):

@@ -26,7 +26,10 @@ What a subclass may override:
   pay 1 wood → +2 wood"; default: the notation) and ``decision_tip(state, action)`` - its
   longer tooltip (default: none); :func:`action_buttons` uses both;
 * ``best_move_mark(state, action)`` - the place ids of the board to ring for the hint's or
-  the analysis' best move (default: none);
+  the analysis' best move (default: none), and ``best_move_arrow(state, action)`` - (from
+  id, to id) when that move goes from one place to another (an arrow is drawn; default None);
+* ``seat_colour(seat, players)`` - the seat's colour as its board draws it (the review
+  graph uses it);
 * ``how_to_play()`` - the "How to play" panel (markdown: the goal, a turn, how it ends);
 * ``idle_input(obs, viewer)`` - HTML of the viewer's input area while other seats move,
   drawn inert (no widget, nothing to click), in about the space ``move_input`` takes, so
@@ -116,10 +119,9 @@ class GameUI:
         st.code(module.render(obs), language=None)
 
     def show_changes(self, changes: Changes, key: str) -> None:
-        """A highlighted line with what the others did since the viewer's last decision."""
-        text = " · ".join(changes.lines)
-        st.markdown(f"<div class='bl-changes' title='{esc(text)}'><b>Since your last move:</b> "
-                    f"{esc(text)}</div>", unsafe_allow_html=True)
+        """What the others did since the viewer's last decision: one line (the latest
+        first) that opens, over the board, into the complete list."""
+        st.markdown(changes_html(changes.lines), unsafe_allow_html=True)
 
     # -- input ------------------------------------------------------------------------------
     def move_input(self, state, obs: dict, key: str, hint=None):
@@ -141,6 +143,14 @@ class GameUI:
     def best_move_mark(self, state, action: int) -> list[str]:
         """The ids of the board's places that show ``action`` (ringed for a best move)."""
         return []
+
+    def best_move_arrow(self, state, action: int) -> tuple[str, str] | None:
+        """(from place id, to place id) if ``action`` moves something between two places."""
+        return None
+
+    def seat_colour(self, seat: int, players: int) -> str:
+        """The colour of ``seat`` as the board draws it."""
+        return SEAT_PALETTE[seat % len(SEAT_PALETTE)]
 
     def idle_input(self, obs: dict | None, viewer) -> str:
         """HTML of the viewer's input area while the others move, drawn inert (nothing to
@@ -195,6 +205,22 @@ def action_buttons(state, actions, key: str, columns: int = 2, ui: GameUI | None
                                       type="primary" if a == hint else "secondary"):
             chosen = a
     return chosen
+
+
+SEAT_PALETTE = ["#d1495b", "#2e86ab", "#e0a21b", "#3f9c6d", "#7b5ea7", "#6c757d"]
+
+
+def changes_html(lines) -> str:
+    """The "since your last move" strip: a ``<details>`` whose summary is one line (the
+    newest happenings first, cut to the width) and whose list, opened, holds every line."""
+    lines = [str(x) for x in lines]
+    text = " · ".join(reversed(lines))
+    items = "".join(f"<li>{esc(x)}</li>" for x in lines)
+    more = f"all {len(lines)} ▾" if len(lines) > 1 else "▾"
+    return (f"<details class='bl-changes'><summary title='Click to see all of it'>"
+            f"<b>Since your last move:</b><span class='bl-ch-text'>{esc(text)}</span>"
+            f"<span class='bl-ch-more'>{more}</span></summary>"
+            f"<ol class='bl-ch-list'>{items}</ol></details>")
 
 
 def esc(text) -> str:
