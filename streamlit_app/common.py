@@ -133,9 +133,9 @@ def resume_game() -> None:
                 st.query_params.pop("game", None)
     elif ss.get(GAME_KEY) and st.query_params.get("game") != ss[GAME_KEY]:
         st.query_params["game"] = ss[GAME_KEY]    # page switches drop the query string
-    if ss.get(GAME_KEY):
-        with st.sidebar:
-            _remember_component(data=ss[GAME_KEY], key="bl_remember_game")
+    if ss.get(GAME_KEY):            # drawn nowhere (no sidebar): it only sets the cookie
+        st.html("<style>.st-key-bl_remember_game { display: none; }</style>")
+        _remember_component(data=ss[GAME_KEY], key="bl_remember_game")
 
 
 def game_in_progress() -> bool:
