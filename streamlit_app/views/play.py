@@ -158,6 +158,7 @@ def load_form() -> None:
                 st.error(f"Could not load {up.name}: {e}")
             else:
                 ss["ng_loaded"] = ident
+                st.toast(f"Loaded {up.name}.", icon=":material/upload_file:")
                 open_game(sess)
         else:
             st.success(f"Loaded {up.name}.")
