@@ -586,8 +586,7 @@ def test_app_command_hides_deploy_and_skips_the_post_run_gc():
     assert 'toolbarMode = "minimal"' in (APP_DIR / ".streamlit" / "config.toml").read_text()
 
 
-def test_the_store_keeps_games_as_files(tmp_path):
-    import os
+def test_the_store_keeps_games_in_its_database(tmp_path):
     from boardlab.streamlit_app.store import GameStore
     store = GameStore(tmp_path)
     sess = PlaySession(game=boardlab.make("kitsu", players=4), seats=[HUMAN, AI, HUMAN, AI],
@@ -597,16 +596,13 @@ def test_the_store_keeps_games_as_files(tmp_path):
     sess.apply_human(int(sess.state.legal_actions()[0]))
     sess.finish_by_ai()
     gid = store.add(sess)
-    assert os.listdir(tmp_path) == [f"{gid}.json"]
-    back = GameStore(tmp_path).get(gid)                      # another process, from the file
+    assert sorted(p.name for p in tmp_path.iterdir())[0] == "boardlab.db"
+    back = GameStore(tmp_path).get(gid)                      # another process, from the database
     assert back.state == sess.state and back.seats == sess.seats and back.finishing
     assert back.last_human == sess.last_human and back.can_undo()
     assert GameStore(tmp_path).get("B" * 12) is None
     with pytest.raises(ValueError, match="not a game id"):
         store.get("../x")
-    (tmp_path / ("C" * 12 + ".json")).write_text("{broken")
-    with pytest.raises(boardlab.RecordError):
-        GameStore(tmp_path).get("C" * 12)
 
 
 def test_a_foreign_groups_block_in_a_record_is_ignored():

@@ -35,9 +35,8 @@ def test_show_all_hands_in_a_live_game_marks_it_peeked_in_record_and_result():
     assert boardlab.replay(rec) == sess.state                  # the record stays valid
     assert session_from_record(json.dumps(rec)).peeked_at_ply == ply
     from boardlab.streamlit_app.common import game_store
-    saved = json.loads((game_store().directory / f"{at.session_state['bl_game_id']}.json")
-                       .read_text())
-    assert saved["app"]["peeked_at_ply"] == ply                # saved at once
+    game_store.clear()                                         # a server restart: from the store
+    assert game_store().get(at.session_state["bl_game_id"]).peeked_at_ply == ply   # saved at once
     at.button(key="play_ai_finish").click().run(timeout=120)
     assert any("All hands were shown" in w.value for w in at.warning)
 

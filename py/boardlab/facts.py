@@ -35,9 +35,12 @@ def is_int(value) -> bool:
 
 def integer(value, what: str, lo: int = -INT32, hi: int = INT32 - 1) -> int:
     """An int in [lo, hi] (bounds included)."""
-    if not is_int(value) or not lo <= value <= hi:
-        if lo == -INT32 and hi == INT32 - 1:
+    if lo == -INT32 and hi == INT32 - 1:       # any int32: the kernel checks the rules' range
+        if not is_int(value):
             raise ValueError(f"{what} must be an integer, got {brief_repr(value)}")
+        if not lo <= value <= hi:
+            raise ValueError(f"{what}: {brief_repr(value)} is out of range")
+    elif not is_int(value) or not lo <= value <= hi:
         raise ValueError(f"{what} must be an integer {lo}..{hi}, got {brief_repr(value)}")
     return int(value)
 
