@@ -45,6 +45,15 @@ GAMES = {"kitsu": ("Kitsu", "ng_players", 4), "kyushu": ("Kyūshū", "ng_ky_play
 # A choice: a lit place or card of the board, else a decision button (keyed <input key>_act_..).
 CHOICE = ('button.blb-place, button.blb-piece:not([disabled]), '
           '[class*="_act_"] button:not([disabled])')
+
+
+def choices_of(ply: int) -> str:
+    """The selector of decision ``ply``'s choices (its input's keys start "mv<ply>-"/"_")."""
+    return ", ".join(f'[class*="st-key-mv{ply}{sep}"] {what}' if what != "act" else
+                     f'[class*="st-key-mv{ply}_act_"] button:not([disabled])'
+                     for sep in ("-", "_") for what in
+                     ("button.blb-place", "button.blb-piece:not([disabled])", "act")
+                     if not (what == "act" and sep == "-"))
 # A decision: such a choice whose widget key starts "mv<ply>" (the Play page's move input),
 # outside elements Streamlit marks stale (left over from the previous run).
 NEXT_DECISION_JS = r"""
@@ -54,7 +63,7 @@ NEXT_DECISION_JS = r"""
     if (b.closest('[data-stale="true"]')) continue;
     const box = b.closest('[class*="st-key-mv"]');
     if (!box) continue;
-    const m = [...box.classList].join(' ').match(/st-key-mv(\d+)/);
+    const m = [...box.classList].join(' ').match(/st-key-mv(\d+)[-_]/);
     if (m && Number(m[1]) > prev) return Number(m[1]);
   }
   return false;
@@ -138,14 +147,21 @@ async def choose(page, box_key: str, option: str):
 
 async def new_game(page, url: str, game: str, players: int, seed: int):
     """Open the app and start a game at Beginner (you in seat 0, the others AI)."""
+    await page.context.clear_cookies()      # no last game resumed: the form is on the page
     await page.goto(url + "/")
     # no game yet: the form is on the page; the browser's last game resumed: in the bar's menu
-    await page.locator(".st-key-ng_start, .st-key-play_new").first.wait_for(timeout=60000)
-    await settle(page)
     start = page.get_by_role("button", name="Start new game")
-    if not await start.is_visible():
-        await page.locator(".st-key-play_new button").first.click()
-    await start.wait_for(timeout=120000)
+    menu = page.locator(".st-key-play_new button")
+    deadline = time.time() + 120
+    while not await start.is_visible():
+        if await menu.count() and await menu.first.is_visible():
+            await menu.first.click()
+            await start.wait_for(timeout=120000)
+            break
+        if time.time() > deadline:
+            raise TimeoutError("no new-game form")
+        await asyncio.sleep(0.2)
+    await settle(page)
     title, players_box, _ = GAMES[game]
     if game != "kitsu":
         await choose(page, "ng_game", title)
@@ -183,8 +199,7 @@ async def click_decisions(page, url: str, n: int, seed: int, latencies: list, er
             except Exception as e:          # noqa: BLE001 - counted, then tried again
                 errors.append(f"new game: {type(e).__name__}: {str(e).splitlines()[0]}")
             continue
-        button = page.locator(", ".join(f'[class*="st-key-mv{ply}"] {c}'
-                                        for c in CHOICE.split(", "))).first
+        button = page.locator(choices_of(ply)).filter(visible=True).first
         t0 = time.perf_counter()
         try:
             await button.click(timeout=30000)
