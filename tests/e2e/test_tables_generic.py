@@ -8,6 +8,7 @@ first twenty decisions, with the page scrolled to the top:
 * every choice has a non-empty tooltip: a board place or card its ``data-tip`` (the board
   component shows it on hover and tap), a decision button its Streamlit help, read by hovering
   it;
+* the board does not move: its top edge is where it was at decision 1;
 * no two board elements overlap. The board elements are the boxes the board component lays
   over its drawings (a place of an SVG board, lit or inert with a tip) and its pieces (a card
   in a row). Two boxes overlap when they share more than 1 px in both directions (the
@@ -79,7 +80,9 @@ PROBE_JS = r"""
   const name = (e) => (e.dataset.place ? e.dataset.place + ' ' : '') +
     (e.getAttribute('aria-label') || e.innerText || '').trim().replace(/\s+/g, ' ').slice(0, 50);
   const fmt = (b) => `(${Math.round(b.x)},${Math.round(b.y)})-(${Math.round(b.r)},${Math.round(b.b)})`;
-  const out = {viewport: [], tip: [], overlap: [], buttons: [], choices: 0};
+  const out = {viewport: [], tip: [], overlap: [], jump: [], buttons: [], choices: 0};
+  const table = document.querySelector('.st-key-play_board');
+  out.board_top = table ? Math.round(table.getBoundingClientRect().top) : null;
   const input = document.querySelector('.st-key-play_input');
   const status = document.querySelector('.st-key-play_status');
   const prompt = input && [...input.querySelectorAll('[data-testid="stMarkdownContainer"]')]
@@ -191,7 +194,8 @@ def test_a_table_shows_and_explains_each_decision(browser, server, shots, game, 
     viewport = SIZES[size]
     ctx = browser.new_context(viewport=viewport)
     page = ctx.new_page()
-    problems: dict[str, list[str]] = {"viewport": [], "tip": [], "overlap": []}
+    problems: dict[str, list[str]] = {"viewport": [], "tip": [], "overlap": [], "jump": []}
+    board_top = None
     try:
         ply = start(page, server, game)
         for n in range(1, DECISIONS + 1):
@@ -204,6 +208,11 @@ def test_a_table_shows_and_explains_each_decision(browser, server, shots, game, 
                     seen["tip"].append(f'button "{b["name"]}" has no tooltip')
                 elif not button_tip(page, b["i"]):
                     seen["tip"].append(f'button "{b["name"]}" has an empty tooltip')
+            if board_top is None:
+                board_top = seen["board_top"]
+            elif seen["board_top"] != board_top:    # the board stays where the eye is
+                seen["jump"] = [f"the board's top at {seen['board_top']} px, "
+                                f"at {board_top} px at decision 1"]
             for kind in problems:
                 problems[kind] += [f"decision {n}: {p}" for p in seen[kind]]
             if n in SHOTS_AT:
