@@ -58,6 +58,18 @@ CSS = """<style>
   .st-key-play_input [data-testid="stHorizontalBlock"] { flex-wrap: nowrap !important; gap: .5rem; }
   .st-key-play_input [data-testid="stColumn"] { min-width: 0 !important; width: auto !important;
     flex: 1 1 0 !important; }
+  /* the board's first element (the table), then the decision panel, then the rest of the
+     board (the players' panels): the wrappers in between are flattened, so that the parts
+     and the panel's column are items of one column that ``order`` arranges */
+  [data-testid="stHorizontalBlock"]:has(> [data-testid="stColumn"] .st-key-play_parts) {
+    flex-direction: column; flex-wrap: nowrap; gap: 1rem; }
+  [data-testid="stColumn"]:has(.st-key-play_parts),
+  [data-testid="stColumn"]:has(.st-key-play_parts) > [data-testid="stVerticalBlock"],
+  [data-testid="stLayoutWrapper"]:has(> .st-key-play_board), .st-key-play_board,
+  .st-key-play_board > [data-testid="stLayoutWrapper"]:has(> .st-key-play_parts),
+  .st-key-play_parts { display: contents; }
+  .st-key-play_parts > * ~ * { order: 2; }
+  [data-testid="stColumn"]:has(.st-key-play_input) { order: 1; }
 }
 /* "since your last move": one line that opens, over the board, into the whole list */
 .st-key-play_changes { min-height: 2.1rem; }
