@@ -54,6 +54,10 @@ def island(at) -> str:
     return next(m.value for m in at.markdown if "aria-label='Keyside island'" in m.value)
 
 
+def _action(button) -> int:
+    return int(button.key.rsplit("_act_", 1)[1])
+
+
 def legal_names(at) -> set[str]:
     st = at.session_state["bl_play"].state
     return {st.action_to_string(a) for a in st.legal_actions()}
@@ -66,7 +70,7 @@ def one_step(at, rng):
     state = sess.state
     legal = legal_names(at)
     buttons = decisions(at)
-    offered = {b.label.rstrip(" ★") for b in buttons}
+    offered = {state.action_to_string(_action(b)) for b in buttons}
     assert offered <= legal
     places = legal_places(at, "-island") if boards(at, "-island") else []
     obs = state.observation(state.current_player)
@@ -108,7 +112,7 @@ def test_solo_form_has_the_harder_options():
     sess = start(at, players=1, solo=("solo_pirates", "solo_landslide"))
     assert sess.game.params["solo_pirates"] and sess.game.params["solo_landslide"]
     svg = island(at)
-    assert "Keytoma" in svg and "Beacons" in svg and "pirates" in svg and "slide" in svg
+    assert "Keytoma" in svg and "Beacons" in svg and "☠" in svg and "slide" in svg
 
 
 def test_others_dice_stay_hidden_until_the_reveal():
@@ -148,11 +152,14 @@ def test_a_boat_is_sent_by_clicking_its_harbour():
     places = legal_places(at, "-island")
     assert places and all(re.fullmatch(r"H\d+", p["id"]) for p in places)
     option = at.radio(key="t_opt").value
-    want = {m.group(3) for n in (state.action_to_string(a) for a in state.legal_actions())
-            if (m := kui._LEAD.match(n)) and option == f"{m.group(1)} · boat at {m.group(2)}"}
+    want = {m.group(4) for n in (state.action_to_string(a) for a in state.legal_actions())
+            if (m := kui._LEAD.match(n)) and option == f"{m.group(1).capitalize()} {m.group(2)}, boat at {m.group(3)}"}
     assert {p["id"] for p in places} == want
-    # the mat buttons are there too
-    assert any(b.label.endswith("to mat") for b in decisions(at))
+    # each lit harbour says where the boat sails from, and what the harbour gives
+    assert all(re.fullmatch(r"\w+ \d: sail the boat H\d+ → H\d+", p["label"]) for p in places)
+    assert all("Harbour tile" in p["tip"] for p in places)
+    # the mat buttons are there too, named by their effect
+    assert any(re.search(r"on your mat: advance \w+ \(level \d\)", b.label) for b in decisions(at))
 
 
 def test_a_whole_year_offers_only_legal_choices():
@@ -257,8 +264,10 @@ def test_the_new_choices_are_buttons_that_play(moves, offered):
     for m in moves:
         state.apply_string(m)
     at = run_ui(state, steps=("input",))
-    labels = {b.label.rstrip(" ★"): b for b in decisions(at)}
+    labels = {state.action_to_string(_action(b)): b for b in decisions(at)}
     assert set(offered) <= set(labels)
+    obs = state.observation(state.current_player)
+    assert all(b.label == kui.kt.decision_label(n, obs) != n for n, b in labels.items())
     assert set(labels) == {state.action_to_string(int(a)) for a in state.legal_actions()}
     assert at.session_state["chosen"] is None
     labels[offered[-1]].click().run()
