@@ -113,6 +113,9 @@ def test_solo_form_has_the_harder_options():
     assert sess.game.params["solo_pirates"] and sess.game.params["solo_landslide"]
     svg = island(at)
     assert "Keytoma" in svg and "Beacons" in svg and "☠" in svg and "slide" in svg
+    caption = at.get("caption")
+    assert any("Keyside, 1 player, seed" in c.value for c in caption)
+    assert "solo against Keytoma" in boardlab.games.get("keyside").render(sess.state.full_observation())
 
 
 def test_others_dice_stay_hidden_until_the_reveal():
