@@ -76,10 +76,14 @@ def one_step(at, rng):
     obs = state.observation(state.current_player)
     radio = [r for r in at.radio if r.key and r.key.endswith("_opt")]
     options = radio[0].options if radio else []
-    by_place = {kui.island_choice(n, obs) for n in legal} - {None}
-    assert {p["id"] for p in places} <= {pid for _, pid in by_place}
-    assert {o for o, _ in by_place} == (set(options) or {o for o, _ in by_place})
-    assert offered | {n for n in legal if kui.island_choice(n, obs)} == legal   # nothing missing
+    names = {int(a): state.action_to_string(int(a)) for a in state.legal_actions()}
+    by_option, rest = kui.island_options(names, obs)
+    option = radio[0].value if radio else next(iter(by_option), None)
+    assert set(options or by_option) == set(by_option)
+    if places:
+        assert {p["id"] for p in places} == set(by_option[option])
+    on_island = {names[a] for opt in by_option.values() for a in opt.values()}
+    assert offered | on_island == legal and offered == {names[a] for a in rest}   # nothing missing
     before = len(state.history)
     if places and (not buttons or rng.random() < 0.7):
         click_place(at, "-island", rng.choice(places)["id"])
@@ -155,9 +159,12 @@ def test_a_boat_is_sent_by_clicking_its_harbour():
     places = legal_places(at, "-island")
     assert places and all(re.fullmatch(r"H\d+", p["id"]) for p in places)
     option = at.radio(key="t_opt").value
-    want = {m.group(4) for n in (state.action_to_string(a) for a in state.legal_actions())
-            if (m := kui._LEAD.match(n)) and option == f"{m.group(1).capitalize()} {m.group(2)}, boat at {m.group(3)}"}
-    assert {p["id"] for p in places} == want
+    names = {int(a): state.action_to_string(int(a)) for a in state.legal_actions()}
+    by_option, _ = kui.island_options(names, state.observation(state.current_player))
+    assert {p["id"] for p in places} == set(by_option[option])
+    assert all(names[a].startswith(f"lead {option.split(',')[0].lower()}:") for a in by_option[option].values())
+    # a die whose boats reach different harbours is one option, else one per boat
+    assert "Purple 1" in by_option and "Yellow 6, boat at H1" in by_option
     # each lit harbour says where the boat sails from, and what the harbour gives
     assert all(re.fullmatch(r"\w+ \d: sail the boat H\d+ → H\d+", p["label"]) for p in places)
     assert all("Harbour tile" in p["tip"] for p in places)
@@ -200,7 +207,9 @@ class _Changes:                 # the app's Changes as the board reads it: the m
 
 
 def test_what_the_others_did_since_your_last_decision_is_ringed():
-    changes = _Changes(["1. P1 lead yellow 1: boat H2 -> H11", "2. P1 move keyple town>M1>H5",
+    changes = _Changes(["1. P1 Yellow 1: sail the boat H2 → H11", "2. P1 Keyple town → H5 (via M1)",
+                        "3. P1 Market M4: 1 fish → 2 pigs", "4. P1 Advance red to level 1: 2 keyples",
+                        "5. P1 lead yellow 1: boat H2 -> H11", "6. P1 move keyple town>M1>H5",
                         "3. P1 activate market M4 (blue)", "4. P1 advance red"])
     assert kui.recent_places(changes) == {"H11", "H5", "M4"}
     state = boardlab.make("keyside", seed=5, players=2).new_initial_state()

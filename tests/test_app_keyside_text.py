@@ -230,3 +230,27 @@ def test_a_boat_that_sailed_slides_from_its_old_harbour_and_a_new_die_flashes():
             assert not still
             return
     pytest.fail("no lead found")
+
+
+def test_the_log_reads_in_words_and_keeps_the_secret_dice_secret():
+    ui = kui.KeysideUI()
+    seen = set()
+    for players, _, steps in _games():
+        if players != 2:
+            continue
+        for obs, names, state in steps:
+            actor = state.current_player
+            other = 1 - actor
+            for a in state.legal_actions():
+                name = state.action_to_string(int(a))
+                if name.startswith("lead") and "lead" not in seen:
+                    seen.add("lead")
+                    text = ui.log_text(state, int(a), actor, other)
+                    assert text == f"P{actor} {kt.decision_label(name, obs)}" and "sail the boat" in text
+                if re.fullmatch(r"\w+ = \d", name) and "dice" not in seen:
+                    seen.add("dice")
+                    text = ui.log_text(state, int(a), actor, other)
+                    assert not re.search(r"\d", text.replace(f"P{actor}", ""))
+                    assert ui.log_text(state, int(a), actor, actor) == f"P{actor} {kt.decision_label(name, obs)}"
+        break
+    assert seen == {"lead", "dice"}

@@ -20,8 +20,9 @@ from ..current_game import play_session
 from .base import GameUI, action_buttons
 
 from . import keyside_text as kt
-from .keyside_draw import (DIE, SIZE, island_svg, mats_html, place_rect, seat_label)
+from .keyside_draw import (DIE, island_svg, mats_html, place_rect, seat_label)
 
+ISLAND_WIDTH = 660      # px at most: the island, the prompt and its choices in a 1440x900 screen
 _PLACE_NAME = re.compile(r"\b([HMR](?:[1-9]|1[0-2]))\b")
 
 
@@ -30,9 +31,12 @@ def recent_places(changes) -> set[str]:
     keyple's destination, a harbour resolved, a market used), read from their log lines."""
     out = set()
     for _, text in bc.recent_moves(changes):
-        names = _PLACE_NAME.findall(text)
+        # in words the place comes first after the arrow ("Keyple town → H5 (via M1)"); in
+        # notation, last ("move keyple town>M1>H5")
+        after = _PLACE_NAME.findall(text.split("→")[-1]) if "→" in text else []
+        names = after[:1] or _PLACE_NAME.findall(text)[-1:]
         if names:
-            out.add(names[-1])
+            out.add(names[0])
     return out
 
 
@@ -57,7 +61,7 @@ def draw_island(obs, viewer, *, key: str, recent=(), before=None, legal=(), note
     ``before``), the ``legal`` places clickable. Returns the id of the place clicked, or None."""
     found: list[dict] = []
     svg = island_svg(obs, viewer, recent, places=found, before=before)
-    return bc.board(island_places(found, legal), svg, key=key, max_width=SIZE, note=note)
+    return bc.board(island_places(found, legal), svg, key=key, max_width=ISLAND_WIDTH, note=note)
 
 
 # ---------------------------------------------------------------------------- choices on the island
@@ -102,6 +106,32 @@ def island_choice(name: str, obs: dict):
             if loc and loc["kind"] == "farm" and loc["farm"] == farm:
                 return f"A {m.group(1)} onto a farm", f"F{r + 1}-{m.group(3)}"
     return None
+
+
+def island_options(names: dict, obs: dict):
+    """The decisions made on the island, {option: {place id: action}}, and the other actions.
+    A die's boats share one option when no harbour is reachable by two of them (the lit
+    harbours then name their boat), else each boat is an option of its own."""
+    options: dict[str, dict[str, int]] = {}
+    rest = []
+    by_die: dict[str, list] = {}
+    for a, nm in names.items():
+        found = island_choice(nm, obs)
+        if not found:
+            rest.append(a)
+        elif m := _LEAD.match(nm):
+            by_die.setdefault(f"{m.group(1).capitalize()} {m.group(2)}", []).append((found, a))
+        else:
+            options.setdefault(found[0], {})[found[1]] = a
+    lead = {}
+    for die, found in by_die.items():
+        pids = [pid for (_, pid), _ in found]
+        if len(set(pids)) == len(pids):
+            lead[die] = {pid: a for (_, pid), a in found}
+        else:
+            for (option, pid), a in found:
+                lead.setdefault(option, {})[pid] = a
+    return {**lead, **options}, rest
 
 
 def prompt(obs: dict) -> str:
@@ -207,14 +237,7 @@ class KeysideUI(GameUI):
     def move_input(self, state, obs: dict, key: str, hint=None):
         names = {int(a): state.action_to_string(int(a)) for a in state.legal_actions()}
         st.markdown(prompt(obs) + task_detail(obs.get("task")))
-        options: dict[str, dict[str, int]] = {}
-        rest = []
-        for a, nm in names.items():
-            found = island_choice(nm, obs)
-            if found:
-                options.setdefault(found[0], {})[found[1]] = a
-            else:
-                rest.append(a)
+        options, rest = island_options(names, obs)
         chosen = None
         if options:
             labels = list(options)
@@ -236,7 +259,7 @@ class KeysideUI(GameUI):
                                       legal=places, note="Click a lit place on the island.")
             chosen = bc.pick(clicked, options[option])
         if rest:
-            wide = any(len(self.decision_label(state, a)) > 26 for a in rest)
+            wide = any(len(self.decision_label(state, a)) > 60 for a in rest)
             chosen = action_buttons(state, rest, key, columns=1 if wide else 2, ui=self,
                                     hint=hint) or chosen
         return chosen
@@ -279,7 +302,11 @@ class KeysideUI(GameUI):
             if state.full_observation()["phase"] == "setup":
                 return None
             return state.action_to_string(action)
-        return super().log_text(state, action, actor, viewer)
+        text = super().log_text(state, action, actor, viewer)
+        name = state.action_to_string(action)
+        if text == f"P{actor} {name}":          # a move the viewer may read: in words
+            return f"P{actor} {kt.decision_label(name, state.observation(actor))}"
+        return text
 
     def events(self, before: dict, after: dict) -> list[str]:
         out = []
