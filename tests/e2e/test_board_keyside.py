@@ -174,7 +174,6 @@ def test_keyside_first_twenty_decisions_at_hand(browser, server, shots, name, pl
     for k in range(20):
         page.locator(DECISION).first.wait_for(timeout=60000)
         settle(page, quiet=0.4)
-        page.screenshot(path=f"/tmp/ks-{name}-{k:02d}.png")
         what = check_decision(page, viewport, k)
         if k in (0, 7, 19):
             page.screenshot(path=str(shots / f"keyside-{name}-decision-{k:02d}.png"))
