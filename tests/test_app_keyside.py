@@ -169,7 +169,9 @@ def test_a_boat_is_sent_by_clicking_its_harbour():
     assert all(re.fullmatch(r"\w+ \d: sail the boat H\d+ → H\d+", p["label"]) for p in places)
     assert all("Harbour tile" in p["tip"] for p in places)
     # the mat buttons are there too, named by their effect
-    assert any(re.search(r"on your mat: advance \w+ \(level \d\)", b.label) for b in decisions(at))
+    mat = [b for b in decisions(at) if state.action_to_string(_action(b)).endswith("to mat")]
+    assert mat and all(re.fullmatch(r"\w+ \d: advance \w+", b.label) for b in mat)
+    assert all("on your mat, no boat: you advance" in b.help for b in mat)
 
 
 def test_a_whole_year_offers_only_legal_choices():

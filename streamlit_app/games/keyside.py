@@ -215,7 +215,7 @@ class KeysideUI(GameUI):
         return params
 
     def seat_name(self, seat: int, players: int) -> str:
-        return seat_label(seat, players)
+        return "P0 (solo)" if players == 1 else seat_label(seat, players)
 
     def seat_facts(self, game_name: str, key: str):
         return keyside_seat_facts(self, key)

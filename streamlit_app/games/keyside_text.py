@@ -287,7 +287,7 @@ def decision_label(name: str, obs: dict) -> str:
         return f"{cap(m.group(1))} {m.group(2)}: sail the boat {m.group(3)} → {m.group(4)}"
     if m := re.fullmatch(r"(\w+) (\d) to mat", name):
         col = m.group(1)
-        return f"{cap(col)} {m.group(2)} on your mat: advance {col} (level {_next_level(obs, col)})"
+        return f"{cap(col)} {m.group(2)}: advance {col}"
     if m := re.fullmatch(r"follow (\w+) (\d)", name):
         h = (obs.get("task") or {}).get("harbour")
         return f"Follow with your {m.group(1)} {m.group(2)}" + (f" on H{h}" if h else "")
@@ -380,14 +380,15 @@ def decision_tip(name: str, obs: dict) -> str:
         col, v, h = m.group(1), m.group(2), int(m.group(4)[1:])
         tile = _harbour(obs, h).get("tile")
         lvl = _next_level(obs, col)
-        return (f"Sail the boat from {m.group(3)} to {m.group(4)}: its {col} sailor and your {col} {v} "
-                f"land there; others may follow with a {col} die up to {v}. You advance {col} to "
-                f"level {lvl} ({level_text(col, lvl)}) and may move a keyple into the harbour."
-                + (f" {harbour_tip(tile)}" if tile else ""))
+        return (f"Sail the boat from {m.group(3)} to {m.group(4)}"
+                + (f" (harbour {tile}, {HARBOUR_NAME.get(tile, '')})" if tile else "")
+                + f": its {col} sailor and your {col} {v} land there; others may follow with a "
+                f"{col} die up to {v}. You advance {col} to level {lvl} ({level_text(col, lvl)}) "
+                "and may move a keyple into the harbour.")
     if m := re.fullmatch(r"(\w+) (\d) to mat", name):
         col = m.group(1)
         lvl = _next_level(obs, col)
-        return (f"Use your {col} {m.group(2)} without a boat: it goes on your mat and you advance "
+        return (f"Put your {col} {m.group(2)} on your mat, no boat: you advance "
                 f"{col} to level {lvl}: {level_text(col, lvl)}.")
     if m := re.fullmatch(r"follow (\w+) (\d)", name):
         return (f"Put your {m.group(1)} {m.group(2)} on this harbour beside the lead die (it adds "
@@ -399,8 +400,11 @@ def decision_tip(name: str, obs: dict) -> str:
                 f"along the roads {' → '.join(path)}.")
     if m := re.fullmatch(r"resolve (H\d+) \((\w)\)", name):
         hb = _harbour(obs, int(m.group(1)[1:]))
-        total = sum(v for _, v in hb.get("dice", []) if v) or None
-        return f"Resolve {m.group(1)}. " + harbour_tip(m.group(2), total)
+        total = sum(v for _, v in hb.get("dice", []) if v)
+        tier = game_data()["harbour_benefits"]["tiers"][tier_of(total)] if total else None
+        return (f"Resolve {m.group(1)} (harbour {m.group(2)}, {HARBOUR_NAME.get(m.group(2), '')}): "
+                "everyone with a keyple there gains its benefit, you first"
+                + (f", at the {tier} amount (dice total {total})" if tier else "") + ".")
     if name.startswith("take "):
         return "Instead of resolving a harbour: take any 2 of stone, wood and wheat."
     if m := re.fullmatch(r"advance (\w+)", name):

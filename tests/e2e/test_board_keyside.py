@@ -33,8 +33,8 @@ def log_text(page) -> str:
     return page.locator(".st-key-play_log").inner_text()
 
 
-DECISION = ('div[class*="_act_"] button:not([disabled]), '
-            'div[class*="-island"] button.blb-place')
+DECISION = ('div[class*="_act_"] button:not([disabled]):visible, '
+            'div[class*="-island"] button.blb-place:visible')
 PLACES = 'div[class*="-island"] button.blb-place:visible'
 BUTTONS = 'div[class*="_act_"] button:not([disabled]):visible'
 PHONE = {"width": 390, "height": 844}
