@@ -140,7 +140,7 @@ def test_others_dice_stay_hidden_until_the_reveal():
         if any(v is not None for v in other.values()):
             assert all(v is None for v in obs["seats"][1]["dice"].values())
             mats = next(m.value for m in at.markdown if "ks-mats" in m.value)
-            p1 = mats.split("P1 (Black)")[1]
+            p1 = mats.split("ks-phone-mats")[0].split("P1 (Black)")[1]     # the wide screen's mats
             assert re.findall(r"ks-die[^>]*>([^<]*)<", p1) == ["?"] * 6
             seen_hidden = True
         one_step(at, rng)

@@ -254,3 +254,29 @@ def test_the_log_reads_in_words_and_keeps_the_secret_dice_secret():
                     assert ui.log_text(state, int(a), actor, actor) == f"P{actor} {kt.decision_label(name, obs)}"
         break
     assert seen == {"lead", "dice"}
+
+
+def test_how_to_play_and_the_best_move_marks():
+    ui = kui.KeysideUI()
+    text = ui.how_to_play()
+    for part in ("**Goal.**", "**A year.**", "**How it ends.**", "scoring tile", "Keytoma"):
+        assert part in text
+    marked = set()
+    for _, _, steps in _games():
+        for obs, names, state in steps:
+            for a in state.legal_actions():
+                name = state.action_to_string(int(a))
+                mark = ui.best_move_mark(state, int(a))
+                if name.startswith("lead") and "lead" not in marked:
+                    assert mark == [re.search(r"-> (H\d+)", name).group(1)]
+                    marked.add("lead")
+                elif obs["task"] and obs["task"]["kind"] == "keyple_in" and name != "pass" \
+                        and "in" not in marked:
+                    assert mark == [re.match(r"move keyple (\w+)>", name).group(1)]
+                    assert ui.best_move_arrow(state, int(a)) == (mark[0], f"H{obs['task']['harbour']}")
+                    marked.add("in")
+                elif name == "pass":
+                    assert mark == []
+        if marked == {"lead", "in"}:
+            return
+    pytest.fail(f"only {marked}")

@@ -501,12 +501,18 @@ def mats_html(obs: dict, viewer=None) -> str:
         rows.append(f"<table class='ks-pad'>{pad_html}<tr><th>Total</th><th>{sc['total']}</th></tr></table>"
                     + (f"<small>harbours: {harb}</small>" if harb else ""))
         who = seat_label(q, n) + (" — you" if viewer == q and n > 1 else "")
-        cards.append(f"<div class='ks-mat' style='border-top:6px solid {SEAT[q]}'>"
-                     f"<div class='ks-name'>{esc(who)}{turn}</div>{''.join(rows)}</div>")
+        cards.append((f"<div class='ks-mat' style='border-top:6px solid {SEAT[q]}'>"
+                      f"<div class='ks-name'>{esc(who)}{turn}</div>{''.join(rows)}</div>",
+                      f"{esc(who)}{turn} · {sc['total']} points"))
     style = ("<style>.ks-mats{display:flex;flex-wrap:wrap;gap:10px}.ks-mat{flex:1 1 300px;border:1px solid #ccc;"
              "border-radius:8px;padding:6px 10px;font-size:13px;line-height:1.7}.ks-name{font-weight:700;font-size:15px}"
              ".ks-trk,.ks-die{display:inline-block;min-width:20px;text-align:center;border-radius:4px;color:#fff;"
              "font-weight:700;margin-right:2px;text-shadow:0 0 2px #000}.ks-bld{border:2px solid;border-radius:4px;"
              "padding:0 4px;margin-right:3px}.ks-pad td,.ks-pad th{padding:0 8px;border:none}.ks-pad{border-collapse:"
-             "collapse;margin-top:2px}</style>")
-    return style + f"<div class='ks-mats'>{''.join(cards)}</div>"
+             "collapse;margin-top:2px}.ks-phone{display:none}.ks-phone summary{font-weight:700;padding:4px 0}"
+             "@media (max-width:640px){.ks-full{display:none}.ks-phone{display:block}}</style>")
+    # a phone shows the mats closed (one line each) so the decision follows the island
+    phone = "".join(f"<details class='ks-phone'><summary>{line}</summary>{card}</details>"
+                    for card, line in cards)
+    return (style + f"<div class='ks-mats ks-full'>{''.join(c for c, _ in cards)}</div>"
+            + f"<div class='ks-phone-mats'>{phone}</div>")
