@@ -316,7 +316,8 @@ class KeysideUI(GameUI):
             out.append("The dice are revealed")
         for b, a in zip(before["harbours"], after["harbours"]):
             if a["resolved"] and not b["resolved"]:
-                out.append(f"H{a['indent']} (tile {a['tile']}) is resolved")
+                out.append(f"H{a['indent']} (harbour {a['tile']}, "
+                           f"{kt.HARBOUR_NAME.get(a['tile'], '')}) is resolved")
         return out
 
     def result_text(self, state) -> str:

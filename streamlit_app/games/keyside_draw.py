@@ -503,7 +503,7 @@ def mats_html(obs: dict, viewer=None) -> str:
         who = seat_label(q, n) + (" — you" if viewer == q and n > 1 else "")
         cards.append((f"<div class='ks-mat' style='border-top:6px solid {SEAT[q]}'>"
                       f"<div class='ks-name'>{esc(who)}{turn}</div>{''.join(rows)}</div>",
-                      f"{esc(who)}{turn} · {sc['total']} points"))
+                      f"{esc(who)}{turn} · {sc['total']} point{'' if sc['total'] == 1 else 's'}"))
     style = ("<style>.ks-mats{display:flex;flex-wrap:wrap;gap:10px}.ks-mat{flex:1 1 300px;border:1px solid #ccc;"
              "border-radius:8px;padding:6px 10px;font-size:13px;line-height:1.7}.ks-name{font-weight:700;font-size:15px}"
              ".ks-trk,.ks-die{display:inline-block;min-width:20px;text-align:center;border-radius:4px;color:#fff;"
