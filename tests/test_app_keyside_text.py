@@ -143,7 +143,7 @@ def test_the_new_decisions_are_named_in_words():
     assert kt.decision_label("transfer 2 keyples to the town", obs) == "2 keyples from your mat to the town"
     assert kt.decision_label("exchange cow on farm 3 icon 4 -> pig", obs) \
         == "Exchange the cow on farm 3 (icon 4) for a pig"
-    assert kt.decision_label("dice strip deep side", obs) == "All six from the dice strip's deep side"
+    assert kt.decision_label("dice strip deep side", obs) == "Strip: deep side"
     assert kt.strip_text(3, "deep") in kt.decision_tip("dice strip deep side", obs)
     assert "the others" not in kt.decision_tip("yellow = 3", {**obs, "players": 1})
     assert kt.decision_label("lead yellow 1: boat H4 -> H3", obs) == "Yellow 1: sail the boat H4 → H3"

@@ -259,9 +259,12 @@ class KeysideUI(GameUI):
                                       legal=places, note="Click a lit place on the island.")
             chosen = bc.pick(clicked, options[option])
         if rest:
-            wide = any(len(self.decision_label(state, a)) > 60 for a in rest)
-            chosen = action_buttons(state, rest, key, columns=1 if wide else 2, ui=self,
-                                    hint=hint) or chosen
+            # two to a row where the label fits half the panel, else a row each (not cut)
+            short = [a for a in rest if len(self.decision_label(state, a)) <= 24]
+            for group, columns in ((short, 2), ([a for a in rest if a not in short], 1)):
+                if group:
+                    chosen = action_buttons(state, group, key, columns=columns, ui=self,
+                                            hint=hint) or chosen
         return chosen
 
     def decision_label(self, state, action: int) -> str:

@@ -282,7 +282,7 @@ def decision_label(name: str, obs: dict) -> str:
     if m := re.fullmatch(r"(\w+) = (\d)", name):
         return f"{cap(m.group(1))} die: {m.group(2)}"
     if m := re.fullmatch(r"dice strip (light|deep) side", name):
-        return f"All six from the dice strip's {m.group(1)} side"
+        return f"Strip: {m.group(1)} side"
     if m := re.fullmatch(r"lead (\w+) (\d): boat (H\d+) -> (H\d+)", name):
         return f"{cap(m.group(1))} {m.group(2)}: sail the boat {m.group(3)} → {m.group(4)}"
     if m := re.fullmatch(r"(\w+) (\d) to mat", name):
