@@ -54,6 +54,10 @@ def island(at) -> str:
     return next(m.value for m in at.markdown if "aria-label='Keyside island'" in m.value)
 
 
+def _action(button) -> int:
+    return int(button.key.rsplit("_act_", 1)[1])
+
+
 def legal_names(at) -> set[str]:
     st = at.session_state["bl_play"].state
     return {st.action_to_string(a) for a in st.legal_actions()}
@@ -66,16 +70,20 @@ def one_step(at, rng):
     state = sess.state
     legal = legal_names(at)
     buttons = decisions(at)
-    offered = {b.label.rstrip(" ★") for b in buttons}
+    offered = {state.action_to_string(_action(b)) for b in buttons}
     assert offered <= legal
     places = legal_places(at, "-island") if boards(at, "-island") else []
     obs = state.observation(state.current_player)
     radio = [r for r in at.radio if r.key and r.key.endswith("_opt")]
     options = radio[0].options if radio else []
-    by_place = {kui.island_choice(n, obs) for n in legal} - {None}
-    assert {p["id"] for p in places} <= {pid for _, pid in by_place}
-    assert {o for o, _ in by_place} == (set(options) or {o for o, _ in by_place})
-    assert offered | {n for n in legal if kui.island_choice(n, obs)} == legal   # nothing missing
+    names = {int(a): state.action_to_string(int(a)) for a in state.legal_actions()}
+    by_option, rest = kui.island_options(names, obs)
+    option = radio[0].value if radio else next(iter(by_option), None)
+    assert set(options or by_option) == set(by_option)
+    if places:
+        assert {p["id"] for p in places} == set(by_option[option])
+    on_island = {names[a] for opt in by_option.values() for a in opt.values()}
+    assert offered | on_island == legal and offered == {names[a] for a in rest}   # nothing missing
     before = len(state.history)
     if places and (not buttons or rng.random() < 0.7):
         click_place(at, "-island", rng.choice(places)["id"])
@@ -108,7 +116,10 @@ def test_solo_form_has_the_harder_options():
     sess = start(at, players=1, solo=("solo_pirates", "solo_landslide"))
     assert sess.game.params["solo_pirates"] and sess.game.params["solo_landslide"]
     svg = island(at)
-    assert "Keytoma" in svg and "Beacons" in svg and "pirates" in svg and "slide" in svg
+    assert "Keytoma" in svg and "Beacons" in svg and "☠" in svg and "slide" in svg
+    caption = at.get("caption")
+    assert any("Keyside, 1 player, seed" in c.value for c in caption)
+    assert "solo against Keytoma" in boardlab.games.get("keyside").render(sess.state.full_observation())
 
 
 def test_others_dice_stay_hidden_until_the_reveal():
@@ -129,7 +140,7 @@ def test_others_dice_stay_hidden_until_the_reveal():
         if any(v is not None for v in other.values()):
             assert all(v is None for v in obs["seats"][1]["dice"].values())
             mats = next(m.value for m in at.markdown if "ks-mats" in m.value)
-            p1 = mats.split("P1 (Black)")[1]
+            p1 = mats.split("ks-phone-mats")[0].split("P1 (Black)")[1]     # the wide screen's mats
             assert re.findall(r"ks-die[^>]*>([^<]*)<", p1) == ["?"] * 6
             seen_hidden = True
         one_step(at, rng)
@@ -148,11 +159,19 @@ def test_a_boat_is_sent_by_clicking_its_harbour():
     places = legal_places(at, "-island")
     assert places and all(re.fullmatch(r"H\d+", p["id"]) for p in places)
     option = at.radio(key="t_opt").value
-    want = {m.group(3) for n in (state.action_to_string(a) for a in state.legal_actions())
-            if (m := kui._LEAD.match(n)) and option == f"{m.group(1)} · boat at {m.group(2)}"}
-    assert {p["id"] for p in places} == want
-    # the mat buttons are there too
-    assert any(b.label.endswith("to mat") for b in decisions(at))
+    names = {int(a): state.action_to_string(int(a)) for a in state.legal_actions()}
+    by_option, _ = kui.island_options(names, state.observation(state.current_player))
+    assert {p["id"] for p in places} == set(by_option[option])
+    assert all(names[a].startswith(f"lead {option.split(',')[0].lower()}:") for a in by_option[option].values())
+    # a die whose boats reach different harbours is one option, else one per boat
+    assert "Purple 1" in by_option and "Yellow 6, boat at H1" in by_option
+    # each lit harbour says where the boat sails from, and what the harbour gives
+    assert all(re.fullmatch(r"\w+ \d: sail the boat H\d+ → H\d+", p["label"]) for p in places)
+    assert all("Harbour tile" in p["tip"] for p in places)
+    # the mat buttons are there too, named by their effect
+    mat = [b for b in decisions(at) if state.action_to_string(_action(b)).endswith("to mat")]
+    assert mat and all(re.fullmatch(r"\w+ \d: advance \w+", b.label) for b in mat)
+    assert all("on your mat, no boat: you advance" in b.help for b in mat)
 
 
 def test_a_whole_year_offers_only_legal_choices():
@@ -190,7 +209,9 @@ class _Changes:                 # the app's Changes as the board reads it: the m
 
 
 def test_what_the_others_did_since_your_last_decision_is_ringed():
-    changes = _Changes(["1. P1 lead yellow 1: boat H2 -> H11", "2. P1 move keyple town>M1>H5",
+    changes = _Changes(["1. P1 Yellow 1: sail the boat H2 → H11", "2. P1 Keyple town → H5 (via M1)",
+                        "3. P1 Market M4: 1 fish → 2 pigs", "4. P1 Advance red to level 1: 2 keyples",
+                        "5. P1 lead yellow 1: boat H2 -> H11", "6. P1 move keyple town>M1>H5",
                         "3. P1 activate market M4 (blue)", "4. P1 advance red"])
     assert kui.recent_places(changes) == {"H11", "H5", "M4"}
     state = boardlab.make("keyside", seed=5, players=2).new_initial_state()
@@ -257,8 +278,10 @@ def test_the_new_choices_are_buttons_that_play(moves, offered):
     for m in moves:
         state.apply_string(m)
     at = run_ui(state, steps=("input",))
-    labels = {b.label.rstrip(" ★"): b for b in decisions(at)}
+    labels = {state.action_to_string(_action(b)): b for b in decisions(at)}
     assert set(offered) <= set(labels)
+    obs = state.observation(state.current_player)
+    assert all(b.label == kui.kt.decision_label(n, obs) != n for n, b in labels.items())
     assert set(labels) == {state.action_to_string(int(a)) for a in state.legal_actions()}
     assert at.session_state["chosen"] is None
     labels[offered[-1]].click().run()

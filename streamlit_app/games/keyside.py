@@ -9,7 +9,6 @@ resolve, a market, a headland space, a farm icon) the place is clicked; the rest
 from __future__ import annotations
 
 import json
-import math
 import re
 
 import streamlit as st
@@ -18,115 +17,12 @@ import boardlab
 
 from .. import board_component as bc
 from ..current_game import play_session
-from .base import GameUI, esc
+from .base import GameUI, action_buttons
 
-SIZE = 880
-CX = CY = SIZE / 2
-INK = "#1f2a33"
-SEA = "#cfe8f3"
-LAND = "#e7dcb8"
-DIE = {"yellow": "#f2c230", "green": "#3a9d4f", "red": "#d63b3b", "blue": "#2f6fd0",
-       "purple": "#8a4fc2", "orange": "#f08a24"}
-SEAT = ["#ffffff", "#343a40", "#a0522d", "#e64980"]       # keyples of P0..P3 (not die colours)
-SEAT_NAME = ["White", "Black", "Brown", "Pink"]
-KEYTOMA = "#9c36b5"
-ICON_FILL = {"gem": "#c5f6fa", "fish": "#d0ebff", "wheat": "#fff3bf", "stone": "#dee2e6", "wood": "#e9c9a0"}
-ANIMAL = {"cow": ("C", "#8d6e63"), "pig": ("P", "#f783ac"), "sheep": ("S", "#f8f9fa")}
-FIELD_GOOD = {"forest": "wood", "quarry": "stone", "wheat fields": "wheat"}
-MARKET_FILL = {"blue": "#a5c8f0", "green": "#b2e2b9", "orange": "#ffd0a0", "purple": "#d9c2ee",
-               "grey 1": "#d0d3d6", "grey 2": "#d0d3d6", "red": "#f3b0b0", "yellow": "#f7e49a"}
-HEADLAND_NAME = {"A": "wharf", "B": "lighthouse", "C": "rally point", "D": "statue", "E": "support",
-                 "F": "beach", "landslide": "landslide"}
+from . import keyside_text as kt
+from .keyside_draw import (DIE, island_svg, mats_html, place_rect, seat_label)
 
-
-# ---------------------------------------------------------------------------- geometry
-def _polar(deg: float, r: float) -> tuple[float, float]:
-    a = math.radians(deg)
-    return CX + r * math.cos(a), CY + r * math.sin(a)
-
-
-def _harbour_angle(h: int) -> float:            # h 0..11, H1 at the top, clockwise
-    return -90 + 30 * h
-
-
-def _market_angle(m: int) -> float:             # Mk sits by harbours floor(1.5(k-1))+1 and +2
-    h0 = (3 * m) // 2
-    return _harbour_angle(h0) + 15
-
-
-def _resource_angle(r: int) -> float:           # Rk lies between Mk and Mk+1
-    a, b = _market_angle(r), _market_angle((r + 1) % 8)
-    if b < a:
-        b += 360
-    return (a + b) / 2
-
-
-HARBOUR_R, MARKET_R, RESOURCE_R = 350, 150, 238
-HW, HH = 112, 84            # harbour box
-MW, MH = 100, 48            # market box
-RW, RH = 96, 70             # resource box
-
-
-def location_centre(name: str) -> tuple[float, float]:
-    if name == "town":
-        return CX, CY
-    k = int(name[1:]) - 1
-    if name[0] == "H":
-        return _polar(_harbour_angle(k), HARBOUR_R)
-    if name[0] == "M":
-        return _polar(_market_angle(k), MARKET_R)
-    return _polar(_resource_angle(k), RESOURCE_R)
-
-
-def location_rect(name: str) -> tuple[float, float, float, float]:
-    x, y = location_centre(name)
-    w, h = {"t": (96, 96), "H": (HW, HH), "M": (MW, MH), "R": (RW, RH)}[name[0]]
-    return x - w / 2, y - h / 2, w, h
-
-
-def headland_centre(sp: int) -> tuple[float, float]:    # space i between Hi and Hi+1
-    return _polar(_harbour_angle(sp) + 15, HARBOUR_R + 18)
-
-
-def headland_rect(sp: int):
-    x, y = headland_centre(sp)
-    return x - 22, y - 22, 44, 44
-
-
-def farm_icon_rect(r: int, i: int):
-    x, y, w, h = location_rect(f"R{r + 1}")
-    return x + 6 + (i % 2) * 43, y + 18 + (i // 2) * 25, 41, 23
-
-
-# ---------------------------------------------------------------------------- drawing
-def _t(x, y, s, size=12, weight=400, fill=INK, anchor="middle") -> str:
-    return (f"<text x='{x:.1f}' y='{y:.1f}' font-size='{size}' font-weight='{weight}' fill='{fill}' "
-            f"text-anchor='{anchor}' font-family='sans-serif'>{esc(s)}</text>")
-
-
-def _die(x, y, colour, value, owner=None, size=18) -> str:
-    """A die; ``owner`` (a seat, 9 for Keytoma) is written under it."""
-    txt = "?" if value is None else str(value)
-    fg = INK if colour in ("yellow", "orange") else "#fff"
-    out = (f"<rect x='{x:.1f}' y='{y:.1f}' width='{size}' height='{size}' rx='3' fill='{DIE[colour]}' "
-           f"stroke='{INK}' stroke-width='1'/>" + _t(x + size / 2, y + size * 0.72, txt, 12, 700, fg))
-    if owner is not None:
-        out += _t(x + size / 2, y + size + 9, "K" if owner == 9 else f"P{owner}", 8, 700)
-    return out
-
-
-def _keyple(x, y, fill, count=1, label=None) -> str:
-    out = (f"<path d='M{x:.1f},{y - 9:.1f} a4,4 0 1,1 0.1,0 M{x - 6:.1f},{y + 7:.1f} l2,-10 h8 l2,10 z' "
-           f"fill='{fill}' stroke='{INK}' stroke-width='1'/>")
-    if count > 1 or label:
-        out += _t(x + 10, y + 6, label or f"×{count}", 10, 700, anchor="start")
-    return out
-
-
-def _dice_colour(obs, seat):
-    return obs["seats"][seat]["dice"] if 0 <= seat < len(obs["seats"]) else {}
-
-
+ISLAND_WIDTH = 660      # px at most: the island, the prompt and its choices in a 1440x900 screen
 _PLACE_NAME = re.compile(r"\b([HMR](?:[1-9]|1[0-2]))\b")
 
 
@@ -135,234 +31,41 @@ def recent_places(changes) -> set[str]:
     keyple's destination, a harbour resolved, a market used), read from their log lines."""
     out = set()
     for _, text in bc.recent_moves(changes):
-        names = _PLACE_NAME.findall(text)
+        # in words the place comes first after the arrow ("Keyple town → H5 (via M1)"); in
+        # notation, last ("move keyple town>M1>H5")
+        after = _PLACE_NAME.findall(text.split("→")[-1]) if "→" in text else []
+        names = after[:1] or _PLACE_NAME.findall(text)[-1:]
         if names:
-            out.add(names[-1])
+            out.add(names[0])
     return out
 
 
-def island_svg(obs: dict, viewer=None, recent=()) -> str:
-    """The island as it stands, seen by ``viewer`` (None: everything the observation shows);
-    the places in ``recent`` (e.g. "H7", "M2") are ringed: the others just moved there."""
-    solo = "keytoma" in obs
-    parts = [f"<svg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 {SIZE} {SIZE}' "
-             f"style='width:100%;max-width:{SIZE}px;display:block;margin:auto' role='img' "
-             f"aria-label='Keyside island'>",
-             f"<rect width='{SIZE}' height='{SIZE}' fill='{SEA}' rx='18'/>",
-             f"<circle cx='{CX}' cy='{CY}' r='{HARBOUR_R - 20}' fill='{LAND}' stroke='#b9a877' stroke-width='3'/>"]
-    data = boardlab.games.get("keyside")._DATA["island"]
-    for a, b in data["roads"]:
-        (x1, y1), (x2, y2) = location_centre(a), location_centre(b)
-        parts.append(f"<line x1='{x1:.1f}' y1='{y1:.1f}' x2='{x2:.1f}' y2='{y2:.1f}' stroke='#a8946a' "
-                     "stroke-width='3' stroke-dasharray='6 4'/>")
-    # town
-    parts.append(f"<circle cx='{CX}' cy='{CY}' r='46' fill='#fff8e6' stroke='{INK}' stroke-width='2'/>")
-    parts.append(_t(CX, CY - 20, "Town", 13, 700))
-    for q, seat in enumerate(obs["seats"]):
-        if seat["town"]:
-            parts.append(_keyple(CX - 30 + 36 * (q % 2), CY + 2 + 22 * (q // 2), SEAT[q], seat["town"],
-                                 f"×{seat['town']}"))
-    # markets
-    for m, mk in enumerate(obs["markets"]):
-        x, y, w, h = location_rect(f"M{m + 1}")
-        if mk is None:
-            parts.append(f"<rect x='{x:.1f}' y='{y:.1f}' width='{w}' height='{h}' rx='8' fill='#eee' "
-                         "stroke='#999' stroke-dasharray='4 3'/>" + _t(x + w / 2, y + 28, f"M{m + 1}", 11))
-            continue
-        parts.append(f"<rect x='{x:.1f}' y='{y:.1f}' width='{w}' height='{h}' rx='8' "
-                     f"fill='{MARKET_FILL.get(mk['tile'], '#eee')}' stroke='{INK}' stroke-width='1.5'/>")
-        side = "" if mk["side"] == "top" else " ↺"
-        parts.append(_t(x + w / 2, y + 14, f"M{m + 1} {mk['tile']}{side}", 11, 700))
-        parts.append(_t(x + w / 2, y + 28, mk["trade"], 9))
-        kx = x + 10
-        for q, n in enumerate(mk["keyples"]):
-            if n:
-                parts.append(_keyple(kx, y + h - 8, SEAT[q], n))
-                kx += 24
-    # resource locations
-    for r, loc in enumerate(obs["resource_locations"]):
-        x, y, w, h = location_rect(f"R{r + 1}")
-        if loc is None:
-            continue
-        owner = loc["owner"]
-        stroke = INK if owner is None else ("#000" if owner == "pirates" else SEAT[owner])
-        parts.append(f"<rect x='{x:.1f}' y='{y:.1f}' width='{w}' height='{h}' rx='6' fill='#f4eed8' "
-                     f"stroke='{stroke}' stroke-width='{1.5 if owner is None else 4}'/>")
-        if loc["kind"] == "farm":
-            parts.append(_t(x + w / 2, y + 13, f"R{r + 1} farm {loc['farm']}{loc['side']}", 10, 700))
-            for i, icon in enumerate(loc["icons"]):
-                ix, iy, iw, ih = farm_icon_rect(r, i)
-                parts.append(f"<rect x='{ix:.1f}' y='{iy:.1f}' width='{iw}' height='{ih}' rx='4' "
-                             f"fill='{'#fff' if icon['animal'] is None else '#e9f7df'}' stroke='#b0a070'/>")
-                parts[-1] = parts[-1].replace("fill='#fff'", f"fill='{ICON_FILL.get(icon['resource'], '#fff')}'")
-                parts.append(_t(ix + 4, iy + 15, icon["resource"], 9, anchor="start"))
-                if icon["animal"]:
-                    letter, colour = ANIMAL.get(icon["animal"], ("?", "#fff"))
-                    parts.append(f"<circle cx='{ix + iw - 8:.1f}' cy='{iy + ih / 2:.1f}' r='7' fill='{colour}' "
-                                 f"stroke='{INK}'/>" + _t(ix + iw - 8, iy + ih / 2 + 4, letter, 9, 700))
+def island_places(found: list[dict], legal=()) -> list:
+    """The island's elements (keyside_draw.island_svg's ``places``) as inert places with their
+    tips; a ``legal`` place (a decision) takes the place of the element with its id."""
+    by_id = {p.id: p for p in legal}
+    out = []
+    for d in found:
+        q = by_id.pop(d["id"], None)
+        if q is not None:
+            out.append(bc.Place(d["id"], q.label, rect=d["rect"], note=q.note, mark=q.mark,
+                                tip=f"{q.tip} ({d['tip']})" if q.tip else d["tip"], anim=d["anim"]))
         else:
-            parts.append(_t(x + w / 2, y + 14, f"R{r + 1} {loc['kind']}", 10, 700))
-            good = FIELD_GOOD.get(loc["kind"], "wood")
-            for i in range(loc["tokens"]):
-                parts.append(f"<circle cx='{x + 16 + 13 * i:.1f}' cy='{y + 36:.1f}' r='6' "
-                             f"fill='{ICON_FILL[good]}' stroke='{INK}'/>")
-            parts.append(_t(x + w / 2, y + 58, f"{loc['tokens']} {good} tokens", 9))
-        if owner == "pirates":
-            parts.append(_t(x + w - 10, y + h - 6, "pirates", 9, 700))
-        for q, seat in enumerate(obs["seats"]):
-            n = seat["keyples"].get(f"R{r + 1}", 0)
-            if n:
-                parts.append(_keyple(x + w - 12 - 22 * q, y + h + 12, SEAT[q], n))
-    # harbours
-    boats = {b["at"]: b["sailors"] for b in obs["boats"]}
-    flags = obs.get("flags") or []
-    for hb in obs["harbours"]:
-        h = hb["indent"] - 1
-        x, y, w, hh = location_rect(f"H{h + 1}")
-        if hb["tile"] is None:
-            parts.append(f"<rect x='{x:.1f}' y='{y:.1f}' width='{w}' height='{hh}' rx='10' fill='#eef6fa' "
-                         "stroke='#8ab' stroke-dasharray='4 3'/>" + _t(x + w / 2, y + 45, f"H{h + 1}", 12))
-            continue
-        fill = "#fdfcf7" if not hb["resolved"] else "#e6e6e6"
-        parts.append(f"<rect x='{x:.1f}' y='{y:.1f}' width='{w}' height='{hh}' rx='10' fill='{fill}' "
-                     f"stroke='{INK}' stroke-width='1.5'/>")
-        parts.append(_t(x + 8, y + 15, f"H{h + 1}", 11, 700, anchor="start"))
-        parts.append(_t(x + w / 2, y + 15, f"tile {hb['tile']}", 11, 700))
-        if hb["score"] is not None:
-            sc = "#c92a2a" if hb["red"] else "#212529"
-            parts.append(f"<rect x='{x + w - 28:.1f}' y='{y + 3:.1f}' width='24' height='17' rx='3' fill='{sc}'/>"
-                         + _t(x + w - 16, y + 16, hb["score"], 11, 700, "#fff"))
-        if hb["resolved"]:
-            parts.append(_t(x + w / 2, y + 31, "resolved", 11, 700, "#666"))
-        elif hb["sailor"]:
-            parts.append(f"<circle cx='{x + w - 16:.1f}' cy='{y + 33:.1f}' r='8' fill='{DIE[hb['sailor']]}' "
-                         f"stroke='{INK}'/>" + _t(x + w - 16, y + 52, "sailor", 8))
-        # dice spaces and dice
-        for i in range(hb["dice_spaces"]):
-            dx, dy = x + 8 + 22 * i, y + 24
-            if hb["resolved"]:
-                break
-            if i < len(hb["dice"]):
-                owner, value = hb["dice"][i]
-                parts.append(_die(dx, dy, hb["colour"] or "yellow", value, owner))
-            else:
-                parts.append(f"<rect x='{dx:.1f}' y='{dy:.1f}' width='18' height='18' rx='3' fill='none' "
-                             "stroke='#aaa' stroke-dasharray='3 2'/>")
-        # keyples
-        kx = x + 12
-        for q, n in enumerate(hb["keyples"]):
-            if n:
-                parts.append(_keyple(kx, y + 66, SEAT[q], n))
-                kx += 28 if n > 1 else 18
-        if solo:
-            i = h
-            kt = obs["keytoma"]["keyples"][i]
-            if kt:
-                parts.append(_keyple(kx, y + 66, KEYTOMA, kt))
-                kx += 28 if kt > 1 else 18
-            if obs["pirates"][i]:
-                parts.append(_t(kx + 6, y + 72, f"pirates×{obs['pirates'][i]}", 11, 700, anchor="start"))
-        parts.append(_t(x + w - 6, y + hh - 6, f"{sum(hb['keyples'])}/{hb['keyple_spaces']}", 9, anchor="end"))
-        if h + 1 in boats:
-            bx, by = _polar(_harbour_angle(h), HARBOUR_R + HH / 2 + 14)
-            parts.append(f"<path d='M{bx - 26:.1f},{by - 4:.1f} h52 l-8,12 h-36 z' fill='#8b5a2b' stroke='{INK}'/>")
-            for i, col in enumerate(boats[h + 1]):
-                parts.append(f"<circle cx='{bx - 20 + 8 * i:.1f}' cy='{by - 9:.1f}' r='4' fill='{DIE[col]}' "
-                             f"stroke='{INK}' stroke-width='0.8'/>")
-        for fi, at in enumerate(flags):
-            if at == h + 1:
-                fx, fy = _polar(_harbour_angle(h) - 9, HARBOUR_R - HH / 2 - 10)
-                parts.append(f"<path d='M{fx:.1f},{fy + 10:.1f} v-20 l14,5 l-14,5' fill='{KEYTOMA}' stroke='{INK}'/>"
-                             + _t(fx + 8, fy + 22, f"{2 * fi + 1}-{2 * fi + 2}", 9, 700))
-    # headlands
-    for sp, hl in enumerate(obs["headlands"]):
-        x, y = headland_centre(sp)
-        if hl is None:
-            parts.append(f"<circle cx='{x:.1f}' cy='{y:.1f}' r='10' fill='none' stroke='#7a8' stroke-dasharray='3 2'/>")
-            continue
-        if hl["tile"] == "landslide":
-            parts.append(f"<circle cx='{x:.1f}' cy='{y:.1f}' r='17' fill='#7b5e3b' stroke='{INK}'/>"
-                         + _t(x, y + 4, "slide", 9, 700, "#fff"))
-            continue
-        owner = hl["owner"]
-        parts.append(f"<circle cx='{x:.1f}' cy='{y:.1f}' r='17' fill='{SEAT[owner] if owner is not None else '#ccc'}' "
-                     f"stroke='{INK}' stroke-width='1.5'/>"
-                     + _t(x, y + 5, hl["tile"], 14, 700, INK if owner in (0, None) else "#fff"))
-        if hl.get("faces"):
-            fx, fy = location_centre(f"H{hl['faces']}")
-            parts.append(f"<line x1='{x:.1f}' y1='{y:.1f}' x2='{(x + fx) / 2:.1f}' y2='{(y + fy) / 2:.1f}' "
-                         f"stroke='{INK}' stroke-width='2' marker-end=''/>")
-    for name in recent:
-        x, y, w, h = location_rect(name)
-        parts.append(f"<rect x='{x - 5:.1f}' y='{y - 5:.1f}' width='{w + 10}' height='{h + 10}' rx='12' "
-                     "fill='none' stroke='#f59f00' stroke-width='4' class='ks-recent'/>")
-    # year and phase
-    parts.append(_t(18, 28, f"Year {obs['year']} · {obs['phase']}", 16, 700, anchor="start"))
-    if solo:
-        beacons = ", ".join(f"{b['beacon']} {'LIT' if b['lit'] else 'unlit'}" for b in obs.get("beacons", []) if b)
-        parts.append(_t(18, 48, f"Beacons: {beacons}", 13, 400, anchor="start"))
-        kt = obs["keytoma"]
-        kx = SIZE - 18 - 22 * 6
-        parts.append(_t(kx, 28, "Keytoma", 13, 700, anchor="start"))
-        for i, (col, v) in enumerate(kt["dice"].items()):
-            parts.append(_die(kx + 22 * i, 36, col, v, 9))
-    parts.append("</svg>")
-    return "".join(parts)
+            out.append(bc.Place(d["id"], d["label"], legal=False, rect=d["rect"], tip=d["tip"],
+                                anim=d["anim"]))
+    return out + list(by_id.values())
 
 
-def _seat_label(q: int, n: int) -> str:
-    return "You (solo)" if n == 1 else f"P{q} ({SEAT_NAME[q]})"
-
-
-def mats_html(obs: dict, viewer=None) -> str:
-    """Each player's mat: tracks, dice, stores, buildings, headlands, skill tiles, keyples, and
-    the score pad's lines."""
-    n = obs["players"]
-    cards = []
-    for q, seat in enumerate(obs["seats"]):
-        turn = " ▶" if q == obs["current_player"] else ""
-        rows = []
-        tracks = "".join(
-            f"<span class='ks-trk' style='background:{DIE[c]}'>{lvl}</span>" for c, lvl in seat["tracks"].items())
-        rows.append(f"<div><b>Tracks</b> {tracks}</div>")
-        dice = "".join(
-            f"<span class='ks-die' style='background:{DIE[c]};opacity:{1 if c in seat['dice_left'] or obs['phase'] == 'dice' else .45}'>"
-            f"{'?' if v is None else v}</span>" for c, v in seat["dice"].items())
-        rows.append(f"<div><b>Dice</b> {dice} <small>(faded: used)</small></div>")
-        goods = ", ".join(f"{k} {g}" for g, k in seat["goods"].items() if k)
-        rows.append(f"<div><b>Stores</b> {goods or '—'}</div>")
-        builds = " ".join(
-            f"<span class='ks-bld' style='border-color:{DIE[c]}'>{b['letter']} {'house' if b['house'] else 'cottage'}</span>"
-            for c, b in seat["buildings"].items())
-        rows.append(f"<div><b>Buildings</b> {builds or '—'}</div>")
-        skills = " ".join(f"<span class='ks-trk' style='background:{DIE[c]}'>{v}</span>" for c, v in seat["skill_tiles"])
-        rows.append(f"<div><b>Skill tiles</b> {skills or '—'} · <b>Headlands</b> "
-                    f"{esc(seat['headlands_built']) or '—'}</div>")
-        rows.append(f"<div><b>Keyples</b> on the mat {seat['mat']}, in town {seat['town']}, on the island "
-                    f"{sum(seat['keyples'].values())}" + (f" · dice strip {seat['strip']}" if seat["strip"] else "")
-                    + "</div>")
-        sc = seat["score"]
-        pad = [("Harbours", sum(sc["harbours"])), ("Buildings", sum(sc["buildings"])), ("Gems", sc["gems"]),
-               ("Statue", sc["statue"]), ("Support", sc["support"]), ("Beach", sc["beach"]),
-               ("Skill tiles", sc["skill_tiles"]), ("Fields", sc["fields"])]
-        harb = ", ".join(f"H{h + 1}: {v}" for h, v in enumerate(sc["harbours"]) if v)
-        pad_html = "".join(f"<tr><td>{k}</td><td>{v}</td></tr>" for k, v in pad)
-        rows.append(f"<table class='ks-pad'>{pad_html}<tr><th>Total</th><th>{sc['total']}</th></tr></table>"
-                    + (f"<small>harbours: {harb}</small>" if harb else ""))
-        who = _seat_label(q, n) + (" — you" if viewer == q and n > 1 else "")
-        cards.append(f"<div class='ks-mat' style='border-top:6px solid {SEAT[q]}'>"
-                     f"<div class='ks-name'>{esc(who)}{turn}</div>{''.join(rows)}</div>")
-    style = ("<style>.ks-mats{display:flex;flex-wrap:wrap;gap:10px}.ks-mat{flex:1 1 300px;border:1px solid #ccc;"
-             "border-radius:8px;padding:6px 10px;font-size:13px;line-height:1.7}.ks-name{font-weight:700;font-size:15px}"
-             ".ks-trk,.ks-die{display:inline-block;min-width:20px;text-align:center;border-radius:4px;color:#fff;"
-             "font-weight:700;margin-right:2px;text-shadow:0 0 2px #000}.ks-bld{border:2px solid;border-radius:4px;"
-             "padding:0 4px;margin-right:3px}.ks-pad td,.ks-pad th{padding:0 8px;border:none}.ks-pad{border-collapse:"
-             "collapse;margin-top:2px}</style>")
-    return style + f"<div class='ks-mats'>{''.join(cards)}</div>"
+def draw_island(obs, viewer, *, key: str, recent=(), before=None, legal=(), note: str = ""):
+    """The island as a board: every element with its tip (and how it arrived since
+    ``before``), the ``legal`` places clickable. Returns the id of the place clicked, or None."""
+    found: list[dict] = []
+    svg = island_svg(obs, viewer, recent, places=found, before=before)
+    return bc.board(island_places(found, legal), svg, key=key, max_width=ISLAND_WIDTH, note=note)
 
 
 # ---------------------------------------------------------------------------- choices on the island
-_LEAD = re.compile(r"lead (\w+ \d): boat (H\d+) -> (H\d+)")
+_LEAD = re.compile(r"lead (\w+) (\d): boat (H\d+) -> (H\d+)")
 _MOVE = re.compile(r"move keyple (\w+)>(?:.*>)?(\w+)")
 _RESOLVE = re.compile(r"resolve (H\d+) ")
 _MARKET = re.compile(r"activate market (M\d+) ")
@@ -371,52 +74,104 @@ _HEAD = re.compile(r"headland (\w) \(([\w ]+)\) H(\d+)\|H(\d+)(?: facing H(\d+))
 _FARM = re.compile(r"(\w+) -> farm (\d) icon (\d) ")
 
 
+def _where(loc: str) -> str:
+    return "the town" if loc == "town" else loc
+
+
 def island_choice(name: str, obs: dict):
     """(option, place id) when the decision ``name`` is a place on the island, else None. The
-    option is what else the player picks (which die, which keyple, which tile)."""
+    option is what else the player picks first (which die, which keyple, which tile); the
+    place is what is clicked, and it is what the prompt says to click: a keyple moving into
+    the harbour just landed on is clicked where it comes from (the harbour is fixed)."""
+    kind = (obs.get("task") or {}).get("kind")
     if m := _LEAD.match(name):
-        return f"{m.group(1)} · boat at {m.group(2)}", m.group(3)
+        return f"{m.group(1).capitalize()} {m.group(2)}, boat at {m.group(3)}", m.group(4)
     if m := _MOVE.fullmatch(name):
-        return f"keyple from {m.group(1)}", m.group(2)
+        if kind == "keyple_in":
+            return f"A keyple into {m.group(2)}", m.group(1)
+        return f"Keyple from {_where(m.group(1))}", m.group(2)
     if m := _RESOLVE.match(name):
-        return "resolve a harbour", m.group(1)
+        return "Resolve a harbour", m.group(1)
     if m := _MARKET.match(name):
-        return "activate a market", m.group(1)
+        return "Activate a market", m.group(1)
     if m := _FLIP.match(name):
-        return "pay a fish to flip a market", m.group(1)
+        return "Pay a fish to flip a market", m.group(1)
     if m := _HEAD.fullmatch(name):
         tile, what, h1, face, pay = m.group(1), m.group(2), int(m.group(3)), m.group(5), m.group(6)
-        facing = "" if face is None else (" facing its anticlockwise harbour" if int(face) == h1
-                                          else " facing its clockwise harbour")
-        return f"headland {tile} ({what}){facing}, paying {pay}", f"S{h1}"
+        facing = "" if face is None else f" facing H{face}"
+        return f"{what.capitalize()} ({tile}){facing}, paying {pay}", f"S{h1}"
     if m := _FARM.match(name):
         farm = int(m.group(2))
         for r, loc in enumerate(obs["resource_locations"]):
             if loc and loc["kind"] == "farm" and loc["farm"] == farm:
-                return f"put a {m.group(1)} on a farm", f"F{r + 1}-{m.group(3)}"
+                return f"A {m.group(1)} onto a farm", f"F{r + 1}-{m.group(3)}"
     return None
 
 
-def place_rect(pid: str):
-    if pid[0] == "S":
-        return headland_rect(int(pid[1:]) - 1)
-    if pid[0] == "F":
-        r, i = pid[1:].split("-")
-        return farm_icon_rect(int(r) - 1, int(i) - 1)
-    return location_rect(pid)
+def island_options(names: dict, obs: dict):
+    """The decisions made on the island, {option: {place id: action}}, and the other actions.
+    A die's boats share one option when no harbour is reachable by two of them (the lit
+    harbours then name their boat), else each boat is an option of its own."""
+    options: dict[str, dict[str, int]] = {}
+    rest = []
+    by_die: dict[str, list] = {}
+    for a, nm in names.items():
+        found = island_choice(nm, obs)
+        if not found:
+            rest.append(a)
+        elif m := _LEAD.match(nm):
+            by_die.setdefault(f"{m.group(1).capitalize()} {m.group(2)}", []).append((found, a))
+        else:
+            options.setdefault(found[0], {})[found[1]] = a
+    lead = {}
+    for die, found in by_die.items():
+        pids = [pid for (_, pid), _ in found]
+        if len(set(pids)) == len(pids):
+            lead[die] = {pid: a for (_, pid), a in found}
+        else:
+            for (option, pid), a in found:
+                lead.setdefault(option, {})[pid] = a
+    return {**lead, **options}, rest
 
 
-PROMPTS = {
-    "dice": "**Set your dice in secret:** choose the value of your next die (the others see only when you have set all six).",
-    "land": "**Your turn:** choose a die, then click the harbour its boat sails to (or put a die on your mat).",
-    "follow": "**Follow?** Put your die of the same colour on this harbour, or pass.",
-    "keyple_in": "**A keyple may enter the harbour:** click where it comes from… or pass.",
-    "move": "**Move a keyple:** choose which keyple, then click its destination.",
-    "resolve": "**Resolve a harbour:** click the harbour.",
-    "market": "**Market:** click the market you activate.",
-    "headland": "**Build a headland:** choose the tile and the payment, then click the space on the coast.",
-    "farm": "**Animals onto a farm:** click the farm icon.",
-}
+def prompt(obs: dict) -> str:
+    """The decision's prompt, saying what is lit on the island and what is a button."""
+    task = obs.get("task") or {}
+    kind = task.get("kind") or obs["phase"]
+    solo = obs["players"] == 1
+    if kind == "dice":
+        return ("**Set your dice:** choose the value of your next die." if solo else
+                "**Set your dice in secret:** choose the value of your next die (the others see "
+                "the values only when everyone has set all six).")
+    h = task.get("harbour")
+    texts = {
+        "land": "**Your turn:** choose a die, then click the lit harbour its boat sails to "
+                "(or put a die on your mat).",
+        "follow": f"**Follow?** Put your die of the same colour on H{h}, or don't.",
+        "keyple_in": f"**A keyple may move into H{h}:** click the lit place it comes from, "
+                     "or choose no keyple.",
+        "move": "**Move a keyple:** choose which keyple, then click its lit destination.",
+        "resolve": "**Resolve a harbour:** click a lit harbour (or take resources / advance).",
+        "market": "**Market:** click the lit market you activate.",
+        "headland": "**Build a headland:** choose the tile and the payment, then click the lit "
+                    "space on the coast.",
+        "farm": "**Animals onto a farm:** choose the animal, then click a lit farm icon.",
+        "level": f"**{str(task.get('colour', '')).capitalize()} level {task.get('level', '')}:** "
+                 "choose one of its actions.",
+        "trade": f"**Market M{task.get('market', '')}:** make its trade, or don't.",
+        "build": "**Build:** choose the cottage or house.",
+        "exchange": "**Exchange animals:** choose an animal to swap, or stop.",
+        "recruit": "**Keyples to the town:** how many leave your mat?",
+        "pay_animal": f"**Give a {task.get('animal', 'animal')}:** from your barn or from one of your farms?",
+        "order": "**Choose the order** of the harbour's two actions.",
+        "take_or_advance": "**No harbour to resolve:** take 2 resources or advance a track.",
+        "advance": "**Advance a track** of your choice.",
+        "skill_tile": "**Take a skill tile** from a market where you have a keyple.",
+        "import_animal": "**Take an animal** into your barn.",
+        "final_spend": "**Game end:** spend skill tiles to advance tracks, or stop.",
+        "start_marker": "**Game end:** what does the start player marker count as?",
+    }
+    return texts.get(kind, f"**Choose** ({kind.replace('_', ' ')}):")
 
 
 def task_detail(task: dict | None) -> str:
@@ -460,33 +215,29 @@ class KeysideUI(GameUI):
         return params
 
     def seat_name(self, seat: int, players: int) -> str:
-        return _seat_label(seat, players)
+        return "P0 (solo)" if players == 1 else seat_label(seat, players)
 
     def seat_facts(self, game_name: str, key: str):
         return keyside_seat_facts(self, key)
 
     # -- drawing ----------------------------------------------------------------------------
     def board(self, obs: dict, key: str = "board", viewer=None, changes=None) -> None:
-        """The island (left in a slot the decision redraws clickable) and the mats."""
+        """The island, every element with its tooltip, what changed since the viewer's last
+        decision ringed and animated (left in a slot the decision redraws with its places
+        clickable), and the mats."""
         if not bc.claimed("keyside-island"):
             recent = recent_places(changes)
-            slot = bc.reserve("keyside-island", obs=obs, viewer=viewer, recent=recent)
-            slot.markdown(island_svg(obs, viewer, recent), unsafe_allow_html=True)
+            before = getattr(changes, "before", None) if changes else None
+            slot = bc.reserve("keyside-island", obs=obs, viewer=viewer, recent=recent, before=before)
+            with slot:
+                draw_island(obs, viewer, key=f"{key}-ks-island", recent=recent, before=before)
         st.markdown(mats_html(obs, viewer), unsafe_allow_html=True)
 
     # -- input ------------------------------------------------------------------------------
     def move_input(self, state, obs: dict, key: str, hint=None):
         names = {int(a): state.action_to_string(int(a)) for a in state.legal_actions()}
-        task = (obs.get("task") or {}).get("kind") or obs["phase"]
-        st.markdown(PROMPTS.get(task, f"**Choose** ({task.replace('_', ' ')}):") + task_detail(obs.get("task")))
-        options: dict[str, dict[str, int]] = {}
-        rest = {}
-        for a, nm in names.items():
-            found = island_choice(nm, obs)
-            if found:
-                options.setdefault(found[0], {})[found[1]] = a
-            else:
-                rest[a] = nm
+        st.markdown(prompt(obs) + task_detail(obs.get("task")))
+        options, rest = island_options(names, obs)
         chosen = None
         if options:
             labels = list(options)
@@ -494,7 +245,8 @@ class KeysideUI(GameUI):
             option = labels[0] if len(labels) == 1 else st.radio(
                 "Which", labels, index=default, key=f"{key}_opt", horizontal=True,
                 label_visibility="collapsed")
-            places = [bc.Place(pid, f"{option.rstrip('…')} {pid}", rect=place_rect(pid),
+            places = [bc.Place(pid, kt.decision_label(names[a], obs), rect=place_rect(pid),
+                               tip=kt.decision_tip(names[a], obs),
                                mark="hint" if a == hint else None)
                       for pid, a in options[option].items()]
             kept = bc.reserved("keyside-island")
@@ -502,17 +254,40 @@ class KeysideUI(GameUI):
             if not kept:
                 bc.claim("keyside-island")
             with (kept[0] if kept else st.container()):
-                clicked = bc.board(places, island_svg(info["obs"], info["viewer"], info["recent"]),
-                                   key=f"{key}-island", max_width=SIZE,
-                                   note="Click a lit place on the island.")
+                clicked = draw_island(info["obs"], info["viewer"], key=f"{key}-island",
+                                      recent=info["recent"], before=info.get("before"),
+                                      legal=places, note="Click a lit place on the island.")
             chosen = bc.pick(clicked, options[option])
         if rest:
-            cols = st.columns(min(4, len(rest)))
-            for i, (a, nm) in enumerate(rest.items()):
-                label = nm + (" ★" if a == hint else "")
-                if cols[i % len(cols)].button(label, key=f"{key}_act_{a}", width="stretch"):
-                    chosen = a
+            # two to a row where the label fits half the panel, else a row each (not cut)
+            short = [a for a in rest if len(self.decision_label(state, a)) <= 24]
+            for group, columns in ((short, 2), ([a for a in rest if a not in short], 1)):
+                if group:
+                    chosen = action_buttons(state, group, key, columns=columns, ui=self,
+                                            hint=hint) or chosen
         return chosen
+
+    def decision_label(self, state, action: int) -> str:
+        return kt.decision_label(state.action_to_string(action), state.observation(state.current_player))
+
+    def decision_tip(self, state, action: int) -> str:
+        return kt.decision_tip(state.action_to_string(action), state.observation(state.current_player))
+
+    def best_move_mark(self, state, action: int) -> list[str]:
+        """The place clicked for it on the island (a harbour, a market, a farm icon, ...)."""
+        found = island_choice(state.action_to_string(action), state.observation(state.current_player))
+        return [found[1]] if found else []
+
+    def best_move_arrow(self, state, action: int):
+        """A keyple's move: from where it is to where it goes."""
+        m = re.fullmatch(r"move keyple (\w+)>(?:.*>)?(\w+)", state.action_to_string(action))
+        return (m.group(1), m.group(2)) if m else None
+
+    def seat_colour(self, seat: int, players: int) -> str:
+        return ["#868e96", "#343a40", "#a0522d", "#e64980"][seat % 4]
+
+    def how_to_play(self) -> str:
+        return kt.HOW_TO_PLAY
 
     def idle_input(self, obs: dict, viewer: int, key: str | None = None) -> str:
         """While the others move: the viewer's own dice, inert (no widget)."""
@@ -530,7 +305,11 @@ class KeysideUI(GameUI):
             if state.full_observation()["phase"] == "setup":
                 return None
             return state.action_to_string(action)
-        return super().log_text(state, action, actor, viewer)
+        text = super().log_text(state, action, actor, viewer)
+        name = state.action_to_string(action)
+        if text == f"P{actor} {name}":          # a move the viewer may read: in words
+            return f"P{actor} {kt.decision_label(name, state.observation(actor))}"
+        return text
 
     def events(self, before: dict, after: dict) -> list[str]:
         out = []
@@ -540,7 +319,8 @@ class KeysideUI(GameUI):
             out.append("The dice are revealed")
         for b, a in zip(before["harbours"], after["harbours"]):
             if a["resolved"] and not b["resolved"]:
-                out.append(f"H{a['indent']} (tile {a['tile']}) is resolved")
+                out.append(f"H{a['indent']} (harbour {a['tile']}, "
+                           f"{kt.HARBOUR_NAME.get(a['tile'], '')}) is resolved")
         return out
 
     def result_text(self, state) -> str:

@@ -430,7 +430,7 @@ def top_bar(sess, ui):
     who = ", ".join(f"{ui.seat_name(s, n)}: {'you' if k == HUMAN else 'AI'}"
                     for s, k in enumerate(sess.seats))
     st.container(key="play_caption").caption(
-        f"{ui.title}, {n} players, seed {sess.seed} — {who} — AI strength **{sess.preset}** "
+        f"{ui.title}, {n} player{'' if n == 1 else 's'}, seed {sess.seed} — {who} — AI strength **{sess.preset}** "
         f"({AI_PRESETS[sess.preset][1]})")
     with st.container(horizontal=True, vertical_alignment="center", key="play_bar", gap="small"):
         with st.popover("How to play", icon=":material/help:", key="play_howto"):

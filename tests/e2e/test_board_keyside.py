@@ -1,5 +1,8 @@
-"""Keyside in a real browser (headless Chromium): a whole 2-player game and a whole solo game
-against Keytoma, the first year played by clicking (dice set with buttons, boats sent and
+"""Keyside in a real browser (headless Chromium): the first twenty decisions of a 2-player and a
+solo game at 1440x900 (the prompt and its choices in the first viewport, every choice and
+every island element with a tooltip, no two island elements overlapping) and at 390x844 (the
+island scaled to the width, the choices right under it); a whole 2-player game and a whole solo
+game against Keytoma, the first year played by clicking (dice set with buttons, boats sent and
 keyples moved by clicking places on the island, the rest with buttons), then "Let the AI finish
 the game". Screenshots go to test-output/e2e/keyside-*.png.
 
@@ -30,8 +33,11 @@ def log_text(page) -> str:
     return page.locator(".st-key-play_log").inner_text()
 
 
-DECISION = ('div[class*="_act_"] button:not([disabled]), '
-            'div[class*="-island"] button.blb-place')
+DECISION = ('div[class*="_act_"] button:not([disabled]):visible, '
+            'div[class*="-island"] button.blb-place:visible')
+PLACES = 'div[class*="-island"] button.blb-place:visible'
+BUTTONS = 'div[class*="_act_"] button:not([disabled]):visible'
+PHONE = {"width": 390, "height": 844}
 
 
 def start_keyside(page, players_label: str, seed: int):
@@ -100,4 +106,85 @@ def test_keyside_whole_game_first_year_by_clicking_then_the_ai_finishes(browser,
     else:
         assert re.search(r"P0 \d+, P1 \d+ points", text), text
     page.screenshot(path=str(shots / f"keyside-{name}-4-game-over.png"), full_page=True)
+    ctx.close()
+
+
+def _overlapping(boxes):
+    for i, (a, ra) in enumerate(boxes):
+        for b, rb in boxes[i + 1:]:
+            if (ra["x"] + 0.5 < rb["x"] + rb["width"] and rb["x"] + 0.5 < ra["x"] + ra["width"]
+                    and ra["y"] + 0.5 < rb["y"] + rb["height"] and rb["y"] + 0.5 < ra["y"] + ra["height"]):
+                return a, b
+    return None
+
+
+def check_decision(page, viewport, k: int) -> str:
+    """One decision on screen: where its prompt and choices are, their tooltips, the island's
+    elements apart. Returns what it clicks next ("place" or "button")."""
+    page.evaluate("window.scrollTo(0, 0)")
+    island = page.locator('div[class*="-island"]:visible').first
+    board = island.bounding_box()
+    prompt = page.locator(".st-key-play_input").first.bounding_box()
+    places = page.locator(PLACES)
+    buttons = page.locator(BUTTONS)
+    choices = [places.nth(i) for i in range(places.count())] + [buttons.nth(i) for i in range(buttons.count())]
+    assert choices, f"decision {k}: nothing to choose"
+    if viewport["width"] >= 1000:           # beside the island, in the first screen
+        for c in choices + [page.locator(".st-key-play_input").first]:
+            box = c.bounding_box()
+            assert box["y"] + box["height"] <= viewport["height"], (k, c.inner_text()[:60], box)
+    else:                                   # the island fills the width, the choices follow it
+        assert board["width"] <= viewport["width"] and board["x"] >= 0
+        assert board["y"] + board["height"] <= prompt["y"] + 2
+        assert prompt["y"] - (board["y"] + board["height"]) < 250, (board, prompt)
+    # every lit place and every island element has a tooltip; none overlaps another
+    elements = page.locator('div[class*="-island"] .blb-info:visible, ' + PLACES)
+    boxes = []
+    for i in range(elements.count()):
+        el = elements.nth(i)
+        assert (el.get_attribute("data-tip") or "").strip(), el.get_attribute("aria-label")
+        boxes.append((el.get_attribute("data-place"), el.bounding_box()))
+    assert len(boxes) > 40
+    assert _overlapping(boxes) is None, (k, _overlapping(boxes))
+    for i in range(buttons.count()):        # a decision button names its effect and has help
+        label = buttons.nth(i).inner_text()
+        assert not re.search(r"->|^pass$|^\w+ = \d$", label), label
+        if viewport["width"] >= 1000:      # (Streamlit shows a button's help on wide screens)
+            assert buttons.nth(i).evaluate("b => !!b.closest('[data-testid=stTooltipHoverTarget]')"), label
+    if buttons.count() and k == 0 and viewport["width"] >= 1000:      # and the help is words
+        buttons.first.hover()
+        tip = page.locator('[data-testid="stTooltipContent"]')
+        tip.first.wait_for(timeout=10000)
+        assert len(tip.first.inner_text().split()) > 5
+        page.mouse.move(0, 0)
+    return "place" if places.count() and (not buttons.count() or k % 2 == 0) else "button"
+
+
+@pytest.mark.parametrize("name,players_label,seed,viewport", [
+    ("2p-desktop", "2", 11, {"width": 1440, "height": 900}),
+    ("solo-desktop", "1 (solo against Keytoma)", 12, {"width": 1440, "height": 900}),
+    ("2p-phone", "2", 11, PHONE)])
+def test_keyside_first_twenty_decisions_at_hand(browser, server, shots, name, players_label, seed,
+                                                viewport):
+    ctx = browser.new_context(viewport=viewport)
+    page = ctx.new_page()
+    page.goto(server + "/")
+    page.get_by_role("button", name="Start new game").wait_for(timeout=30000)
+    settle(page)
+    start_keyside(page, players_label, seed)
+    for k in range(20):
+        page.locator(DECISION).first.wait_for(timeout=60000)
+        settle(page, quiet=0.4)
+        what = check_decision(page, viewport, k)
+        if k in (0, 7, 19):
+            page.screenshot(path=str(shots / f"keyside-{name}-decision-{k:02d}.png"))
+        target = page.locator(PLACES if what == "place" else BUTTONS).first
+        if what == "place":
+            target.hover()
+            if k < 12:
+                page.screenshot(path=str(shots / f"keyside-{name}-hover-place.png"))
+        key = key_of(target)
+        target.click()
+        page.locator(f".{key}").first.wait_for(state="detached", timeout=60000)
+    page.screenshot(path=str(shots / f"keyside-{name}-decision-20-full.png"), full_page=True)
     ctx.close()

@@ -166,7 +166,7 @@ def render(obs: dict) -> str:
     """Draw an observation (the full state, or what one seat knows) as text."""
     n, viewer = obs["players"], obs["viewer"]
     opts = obs["options"]
-    lines = [f"Keyside, {n} players, {opts['scoring']} scoring tiles - year {obs['year']}, {obs['phase']}"
+    lines = [f"Keyside, {'solo against Keytoma' if n == 1 else f'{n} players'}, {opts['scoring']} scoring tiles - year {obs['year']}, {obs['phase']}"
              + f", start player P{obs['start_player']}"
              + ("" if viewer is None else f" - seen by P{viewer}")]
     boats = {b["at"]: b["sailors"] for b in obs["boats"]}
