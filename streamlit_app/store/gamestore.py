@@ -81,7 +81,13 @@ class GameStore:
     servers) may share one database."""
 
     def __init__(self, directory: Path | str | None = None, *, url: str | None = None,
-                 import_json: bool = True, clock=time.time, ai_lease: float = 60.0):
+                 import_json: bool = True, clock=time.time, ai_lease: float = 60.0,
+                 story=None):
+        """``story(game_id, session, viewer, everything)``: optional, what a view's ``story``
+        holds (the app's log with events and headings, "since your last move"): computed
+        here from the real position, it must return only what ``viewer`` (a seat, or None
+        for what every seat knows; ``everything``: the table has ended) may know. Cached
+        per game version and viewer."""
         self.directory = Path(directory) if directory is not None else data_dir()
         self.url = url or database_url(self.directory)
         self.engine = engine_for(self.url)
@@ -91,6 +97,8 @@ class GameStore:
         self._live: OrderedDict[str, PlaySession] = OrderedDict()   # handed out by get()
         self._snaps: OrderedDict[tuple, PlaySession] = OrderedDict()  # (id, version): private
         self._logs: OrderedDict[tuple, tuple] = OrderedDict()        # (id, version, viewer)
+        self._story = story
+        self._stories: OrderedDict[tuple, object] = OrderedDict()    # (id, version, viewer)
         self._locks: dict[str, threading.RLock] = {}
         self._guard = threading.Lock()
         if import_json:
@@ -204,6 +212,16 @@ class GameStore:
         sess = self._snapshot(row).copy()        # threads never share a State while reading
         return self._view(row, seat_rows, undo, sess, role, seat)
 
+    def is_table(self, game_id: str) -> bool:
+        """Whether the game is a table (seats with links) rather than a local game.
+        ValueError for a malformed id, NoSuchGame for an unknown one."""
+        check_game_id(game_id)
+        with transaction(self.engine, write=False) as conn:
+            row = conn.execute(sa.select(games.c.host_hash).where(games.c.id == game_id)).first()
+        if row is None:
+            raise NoSuchGame(f"there is no game {game_id!r} on this server")
+        return row.host_hash is not None
+
     def version(self, game_id: str) -> int:
         """The game's version: +1 with every change of its record (a move, an undo)."""
         return self._stamp(game_id).version
@@ -247,6 +265,25 @@ class GameStore:
             version = self._commit(conn, row, sess, seat_rows, human_moved=True)
         self._keep_snapshot(game_id, sess)
         return version
+
+    def due_tables(self) -> list[str]:
+        """Ids of the tables whose seat to move the AI plays now (an AI seat, a seat handed
+        to the AI, a seat whose move timer ran out) and whose move no server is computing:
+        what an AI worker should play (play_ai claims each, so it is played once). One
+        read, without the records."""
+        now = self._clock()
+        g, s, c = games, seats, ai_claims
+        timed_out = sa.and_(s.c.kind == HUMAN, g.c.move_timer.is_not(None),
+                            g.c.turn_started + g.c.move_timer <= now)
+        claimed = sa.exists().where(c.c.game_id == g.c.id, c.c.version == g.c.version,
+                                    c.c.expires > now)
+        q = (sa.select(g.c.id)
+             .select_from(g.join(s, sa.and_(s.c.game_id == g.c.id, s.c.seat == g.c.turn_seat)))
+             .where(g.c.host_hash.is_not(None), g.c.status != ENDED, g.c.turn_seat >= 0,
+                    sa.or_(s.c.kind == AI, s.c.to_ai == sa.true(), timed_out), ~claimed)
+             .order_by(g.c.updated))
+        with transaction(self.engine, write=False) as conn:
+            return [r.id for r in conn.execute(q)]
 
     def claim_ai(self, game_id: str) -> AiClaim | None:
         """If the AI plays the seat to move now (an AI seat, a seat handed to the AI, a seat
@@ -788,4 +825,18 @@ class GameStore:
             log=self._log(row, sess, seat if role == SEAT else None, everything),
             state=shown, record=sess.record() if everything else None,
             result=tuple(float(r) for r in state.returns()) if state.is_terminal() else None,
-            undo=undo, can_undo=can_undo)
+            undo=undo, can_undo=can_undo,
+            story=self._told(row, sess, seat if role == SEAT else None, everything))
+
+    def _told(self, row, sess, viewer, everything: bool):
+        """The ``story`` hook's answer for this viewer at this version (cached), or None."""
+        if self._story is None:
+            return None
+        key = (row.id, row.version, viewer, everything)
+        with self._guard:
+            told = self._stories.get(key)
+        if told is None:
+            told = self._story(row.id, sess, viewer, everything)
+            with self._guard:
+                told = self._remember(self._stories, key, told)
+        return told
