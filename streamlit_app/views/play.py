@@ -13,7 +13,7 @@ import time
 import streamlit as st
 
 import boardlab
-from boardlab.streamlit_app import common
+from boardlab.streamlit_app import common, friends_form, table_page, tables
 from boardlab.streamlit_app.eval_bar import beside_board
 from boardlab.streamlit_app.games import ui_for
 from boardlab.streamlit_app.session import (AI, AI_PRESETS, DEFAULT_PRESET, HUMAN, PlaySession,
@@ -36,6 +36,9 @@ CSS = """<style>
 </style>"""
 
 st.title("Play")
+if tables.current() is not None:        # a shared table's link: that table, live
+    table_page.show()
+    st.stop()
 st.markdown(CSS, unsafe_allow_html=True)
 
 
@@ -96,8 +99,11 @@ def new_game_form(expanded: bool) -> None:
         ss.setdefault("ng_seed_default", random.randrange(1, 100000))
         seed = st.number_input("Seed (same seed, same deals)", min_value=0, max_value=2**31 - 1,
                                value=ss["ng_seed_default"], step=1, key="ng_seed")
-        if st.button("Start new game", type="primary", key="ng_start"):
-            open_game(PlaySession(game=game, seats=seats, preset=preset, seed=int(seed)))
+        friends = friends_form.options(ui, game, seats)      # None: on this screen
+        if st.button("Create the table" if friends else "Start new game", type="primary",
+                     key="ng_start"):
+            sess = PlaySession(game=game, seats=seats, preset=preset, seed=int(seed))
+            friends_form.start(sess, friends) if friends else open_game(sess)
     with st.expander("Load a saved game"):
         up = st.file_uploader("Game record (JSON, as saved by this app or `to_record()`)",
                               type=["json"], key="ng_upload")
