@@ -24,7 +24,6 @@ from .tables import esc, presence, seat_label
 
 VIEW_KEY = "bl_table_view"      # the view on screen (a seat's turn: clicks apply over it)
 VIEW_LINK_KEY = "bl_table_view_link"    # the link it was read with
-RUN_VIEW_KEY = "bl_table_run_view"      # the view a page run read, for the table fragment
 FRESH_KEY = "bl_table_fresh"    # the next drawing reads the store's view now
 HINT_ITERATIONS = 2000          # a hint's search (the seat's own knowledge only)
 EVAL_ITERATIONS = 1000          # the evaluation bar's
@@ -66,8 +65,7 @@ def show() -> None:
                       "server, or mistyped).")
     except ValueError as e:
         return refuse(f"This link is malformed: {e}")
-    st.session_state[RUN_VIEW_KEY] = view
-    table(link)
+    table(link, view)
     tables.live(link)
     if link.host_token:
         host_panel.show(link, st.session_state.get(VIEW_KEY, view))
@@ -81,36 +79,31 @@ def show() -> None:
 def view_for(link):
     """The view to draw in this run. The one on screen while it is this seat's turn (so a
     click on it is played over the version it shows, or told that the game moved on: never
-    lost), unless a fresh one was asked for; else the store's view now."""
+    lost), unless a fresh one was asked for; else the store's view now. A seat whose turn
+    was on screen when someone else changed the position (its other window, the AI for an
+    absent seat, the host) is told so."""
     ss = st.session_state
-    drawn = ss.get(VIEW_KEY)
-    if not ss.pop(FRESH_KEY, False) and drawn is not None and drawn.my_turn \
-            and ss.get(VIEW_LINK_KEY) == link.query():
+    drawn = ss.get(VIEW_KEY) if ss.get(VIEW_LINK_KEY) == link.query() else None
+    if not ss.pop(FRESH_KEY, False) and drawn is not None and drawn.my_turn:
         return drawn
+    own = ss.pop(tables.OWN_KEY, False)
     view = common.game_store().view(link.game_id, link.token)
+    if drawn is not None and drawn.my_turn and view.version != drawn.version and not own:
+        tables.notice(tables.MOVED_ON)
     ss[VIEW_KEY], ss[VIEW_LINK_KEY] = view, link.query()
     return view
 
 
-def rerun_table(fresh: bool = True) -> None:
-    """Draw the table again (the store's view now, unless ``fresh`` is False)."""
-    st.session_state[FRESH_KEY] = fresh
-    from streamlit.errors import StreamlitAPIException
-    try:
-        st.rerun(scope="fragment")
-    except StreamlitAPIException:
-        st.rerun()
+def rerun_table() -> None:
+    """Draw the page again, with the store's view now. (The whole page: the table is not a
+    fragment, because a fragment's rerun racing the live poll's left stale widgets on
+    screen.)"""
+    st.session_state[FRESH_KEY] = True
+    st.rerun()
 
 
-@st.fragment
-def table(link) -> None:
+def table(link, view) -> None:
     store = common.game_store()
-    view = st.session_state.pop(RUN_VIEW_KEY, None)     # read by show() in a page run
-    if view is None:
-        try:
-            view = view_for(link)
-        except (AccessDenied, NoSuchGame, ValueError):
-            st.rerun()                  # the page says why
     tables.mark_drawn(link.game_id, view.revision)
     ui = ui_for(view.game)
     seat = view.seat if view.role == SEAT else None

@@ -31,8 +31,11 @@ TABLE_KEY = "bl_table"          # the TableLink this session is at
 DRAWN_KEY = "bl_table_drawn"    # (game id, revision) of the table on screen
 NOTICE_KEY = "bl_table_notice"  # a message for the next drawing ("the game moved on", ...)
 LINKS_KEY = "bl_table_links"    # game id -> {"host": token, seat: token}: links made here
+OWN_KEY = "bl_table_own"        # this window changed the table (its next drawing knows why)
 POLL_SECONDS = 0.5              # how often an open table page asks whether anything changed
 SEEN_EVERY = 10.0               # seconds between two "still here" of a seat's page
+MOVED_ON = ("The game moved on before your click arrived: nothing was played. This is the "
+            "position now.")
 
 
 @dataclass(frozen=True, repr=False)
@@ -221,12 +224,12 @@ def act(what: str, fn, *args, **kwargs):
     try:
         result = fn(*args, **kwargs)
     except GameMovedOn:
-        notice("The game moved on before your click arrived: nothing was played. This is "
-               "the position now.")
+        notice(MOVED_ON)
         return None
     except (AccessDenied, NoSuchGame, ValueError) as e:
         notice(f"Could not {what}: {e}")
         return None
+    st.session_state[OWN_KEY] = True
     ai_worker().wake()
     return result
 
