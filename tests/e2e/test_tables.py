@@ -257,6 +257,7 @@ def test_kitsu_table_two_humans_two_ai_to_the_end_of_a_round(browser, server, sh
     assert who.count(2) and who.count(3)               # the AI seats played on the server
     check_leaks()
     assert all(checked.values()), f"a page had no hidden card to look for: {checked}"
+    assert not any(p.locator('[data-testid="stException"]').count() for p in (a, b, c))
     for ctx in (ctx_a, ctx_b, ctx_c):
         ctx.close()
 
