@@ -23,8 +23,9 @@ RETRY_AFTER = 30.0     # seconds a table whose AI move failed is left alone
 
 
 class AiWorker:
-    def __init__(self, store, interval: float = 0.5, threads: int = 2):
+    def __init__(self, store, interval: float = 0.5, threads: int = 2, on_move=None):
         self.store = store
+        self.on_move = on_move           # called after each AI decision committed here
         self.interval = interval
         self._wake = threading.Event()
         self._stop = threading.Event()
@@ -82,6 +83,8 @@ class AiWorker:
             while not self._stop.is_set() and self.store.play_ai(game_id):
                 played += 1
                 self.played += 1
+                if self.on_move is not None:
+                    self.on_move()
         except Exception:              # noqa: BLE001 - logged; that table waits a while
             log.exception("the AI could not move at table %s", game_id)
             with self._guard:

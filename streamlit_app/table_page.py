@@ -55,9 +55,8 @@ def show() -> None:
     link = tables.current()
     st.markdown(CSS, unsafe_allow_html=True)
     try:
+        tables.seated(link)             # a seat's first visit takes it (then the view)
         view = view_for(link)
-        if view.role == SEAT:
-            tables.seated(link)
     except AccessDenied as e:
         return refuse(f"This link does not open a seat: {e}")
     except NoSuchGame:
@@ -66,7 +65,7 @@ def show() -> None:
     except ValueError as e:
         return refuse(f"This link is malformed: {e}")
     table(link, view)
-    tables.live(link)
+    tables.live(link, view.revision)
     if link.host_token:
         host_panel.show(link, st.session_state.get(VIEW_KEY, view))
     if st.button("Leave this table", key="tbl_leave", icon=":material/logout:",
@@ -104,18 +103,17 @@ def rerun_table() -> None:
 
 def table(link, view) -> None:
     store = common.game_store()
-    tables.mark_drawn(link.game_id, view.revision)
     ui = ui_for(view.game)
     seat = view.seat if view.role == SEAT else None
     ended = view.status == "ended"
     header(ui, view)
-    note = tables.take_notice()
+    note = tables.take_notice(view.version)
     if note:
         st.warning(note, icon=":material/info:")
 
     left, right = st.columns([3, 1.15])
     with left:
-        st.html(f"<div class='bl-tstatus'>{status_text(ui, view)}</div>")
+        st.html(f"<div class='bl-tstatus' data-version='{view.version}'>{status_text(ui, view)}</div>")
         undo_box(ui, view, link)
         story = view.story
         changes = story.changes() if story is not None and seat is not None and not ended else None

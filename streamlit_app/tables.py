@@ -8,16 +8,22 @@ live in the URL and in this session's ``st.session_state`` only: they are never 
 store keeps only their hashes. Everything a page shows comes from ``GameStore.view`` for
 that link: a seat's own observation, never the real position of a running table.
 
-Live update: each table page has a small fragment that reruns every ``POLL_SECONDS`` and
-reads the table's ``revision`` (one indexed read); when it differs from the revision drawn,
-the page runs again. The AI seats are played by one :class:`~.ai_worker.AiWorker` per
-server process, whoever is connected (see ai_worker.py).
+Live update: the server tells each open table page when its table changed: a page, once
+drawn, is watched by the server's :class:`~.live.TableWatcher` (one read of the watched
+tables' revisions every 0.25 s, and at once after a change made here), which asks the
+sessions whose table moved on to run again (as Streamlit's own "run on save" does). Where
+that is not available (a Streamlit without those internals, or ``BOARDLAB_LIVE=poll``), a
+small fragment on the page reads the revision every ``POLL_SECONDS`` instead. The AI seats
+are played by one :class:`~.ai_worker.AiWorker` per server process, whoever is connected
+(see ai_worker.py).
 """
 from __future__ import annotations
 
 import html
 import logging
+import os
 import re
+import time
 from dataclasses import dataclass
 from urllib.parse import urlencode, urlsplit
 
@@ -25,6 +31,7 @@ import streamlit as st
 
 from . import common
 from .ai_worker import AiWorker
+from .live import TableWatcher
 from .store import AccessDenied, GameMovedOn, NoSuchGame, check_game_id
 
 TABLE_KEY = "bl_table"          # the TableLink this session is at
@@ -63,12 +70,69 @@ class TableLink:
                 f"{' host' if self.host_token else ''}>")
 
 
-# --- the server's AI worker and its logs ----------------------------------------------------
+# --- the server's AI worker, its table watcher and its logs ---------------------------------
+LIVE_ENV = "BOARDLAB_LIVE"      # "poll": each page polls (else the server tells the pages)
+
+
 @st.cache_resource(show_spinner=False)
 def ai_worker() -> AiWorker:
     """The AI worker of this server process (started on the first page run)."""
     quiet_logs()
-    return AiWorker(common.game_store()).start()
+    return AiWorker(common.game_store(), on_move=lambda: _wake_watcher()).start()
+
+
+@st.cache_resource(show_spinner=False)
+def watcher() -> TableWatcher | None:
+    """The table watcher of this server process, or None where pages must poll."""
+    if os.environ.get(LIVE_ENV, "").strip().lower() == "poll" or _session_of(None) is None:
+        return None
+    return TableWatcher(common.game_store(), _rerun_session).start()
+
+
+def _wake_watcher() -> None:
+    w = watcher()
+    if w is not None:
+        w.wake()
+
+
+def _session_of(session_id):
+    """Streamlit's AppSession of ``session_id`` (None: gone); with None, whether this
+    Streamlit has what the watcher needs (a truthy object) or not (None)."""
+    try:
+        from streamlit.runtime import Runtime
+        from streamlit.runtime.app_session import AppSession
+        if session_id is None:
+            ok = all(hasattr(AppSession, a) for a in ("request_rerun",
+                                                      "_call_soon_on_event_loop"))
+            return ok or None
+        info = Runtime.instance()._session_mgr.get_active_session_info(session_id)
+    except (ImportError, AttributeError, RuntimeError):
+        return None
+    return None if info is None else info.session
+
+
+def _rerun_session(session_id: str) -> bool | None:
+    """Run that browser session's page again, with the state of its last run (no widget
+    event is replayed): what Streamlit itself does when a source file is saved. None
+    while the session runs (a run is never interrupted: a click in it would be lost);
+    False when it is gone."""
+    session = _session_of(session_id)
+    if session is None:
+        return False
+    if getattr(session, "_scriptrunner", None) is not None:
+        return None
+    try:
+        session._call_soon_on_event_loop(
+            lambda: session.request_rerun(session._client_state))
+    except (AttributeError, RuntimeError):
+        return False
+    return True
+
+
+def _this_session() -> str | None:
+    from streamlit.runtime.scriptrunner import get_script_run_ctx
+    ctx = get_script_run_ctx()
+    return ctx.session_id if ctx is not None else None
 
 
 _TOKEN_IN_URL = re.compile(r"((?:seat|host)(?:=|%3D))[A-Za-z0-9_-]{8,}", re.IGNORECASE)
@@ -101,6 +165,9 @@ def resume() -> bool:
     table (the link in the URL, or the one it opened before a page switch dropped the
     query string); the local game is then left alone."""
     ai_worker()
+    w = watcher()
+    if w is not None:
+        w.forget(_this_session())       # a table page watches again once drawn
     ss = st.session_state
     qp = st.query_params
     gid, seat, host = qp.get("game"), qp.get("seat"), qp.get("host")
@@ -210,17 +277,31 @@ def remember_link(game_id: str, seat, token: str) -> None:
 
 # --- acting through the store ----------------------------------------------------------------
 def notice(text: str) -> None:
-    st.session_state[NOTICE_KEY] = text
+    """A message for this session's next drawing; it stays on screen while the table
+    stays at the version first drawn with it (until the position changes or this session
+    acts)."""
+    st.session_state[NOTICE_KEY] = (text, None)
 
 
-def take_notice() -> str | None:
-    return st.session_state.pop(NOTICE_KEY, None)
+def take_notice(version: int | None = None) -> str | None:
+    """The notice to show with ``version`` of the table (None: a page without one: shown
+    once)."""
+    note = st.session_state.get(NOTICE_KEY)
+    if note is None:
+        return None
+    text, shown_at = note
+    if version is None or (shown_at is not None and shown_at != version):
+        st.session_state.pop(NOTICE_KEY, None)
+        return text if version is None else None
+    st.session_state[NOTICE_KEY] = (text, version)
+    return text
 
 
 def act(what: str, fn, *args, **kwargs):
     """Call a store action for this link; a game that moved on, a refusal or a bad request
     becomes a notice (shown with the new position), never a crash. Returns the result, or
     None if nothing was done."""
+    st.session_state.pop(NOTICE_KEY, None)      # an action answers the last notice
     try:
         result = fn(*args, **kwargs)
     except GameMovedOn:
@@ -231,6 +312,7 @@ def act(what: str, fn, *args, **kwargs):
         return None
     st.session_state[OWN_KEY] = True
     ai_worker().wake()
+    _wake_watcher()
     return result
 
 
@@ -246,23 +328,38 @@ def seated(link: TableLink) -> None:
         st.session_state[key] = True
 
 
+def live(link: TableLink, revision: int) -> None:
+    """Keep the page live: watched by the server, or (where it cannot) polling. A seat's
+    page also says it is still there, every SEEN_EVERY seconds (while it runs)."""
+    mark_drawn(link.game_id, revision)
+    w = watcher()
+    if w is None:
+        poll(link)
+    else:
+        w.watch(_this_session(), link.game_id, revision)
+        still_here(link)
+
+
 @st.fragment(run_every=POLL_SECONDS)
-def live(link: TableLink) -> None:
+def poll(link: TableLink) -> None:
     """Every POLL_SECONDS: the table's revision; the page runs again when it is not the one
-    drawn. A seat's page also says it is still there, every SEEN_EVERY seconds."""
-    import time
-    store = common.game_store()
+    drawn."""
     try:
-        rev = store.revision(link.game_id)
+        rev = common.game_store().revision(link.game_id)
     except (ValueError, NoSuchGame):
         return
     if st.session_state.get(DRAWN_KEY) != (link.game_id, rev):
         st.rerun()
-    if link.seat_token:
-        now = time.time()
-        if now - st.session_state.get("bl_table_seen", 0.0) > SEEN_EVERY:
-            st.session_state["bl_table_seen"] = now
-            try:
-                store.seen(link.game_id, link.seat_token)
-            except (AccessDenied, NoSuchGame, ValueError):
-                pass
+    still_here(link)
+
+
+def still_here(link: TableLink) -> None:
+    if not link.seat_token:
+        return
+    now = time.time()
+    if now - st.session_state.get("bl_table_seen", 0.0) > SEEN_EVERY:
+        st.session_state["bl_table_seen"] = now
+        try:
+            common.game_store().seen(link.game_id, link.seat_token)
+        except (AccessDenied, NoSuchGame, ValueError):
+            pass

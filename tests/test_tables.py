@@ -2,7 +2,7 @@
 headings, "since your last move") as the store hands it out, the server's AI worker (AI
 seats, seats handed to the AI, move timers; exactly once with two servers), and the mask
 that keeps seat and host tokens out of log lines. The pages themselves are tested in a
-browser (tests/e2e/test_tables.py)."""
+browser (tests/e2e/test_tables_browser.py)."""
 import logging
 import threading
 
@@ -229,3 +229,35 @@ def test_a_token_in_a_log_line_is_masked(caplog):
     assert token not in " ".join(lines)
     assert lines[0] == "GET /?game=abcdefgh&seat=***&host=***"
     assert lines[2] == "nothing secret: seat 3"
+
+
+# --- the table watcher ------------------------------------------------------------------------
+def test_the_watcher_reruns_the_pages_whose_table_moved_on(store):
+    from boardlab.streamlit_app.live import TableWatcher
+    t = table(store, "kitsu", [HUMAN, HUMAN], track_length=3)
+    other = table(store, "kitsu", [HUMAN, HUMAN], track_length=3)
+    gid = t.game_id
+    answers = {"a": True, "b": True, "c": None, "gone": False}
+    asked = []
+
+    def rerun(sid):
+        asked.append(sid)
+        return answers[sid]
+    w = TableWatcher(store, rerun)
+    rev = store.revision(gid)
+    for sid in ("a", "b", "c", "gone"):
+        w.watch(sid, gid, rev)
+    w.watch("elsewhere", other.game_id, store.revision(other.game_id))
+    assert w.check() == 0 and asked == []                 # nothing changed
+    v = store.view(gid)
+    sv = store.view(gid, t.seat_tokens[v.to_move])
+    store.apply(gid, t.seat_tokens[v.to_move], sv.version, sv.legal[0][0])
+    w.watch("b", gid, store.revision(gid))                # b drew the new revision already
+    assert w.check() == 1 and sorted(asked) == ["a", "c", "gone"]
+    assert set(w.watching()) == {"b", "c", "elsewhere"}   # c was busy: asked again next time
+    asked.clear()
+    answers["c"] = True
+    assert w.check() == 1 and asked == ["c"]
+    assert set(w.watching()) == {"b", "elsewhere"}
+    w.forget("b")
+    assert set(w.watching()) == {"elsewhere"}

@@ -212,6 +212,17 @@ class GameStore:
         sess = self._snapshot(row).copy()        # threads never share a State while reading
         return self._view(row, seat_rows, undo, sess, role, seat)
 
+    def revisions(self, game_ids) -> dict[str, int]:
+        """The revision of each of these games (one read; an unknown id is left out):
+        what a server watching its open tables polls."""
+        ids = [check_game_id(g) for g in game_ids]
+        if not ids:
+            return {}
+        with transaction(self.engine, write=False) as conn:
+            rows = conn.execute(sa.select(games.c.id, games.c.revision)
+                                .where(games.c.id.in_(ids))).all()
+        return {r.id: r.revision for r in rows}
+
     def is_table(self, game_id: str) -> bool:
         """Whether the game is a table (seats with links) rather than a local game.
         ValueError for a malformed id, NoSuchGame for an unknown one."""

@@ -1,14 +1,18 @@
 """A table whose seats are on two `boardlab app` servers sharing one PostgreSQL (as behind a
 load balancer): a 4-player Kitsu table, P0's browser on one server, P1's on the other, the
-AI seats played by the servers' workers. Each seat's move shows in the other's browser, on
-the other server; every decision is in the record once; and neither server's log (at debug
-level) holds a seat or host token. Needs $BOARDLAB_TEST_POSTGRES (CI starts a server).
+AI seats played by the servers' workers. One server tells its pages of changes (the table
+watcher), the other's pages poll (BOARDLAB_LIVE=poll): each seat's move shows in the other's
+browser, on the other server; every decision is in the record once; and neither server's
+log (at debug level) holds a seat or host token. Needs $BOARDLAB_TEST_POSTGRES (CI starts
+a server).
 
 The browser and the servers are those of test_browser.py and test_app_servers.py."""
 import pytest
-from test_app_servers import shared_db, two_servers  # noqa: F401
+import subprocess
+
+from test_app_servers import shared_db, start_server  # noqa: F401
 from test_browser import browser, settle, shots  # noqa: F401
-from test_tables import (click_first, log_text, make_table, next_mover, open_table,
+from test_tables_browser import (click_first, log_text, make_table, next_mover, open_table,
                          record_of, wait_change)
 
 import boardlab
@@ -17,13 +21,30 @@ from boardlab.streamlit_app.store import GameStore
 
 
 @pytest.fixture
-def debug_logs(monkeypatch):
-    """The servers started after this log at debug level (Streamlit's setting by env)."""
+def two_servers(shared_db, tmp_path, monkeypatch):
+    """Server a (pages told of changes) and server b (pages polling), logging at debug
+    level (Streamlit's setting, by its environment variable)."""
     monkeypatch.setenv("STREAMLIT_LOGGER_LEVEL", "debug")
+    procs, urls = [], []
+    try:
+        for name in ("a", "b"):
+            if name == "b":
+                monkeypatch.setenv("BOARDLAB_LIVE", "poll")
+            (tmp_path / name).mkdir()
+            proc, url = start_server(shared_db, tmp_path / name)
+            procs.append(proc)
+            urls.append(url)
+        yield urls
+    finally:
+        for proc in procs:
+            proc.terminate()
+            try:
+                proc.wait(10)
+            except subprocess.TimeoutExpired:
+                proc.kill()
 
 
-def test_a_table_with_seats_on_two_servers(debug_logs, browser, two_servers, shared_db,
-                                           tmp_path, shots):
+def test_a_table_with_seats_on_two_servers(browser, two_servers, shared_db, tmp_path, shots):
     url_a, url_b = two_servers
     store = GameStore(tmp_path / "store", url=shared_db)
     try:

@@ -66,6 +66,11 @@ def log_text(page) -> str:
     return page.locator(".st-key-play_log").inner_text()
 
 
+def shows_text(page, text: str) -> None:
+    """The page shows ``text`` (once its current run has drawn it)."""
+    page.get_by_text(text).first.wait_for(timeout=60000)
+
+
 def decision(page):
     return page.locator(INPUT).locator(ANY_DECISION)
 
@@ -185,7 +190,7 @@ def test_kitsu_table_two_humans_two_ai_to_the_end_of_a_round(browser, server, sh
     create_with_the_form(a)
     assert "seat=" in a.url and "host=" in a.url
     gid = re.search(r"game=([A-Za-z0-9_-]+)", a.url).group(1)
-    assert "you play P0 (Blue) — Ann" in a.content()
+    shows_text(a, "you play P0 (Blue) — Ann")
     # the host panel lists the links to send: one per other human seat, and the host's
     a.locator('[data-testid="stCode"]').first.wait_for(timeout=60000)
     codes = [c.inner_text() for c in a.locator('[data-testid="stCode"]').all()]
@@ -194,9 +199,10 @@ def test_kitsu_table_two_humans_two_ai_to_the_end_of_a_round(browser, server, sh
     a.screenshot(path=str(shots / "table-01-host-links.png"), full_page=True)
     url_b = server + "/?" + seat_links[0].split("?", 1)[1]
     ctx_b, b = open_table(browser, url_b, frames["b"])
-    assert "you play P1 (Orange) — Bob" in b.content()
+    shows_text(b, "you play P1 (Orange) — Bob")
     ctx_c, c = open_table(browser, link(server, gid), frames["c"])
-    assert "you are watching" in c.content() and not decision(c).count()
+    shows_text(c, "you are watching")
+    assert not decision(c).count()
 
     checked = {"a": 0, "b": 0, "c": 0}
 
@@ -239,8 +245,8 @@ def test_kitsu_table_two_humans_two_ai_to_the_end_of_a_round(browser, server, sh
                 page.locator(".st-key-play_log").wait_for(timeout=60000)
                 settle(page)
                 assert log_text(page) == kept
-            assert "you play P0 (Blue) — Ann" in a.content()
-            assert "you play P1 (Orange) — Bob" in b.content()
+            shows_text(a, "you play P0 (Blue) — Ann")
+            shows_text(b, "you play P1 (Orange) — Bob")
             reloaded = True
             a.screenshot(path=str(shots / "table-02-seat-a.png"), full_page=True)
             b.screenshot(path=str(shots / "table-03-seat-b.png"), full_page=True)
@@ -321,7 +327,7 @@ def test_keyside_a_player_leaves_and_the_host_hands_the_seat_to_the_ai(browser, 
             break
         time.sleep(0.1)
     assert after.count("P2 ") > p2_moves
-    assert "AI (handed over)" in pages[0].content()
+    shows_text(pages[0], "AI (handed over)")
     pages[0].screenshot(path=str(shots / "table-06-keyside-handed.png"), full_page=True)
     for ctx in ctxs[:2]:
         ctx.close()
