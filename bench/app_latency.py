@@ -280,6 +280,13 @@ TABLE_VERSION_JS = r"""
   return -1;
 }
 """
+# A decision: an enabled button of the seat's input area, or a lit place on the board (a
+# Kitsu Katana's target is clicked on the table).
+TABLE_CHOICES_JS = r"""
+() => [...document.querySelectorAll(
+    '.st-key-play_input button:not([disabled]), .st-key-tbl_board button.blb-place:not([disabled]), .st-key-tbl_board button.blb-legal:not([disabled])')]
+  .filter(b => !b.closest('[data-stale="true"]'))
+"""
 TABLE_TURN_JS = r"""
 () => {
   if (document.body.innerText.includes('Game over')) return 'over';
@@ -287,21 +294,16 @@ TABLE_TURN_JS = r"""
   for (const s of document.querySelectorAll('.bl-tstatus[data-version]')) {
     if (!s.closest('[data-stale="true"]')) version = Number(s.dataset.version);
   }
-  const box = document.querySelector('.st-key-play_input');
-  if (version < 0 || !box || box.closest('[data-stale="true"]')) return false;
-  for (const b of box.querySelectorAll('button:not([disabled])')) {
-    if (!b.closest('[data-stale="true"]')) return version;
-  }
-  return false;
+  if (version < 0 || !document.body.innerText.includes('Your turn')) return false;
+  return (""" + TABLE_CHOICES_JS + """)().length ? version : false;
 }
 """
 TABLE_CLICK_JS = r"""
 () => {
-  const box = document.querySelector('.st-key-play_input');
-  for (const b of box.querySelectorAll('button:not([disabled])')) {
-    if (!b.closest('[data-stale="true"]')) { b.click(); return true; }
-  }
-  return false;
+  const choices = (""" + TABLE_CHOICES_JS + """)();
+  if (!choices.length) return false;
+  choices[0].click();
+  return true;
 }
 """
 
@@ -353,19 +355,25 @@ def make_tables(server, count: int, humans: int, seed: int) -> list:
     return made
 
 
-async def table_seat(page, others, think: float, n: int, latencies: list, errors: list,
+async def table_seat(page, others, think: float, table: dict, latencies: list, errors: list,
                      counter: list):
     """One human seat: wait for its decision, think, click the first choice, and time
-    until every other human seat's page shows a version past the clicked one."""
-    done = 0
-    while done < n:
+    until every other human seat's page shows a version past the clicked one; until the
+    table has had its ``table["left"]`` human decisions."""
+    waited = 0.0
+    while table["left"] > 0:
         try:
-            turn = await page.wait_for_function(TABLE_TURN_JS, timeout=180000, polling=50)
-        except Exception as e:              # noqa: BLE001 - counted
-            errors.append(f"no decision came: {type(e).__name__}")
-            return
+            turn = await page.wait_for_function(TABLE_TURN_JS, timeout=2000, polling=50)
+        except Exception:                   # noqa: BLE001 - not this seat's turn yet
+            waited += 2.0
+            if waited > 180:
+                errors.append("no decision came in 180 s")
+                return
+            continue
+        waited = 0.0
         version = await turn.json_value()
         if version == "over":
+            table["left"] = 0
             return
         if think:
             await asyncio.sleep(think)
@@ -381,7 +389,7 @@ async def table_seat(page, others, think: float, n: int, latencies: list, errors
             continue
         latencies.append(time.perf_counter() - t0)
         counter[0] += 1
-        done += 1
+        table["left"] -= 1
         if await page.locator('[data-testid="stException"]').count():
             errors.append("exception shown on the page")
         if "moved on before your click" in await page.content():
@@ -405,9 +413,10 @@ async def bench_tables(browser, server, tables: int, humans: int, think: float, 
     latencies, errors, count = [], [], [0]
     cpu0, bcpu0, v0, t0 = server.cpu(), browser_cpu_seconds(server), versions(server, made), \
         time.perf_counter()
-    await asyncio.gather(*(table_seat(p, [o for o in pages if o is not p], think, n, latencies,
-                                      errors, count)
-                           for pages in seats for p in pages))
+    left = [{"left": n * humans} for _ in seats]
+    await asyncio.gather(*(table_seat(p, [o for o in pages if o is not p], think, left[t],
+                                      latencies, errors, count)
+                           for t, pages in enumerate(seats) for p in pages))
     wall = time.perf_counter() - t0
     cpu, bcpu = server.cpu() - cpu0, browser_cpu_seconds(server) - bcpu0
     all_decisions = versions(server, made) - v0
@@ -472,7 +481,8 @@ def main(argv=None):
                     help="human seats per table (one browser context each)")
     ap.add_argument("--think", type=float, default=0.0,
                     help="seconds each human waits before clicking")
-    ap.add_argument("--table-n", type=int, default=10, help="clicks per human seat")
+    ap.add_argument("--table-n", type=int, default=10,
+                    help="human decisions per table, per human seat")
     ap.add_argument("--seed", type=int, default=11)
     args = ap.parse_args(argv)
     asyncio.run(run(args))

@@ -87,7 +87,8 @@ class GameStore:
         holds (the app's log with events and headings, "since your last move"): computed
         here from the real position, it must return only what ``viewer`` (a seat, or None
         for what every seat knows; ``everything``: the table has ended) may know. Cached
-        per game version and viewer."""
+        per game version and viewer. With it, a view's ``log`` is the story's move lines
+        (its ``lines`` of kind "move"), read once per version instead of from the start."""
         self.directory = Path(directory) if directory is not None else data_dir()
         self.url = url or database_url(self.directory)
         self.engine = engine_for(self.url)
@@ -206,8 +207,8 @@ class GameStore:
             check_token(token)
         with transaction(self.engine, write=False) as conn:
             row = self._row(conn, game_id)
-            role, seat = self._access(conn, row, token)
             seat_rows = self._seat_rows(conn, game_id)
+            role, seat = self._access(conn, row, token, seat_rows)
             undo = self._undo_request(conn, row, seat_rows)
         sess = self._snapshot(row).copy()        # threads never share a State while reading
         return self._view(row, seat_rows, undo, sess, role, seat)
@@ -634,8 +635,9 @@ class GameStore:
         return conn.execute(sa.select(seats).where(seats.c.game_id == game_id)
                             .order_by(seats.c.seat)).all()
 
-    def _access(self, conn, row, token) -> tuple[str, int | None]:
-        """(role, seat) of ``token`` at this game; AccessDenied if it is none of its own."""
+    def _access(self, conn, row, token, seat_rows=None) -> tuple[str, int | None]:
+        """(role, seat) of ``token`` at this game; AccessDenied if it is none of its own.
+        ``seat_rows``: the game's seats, if already read."""
         if row.host_hash is None:
             if token is not None:
                 raise AccessDenied("this game has no seat or host links: its link alone opens it")
@@ -644,7 +646,9 @@ class GameStore:
             return SPECTATOR, None
         h = access.token_hash(token)
         found = (HOST, None) if access.same_token(h, row.host_hash) else None
-        for s in self._seat_rows(conn, row.id):     # every seat compared, in constant time
+        if seat_rows is None:
+            seat_rows = self._seat_rows(conn, row.id)
+        for s in seat_rows:                     # every seat compared, in constant time
             if access.same_token(h, s.token_hash):
                 found = (SEAT, s.seat)
         if found is None:
@@ -827,17 +831,21 @@ class GameStore:
                     and sess.undo_target(seat) is not None)
         infos = tuple(SeatInfo(s.seat, s.kind, bool(s.to_ai), s.name, s.joined is not None,
                                s.last_seen) for s in seat_rows)
+        viewer = seat if role == SEAT else None
+        story = self._told(row, sess, viewer, everything)
+        if story is not None:       # its moves, read once per version (not the whole game)
+            log = tuple(line.raw for line in story.lines if line.kind == "move")
+        else:
+            log = self._log(row, sess, viewer, everything)
         return TableView(
             game_id=row.id, version=row.version, revision=row.revision, role=role, seat=seat,
             game=row.name, params=json.loads(row.params), players=sess.game.num_players,
             status=row.status, settings=self._settings(row), seats=infos, to_move=p,
             ai_to_move=ai_now, turn_deadline=self._deadline(row, seat_rows, p),
             observation=obs, legal=legal,
-            log=self._log(row, sess, seat if role == SEAT else None, everything),
-            state=shown, record=sess.record() if everything else None,
+            log=log, state=shown, record=sess.record() if everything else None,
             result=tuple(float(r) for r in state.returns()) if state.is_terminal() else None,
-            undo=undo, can_undo=can_undo,
-            story=self._told(row, sess, seat if role == SEAT else None, everything))
+            undo=undo, can_undo=can_undo, story=story)
 
     def _told(self, row, sess, viewer, everything: bool):
         """The ``story`` hook's answer for this viewer at this version (cached), or None."""

@@ -72,7 +72,10 @@ def shows_text(page, text: str) -> None:
 
 
 def decision(page):
-    return page.locator(INPUT).locator(ANY_DECISION)
+    """The seat's choices now: in its input area, or a lit place on the board (a Kitsu
+    Katana's target is clicked on the table)."""
+    return page.locator(INPUT).locator(ANY_DECISION).or_(
+        page.locator(".st-key-tbl_board button.blb-place"))
 
 
 def next_mover(pages):
