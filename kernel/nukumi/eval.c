@@ -66,7 +66,10 @@ static double projected(const NkConfig *c, const NkState *s, int p) {
     if (c->players == 1)
         per_round = 0.6 * per_round + 0.7 * build_potential(c, s, owned, bag, draw);
     v += per_round * (rounds_left - 1);
-    v += 1.0 * nk_total(s->drawn[p]);                  /* still to spend this round: a Coin each at worst */
+    /* Still to spend this round: a Coin each at worst (sold), a little more while the seat
+     * is in the round (an action may still use it; selling can wait for the turn's end);
+     * nothing once it has passed. */
+    if (!(s->passed >> p & 1)) v += 1.1 * nk_total(s->drawn[p]);
     v += 2.5 * bb_popcount64(s->hand[p]);
     /* Standing where a building can go (the step before most points). */
     int sq = s->pos[p];

@@ -15,6 +15,7 @@ True
 from __future__ import annotations
 
 import json
+import math
 import operator
 import re
 from dataclasses import dataclass
@@ -58,6 +59,32 @@ def _as_int(value):
         return operator.index(value)
     except TypeError:
         return None
+
+
+def _json_facts(value, where: str = ""):
+    """Position facts as the record will hold them: plain JSON (numpy scalars become numbers,
+    a tuple a list, an int key a string), so that the position built and the one its record
+    replays are the same. A value JSON cannot hold is a ValueError naming where it is."""
+    if isinstance(value, np.generic):
+        value = value.item()
+    if value is None or isinstance(value, (bool, int, str)):
+        return value
+    if isinstance(value, float):
+        if math.isfinite(value):
+            return value
+    elif isinstance(value, (list, tuple)):
+        return [_json_facts(v, f"{where}[{i}]") for i, v in enumerate(value)]
+    elif isinstance(value, dict):
+        out = {}
+        for k, v in value.items():
+            if isinstance(k, np.generic):
+                k = k.item()
+            if not isinstance(k, (str, int)) or isinstance(k, bool):
+                raise ValueError(f"{where or 'facts'}: key {brief_repr(k)} is not a string")
+            out[str(k)] = _json_facts(v, f"{where}.{k}" if where else str(k))
+        return out
+    raise ValueError(f"{where or 'facts'} must be a JSON value (a number, string, true/false, null, "
+                     f"list or object), got {brief_repr(value)}")
 
 
 def games_available() -> list[str]:
@@ -189,7 +216,12 @@ class Game:
         """
         seat = self._position_seat(seat)
         seed = _check_seed(seed)
-        position = {"seat": seat, "facts": facts}
+        try:
+            plain = _json_facts(facts)
+        except ValueError:      # the game's own check names a bad fact its way, if it finds it
+            self._start(seed, {"seat": seat, "facts": facts})
+            raise
+        position = {"seat": seat, "facts": plain}
         return State(self, self._start(seed, position), seed, position=position)
 
     def _position_seat(self, seat) -> int:

@@ -113,6 +113,22 @@ class GameUI:
                     "choose a move:")
         return action_buttons(state, legal, key)
 
+    def decision_label(self, state, action: int) -> str:
+        """The text of a decision button, naming its effect (default: the notation)."""
+        return state.action_to_string(action)
+
+    def decision_tip(self, state, action: int) -> str:
+        """The longer tooltip of a decision button (default: none)."""
+        return ""
+
+    def best_move_mark(self, state, action: int) -> list:
+        """The board places to ring for the hint / analysis best move (default: none)."""
+        return []
+
+    def how_to_play(self) -> str:
+        """Markdown for someone who never saw the rulebook: the goal, a turn, how it ends."""
+        return ""
+
     def idle_input(self, obs: dict | None, viewer) -> str:
         """HTML of the viewer's input area while the others move, drawn inert (nothing to
         click); ``obs`` is the viewer's observation (None if no seat is on screen)."""

@@ -407,7 +407,7 @@ def place_rect(pid: str):
 
 
 PROMPTS = {
-    "dice": "**Set your dice in secret:** choose the value of your next die (the others see only that you set one).",
+    "dice": "**Set your dice in secret:** choose the value of your next die (the others see only when you have set all six).",
     "land": "**Your turn:** choose a die, then click the harbour its boat sails to (or put a die on your mat).",
     "follow": "**Follow?** Put your die of the same colour on this harbour, or pass.",
     "keyple_in": "**A keyple may enter the harbour:** click where it comes from… or pass.",

@@ -16,9 +16,10 @@ import streamlit as st
 import boardlab
 
 from .. import board_component as bc
+from . import kitsu_text as kt
 from .base import GameUI
 from .kitsu_draw import (CLAN_NAME, HAND_CARD_W, TOKEN_TITLE, board_svg, card_long_name,
-                         hand_card_svg, relation)
+                         hand_card_svg)
 
 CARD_TYPES = boardlab.games.get("kitsu").CARD_TYPES
 
@@ -42,12 +43,14 @@ def hand_actions(names: dict, use_token: bool) -> dict:
     return out
 
 
-def hand_places(hand, by_card: dict, names: dict, hint=None):
-    """The hand as places of the board component, and place id -> action."""
+def hand_places(hand, by_card: dict, names: dict, hint=None, obs=None, seat=None):
+    """The hand as places of the board component, and place id -> action. A card's label
+    names what clicking it does, its tip what the card does (``obs``: the mover's view)."""
     hint_card = None
     if hint is not None and hint in names:
         m = re.fullmatch(r"(?:play|give) (\S+).*", names[hint])
         hint_card = m.group(1) if m else None
+    players = (obs or {}).get("players", 4)
     places, actions = [], {}
     for i, card in enumerate(hand):
         a = by_card.get(card)
@@ -55,19 +58,26 @@ def hand_places(hand, by_card: dict, names: dict, hint=None):
         hinted = card == hint_card
         if a is not None:
             actions[pid] = a
-            label = f"{card_long_name(card)}: {names[a]}"
+            label = kt.decision_label(names[a], obs, seat)
+            tip = kt.decision_tip(names[a], obs, seat)
         else:
             label = f"{card_long_name(card)} cannot be played now"
+            tip = kt.card_tip(card, players)
+            forced = (obs or {}).get("forced")
+            if forced and forced.get("seat") == seat:
+                tip = (f"A Black Kitsune obliges you to play {forced['colour']} if you can. "
+                       + tip)
         places.append(bc.Place(pid, label + (" (the AI's hint)" if hinted else ""),
-                               legal=a is not None, svg=hand_card_svg(card),
+                               legal=a is not None, svg=hand_card_svg(card), tip=tip,
                                caption="AI hint" if hinted else "",
                                mark="hint" if hinted else None))
     return places, actions
 
 
-def hand_view(hand, key: str, names=None, by_card=None, hint=None, interactive=True):
+def hand_view(hand, key: str, names=None, by_card=None, hint=None, interactive=True, obs=None,
+              seat=None):
     """Draw the hand (clickable where legal); returns the action clicked, or None."""
-    places, actions = hand_places(hand, by_card or {}, names or {}, hint)
+    places, actions = hand_places(hand, by_card or {}, names or {}, hint, obs, seat)
     if not places:
         st.caption("No cards in your hand.")
         return None
@@ -82,12 +92,12 @@ def katana_places(state, names: dict, obs: dict, seat: int, rects):
         m = re.fullmatch(r"katana #(\d+) P(\d+) (\S+)", nm)
         if not m or not 0 < int(m.group(1)) <= len(rects):
             return None, None                  # not a trick card: the caller offers buttons
-        i, target, card = int(m.group(1)) - 1, int(m.group(2)), m.group(3)
-        who = relation(target, seat, obs["clans"])
+        i = int(m.group(1)) - 1
         pid = f"t{i}"
         actions[pid] = a
-        places.append(bc.Place(pid, f"Destroy {card_long_name(card)} of P{target} ({who})",
-                               rect=rects[i], note=f"{nm}: P{target} ({who})"))
+        label = kt.decision_label(nm, obs, seat)         # "Destroy Orange 4 of P1 (opponent)"
+        places.append(bc.Place(pid, label, rect=rects[i], note=label,
+                               tip=kt.decision_tip(nm, obs, seat)))
     return places, actions
 
 
@@ -103,22 +113,51 @@ def recover_places(names: dict, obs: dict, rects, last_cards=None):
         i = shown.index(m.group(1))
         pid = f"l{i}"
         actions[pid] = a
-        places.append(bc.Place(pid, f"Take {card_long_name(m.group(1))} into your hand",
-                               rect=rects[i], note=nm))
+        label = kt.decision_label(nm, obs)               # "Take Blue 2 back into your hand"
+        places.append(bc.Place(pid, label, rect=rects[i], note=label,
+                               tip=kt.decision_tip(nm, obs)))
     return places, actions
 
 
-def _choice_buttons(names: dict, key: str, hint=None, columns: int = 4):
-    """A button per action (its notation as label); the AI's hint is the primary one."""
+def _choice_buttons(names: dict, key: str, hint=None, columns: int = 4, obs=None, seat=None):
+    """A button per action, named by its effect, its tooltip the longer text; the AI's hint
+    is the primary one."""
     chosen = None
     acts = list(names)
     cols = st.columns(min(columns, max(len(acts), 1)))
     for i, a in enumerate(acts):
-        if cols[i % len(cols)].button(names[a] + ("  · AI hint" if a == hint else ""),
-                                      key=f"{key}_act_{a}", width="stretch", help=names[a],
+        label = kt.decision_label(names[a], obs, seat)
+        tip = kt.decision_tip(names[a], obs, seat) or label
+        if cols[i % len(cols)].button(label + ("  · AI hint" if a == hint else ""),
+                                      key=f"{key}_act_{a}", width="stretch", help=tip,
                                       type="primary" if a == hint else "secondary"):
             chosen = a
     return chosen
+
+
+def table_places(found: list[dict]) -> list:
+    """The table's elements (kitsu_draw.board_svg's ``places``) as inert places with tips."""
+    return [bc.Place(d["id"], d["label"], legal=False, rect=d["rect"], tip=d["tip"],
+                     anim=d["anim"]) for d in found]
+
+
+def draw_table(obs, viewer, *, key: str, recent=None, last_cards=None, before=None, legal=(),
+               hint=None, note: str = ""):
+    """The table as a board: every element with its tip (and how it arrived, since
+    ``before``), ``legal`` places (e.g. the Katana's targets) clickable. Returns the id of the
+    place clicked, or None."""
+    found = []
+    svg = board_svg(obs, viewer, recent=recent, last_cards=last_cards, places=found, before=before)
+    by_id = {p.id: p for p in legal}
+    places = []
+    for p in table_places(found):
+        q = by_id.pop(p.id, None)
+        if q is not None:
+            p = bc.Place(p.id, q.label, rect=q.rect, note=q.note, tip=q.tip or p.tip,
+                         anim=p.anim, mark=q.mark)
+        places.append(p)
+    places += list(by_id.values())
+    return bc.board(places, svg, key=key, max_width=820, note=note)
 
 
 # ----------------------------------------------------------------------------------------------
@@ -164,16 +203,20 @@ class KitsuUI(GameUI):
 
     # -- drawing ----------------------------------------------------------------------------
     def board(self, obs: dict, key: str = "board", viewer=None, changes=None) -> None:
-        """The table; the cards played since the viewer's last decision (``changes``) are
-        ringed. The table is left in a slot the Katana's target is clicked in (see
-        :meth:`move_input`); if that input came first and drew the table, nothing is drawn."""
+        """The table, every element with its tooltip; the cards played since the viewer's last
+        decision (``changes``) are ringed and arrive animated (slid from their seat). The
+        table is left in a slot the Katana's target is clicked in (see :meth:`move_input`);
+        if that input came first and drew the table, nothing is drawn."""
         if bc.claimed("kitsu-table"):
             return
         recent = bc.recent_moves(changes)
+        before = getattr(changes, "before", None) if changes else None
         last = _entered_last_trick(obs)
-        slot = bc.reserve("kitsu-table", obs=obs, viewer=viewer, recent=recent, last_cards=last)
-        slot.markdown(board_svg(obs, viewer, recent=recent, last_cards=last),
-                      unsafe_allow_html=True)
+        slot = bc.reserve("kitsu-table", obs=obs, viewer=viewer, recent=recent, last_cards=last,
+                          before=before)
+        with slot:
+            draw_table(obs, viewer, key=f"{key}-kitsu-table", recent=recent, last_cards=last,
+                       before=before)
 
     # -- input ------------------------------------------------------------------------------
     def move_input(self, state, obs: dict, key: str, hint=None):
@@ -200,13 +243,15 @@ class KitsuUI(GameUI):
                     use_token = st.toggle(f"Play my **{TOKEN_TITLE.get(token, token)}** with this card",
                                           key=f"{key}-usetoken",
                                           value=hint is not None and " with " in names.get(hint, ""))
+                    effect = kt.TOKEN_EFFECT.get(token, "")
+                    st.caption(effect[:1].upper() + effect[1:] + ".")
             by_card = hand_actions(names, use_token)
-            choice = hand_view(hand, key, names, by_card, hint)
+            choice = hand_view(hand, key, names, by_card, hint, obs=obs, seat=seat)
             # anything legal the hand cannot reach (should not happen) stays offered
             reached = set(hand_actions(names, True).values()) | set(hand_actions(names, False).values())
             rest = {a: nm for a, nm in names.items() if a not in reached}
             if rest:
-                choice = _choice_buttons(rest, key, hint) or choice
+                choice = _choice_buttons(rest, key, hint, obs=obs, seat=seat) or choice
             return choice
         if phase in ("katana", "recover"):
             chosen = self._table_input(state, obs, names, key, hint)
@@ -220,7 +265,7 @@ class KitsuUI(GameUI):
             "round_leader": "**Your clan won the round:** who leads the next round?",
         }
         st.markdown(prompts.get(phase, "**Choose:**"))
-        return _choice_buttons(names, key, hint)
+        return _choice_buttons(names, key, hint, obs=obs, seat=seat)
 
     def _table_input(self, state, obs, names, key, hint):
         """A card clicked on the table, redrawn clickable in the board's slot: the Katana's
@@ -230,8 +275,8 @@ class KitsuUI(GameUI):
         kept = bc.reserved("kitsu-table")
         info = kept[1] if kept else {"obs": obs, "viewer": seat, "recent": None, "last_cards": None}
         trick_rects, last_rects = [], []
-        svg = board_svg(info["obs"], info["viewer"], recent=info["recent"], trick_rects=trick_rects,
-                        last_rects=last_rects, last_cards=info["last_cards"])
+        board_svg(info["obs"], info["viewer"], trick_rects=trick_rects, last_rects=last_rects,
+                  last_cards=info["last_cards"])
         if obs["phase"] == "katana":
             places, actions = katana_places(state, names, info["obs"], seat, trick_rects)
             prompt = ("**Katana:** click the card it destroys on the table (a face-up numeral "
@@ -245,13 +290,45 @@ class KitsuUI(GameUI):
         if places is None:
             return False
         st.markdown(prompt)
-        places = [bc.Place(p.id, p.label, rect=p.rect, note=p.note,
+        places = [bc.Place(p.id, p.label, rect=p.rect, note=p.note, tip=p.tip,
                            mark="hint" if actions[p.id] == hint else None) for p in places]
         if not kept:
             bc.claim("kitsu-table")         # the board, drawn after, leaves the table out
         with (kept[0] if kept else st.container()):
-            clicked = bc.board(places, svg, key=f"{key}-{obs['phase']}", max_width=820, note=note)
+            clicked = draw_table(info["obs"], info["viewer"], key=f"{key}-{obs['phase']}",
+                                 recent=info["recent"], last_cards=info["last_cards"],
+                                 before=info.get("before"), legal=places, note=note)
         return bc.pick(clicked, actions)
+
+    def decision_label(self, state, action: int) -> str:
+        seat = state.current_player
+        return kt.decision_label(state.action_to_string(action), state.observation(seat), seat)
+
+    def decision_tip(self, state, action: int) -> str:
+        seat = state.current_player
+        return kt.decision_tip(state.action_to_string(action), state.observation(seat), seat)
+
+    def best_move_mark(self, state, action: int) -> list:
+        """The hand card it plays (hand board), the trick card a Katana destroys or the last
+        trick's card taken back (table board)."""
+        seat = state.current_player
+        name = state.action_to_string(action)
+        obs = state.observation(seat)
+        m = re.fullmatch(r"(?:play|give) (\S+).*", name)
+        if m:
+            hand = obs["hands"][seat] or []
+            return [f"h{hand.index(m.group(1))}-{m.group(1)}"] if m.group(1) in hand else []
+        m = re.fullmatch(r"katana #(\d+) .*", name)
+        if m:
+            return [f"t{int(m.group(1)) - 1}"]
+        m = re.fullmatch(r"recover (\S+)", name)
+        if m:
+            shown = [c.get("card") for c in obs["last_trick"]["cards"]]
+            return [f"l{shown.index(m.group(1))}"] if m.group(1) in shown else []
+        return []
+
+    def how_to_play(self) -> str:
+        return kt.HOW_TO_PLAY
 
     def idle_input(self, obs: dict | None, viewer) -> str:
         """The viewer's hand while the others move, as one inert element in the hand's place

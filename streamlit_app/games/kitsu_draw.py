@@ -5,6 +5,7 @@ follow docs/kitsu.md.
 """
 from __future__ import annotations
 
+from . import kitsu_text as kt
 from .base import esc, plural
 
 BLUE, BLUE_DARK = "#2f6fd6", "#1c468f"
@@ -17,9 +18,8 @@ CLAN_COLOUR = {"blue": BLUE, "orange": ORANGE}
 CLAN_NAME = {"blue": "Blue", "orange": "Orange"}
 TOKEN_LABEL = {"+3": "+3", "no-advance": "NO ADV", "hidden": "HIDDEN", "recover": "RECOVER",
                "invert": "INVERT"}
-TOKEN_TITLE = {"+3": "+3 token", "no-advance": "No-advance token", "hidden": "Hidden-card token",
-               "recover": "Recover-card token", "invert": "Colour-inversion token"}
-SPECIAL_TITLE = {"White": "White Kitsune", "Black": "Black Kitsune", "Katana": "Katana"}
+TOKEN_TITLE = kt.TOKEN_NAME
+card_long_name = kt.card_name
 
 _FOX = ("M -20 -4 L -17 -26 L -6 -13 L 6 -13 L 17 -26 L 20 -4 L 11 8 L 0 20 L -11 8 Z")
 _FOX_EYES = "M -9 -3 L -3 0 L -9 1 Z M 9 -3 L 3 0 L 9 1 Z"
@@ -157,13 +157,7 @@ def _text(x, y, s, size=13, weight=400, fill=INK, anchor="start", extra="") -> s
             f"text-anchor='{anchor}' font-family='Helvetica, Arial, sans-serif' {extra}>{esc(s)}</text>")
 
 
-def relation(seat: int, viewer, clans) -> str:
-    """How ``viewer`` calls ``seat``: "you", "your partner" or "opponent" ("" without a viewer)."""
-    if viewer is None or viewer < 0:
-        return ""
-    if seat == viewer:
-        return "you"
-    return "your partner" if clans[seat] == clans[viewer] else "opponent"
+relation = kt.relation_text
 
 
 def recent_seats(recent) -> set[int]:
@@ -171,19 +165,40 @@ def recent_seats(recent) -> set[int]:
     return {a for a, name in (recent or ()) if a >= 0 and name.startswith("play ")}
 
 
+def _same_trick(before: dict, obs: dict) -> bool:
+    return all(before.get(k) == obs.get(k) for k in ("round", "deal", "tricks"))
+
+
+def _tagged(pid: str, svg: str) -> str:
+    """An element of the picture the board component animates as place ``pid``."""
+    return f"<g data-place='{pid}'>{svg}</g>"
+
+
 def board_svg(obs: dict, viewer=None, *, recent=None, trick_rects=None, last_rects=None,
-              last_cards=None) -> str:
+              last_cards=None, places=None, before=None) -> str:
     """The whole Kitsu table as an SVG string, drawn from an observation dict.
 
     ``recent``: the moves since the viewer's last decision ([(actor, notation)]): the cards
     they put on the table are ringed. ``trick_rects`` / ``last_rects``: lists the rectangles
-    (x, y, w, h) of the current / last trick's cards are appended to (where a click lands). ``last_cards``: cards
-    of a last trick known from elsewhere (analysis from a seat), drawn when the observation
-    has none."""
+    (x, y, w, h) of the current / last trick's cards are appended to (where a click lands).
+    ``last_cards``: cards of a last trick known from elsewhere (analysis from a seat), drawn
+    when the observation has none. ``places``: a list that receives a dict (id, label, rect,
+    tip and, for what changed since ``before`` - the viewer's observation at its last
+    decision - anim) for every element with something to say: pawns, track, tokens, seats,
+    cards; the elements an animation moves are tagged ``data-place`` in the picture (a slide
+    starts from the centre of where the piece was: a card from its seat, a pawn from its
+    old space)."""
     W = 820
     new_seats = recent_seats(recent)
     n = obs["players"]
     L = obs["track_length"]
+    out = [] if places is None else places
+    same_trick = before is not None and _same_trick(before, obs)
+
+    def place(pid, label, rect, tip, anim=None):
+        out.append({"id": pid, "label": label, "rect": tuple(round(v, 1) for v in rect),
+                    "tip": tip, "anim": anim})
+
     parts = [_defs()]
     # --- wisdom track -------------------------------------------------------------------------
     parts.append(f"<rect x='8' y='8' width='{W - 16}' height='128' rx='14' fill='#f1e7d2' "
@@ -201,14 +216,24 @@ def board_svg(obs: dict, viewer=None, *, recent=None, trick_rects=None, last_rec
         label = "★" if last else ("start" if i == 0 else str(i))
         parts.append(_text(cx, 106, label, 10 if i == 0 else 11, 600 if last else 400,
                            "#7a6440", "middle"))
+    place("track", f"Wisdom track, {L} spaces", (16, 16, 110, 76),
+          kt.track_tip(L) + f" Now: Blue {obs['pawns'][0]}, Orange {obs['pawns'][1]}.")
     for clan, cy in ((0, 57), (1, 79)):
         pos = obs["pawns"][clan]
         colour = BLUE if clan == 0 else ORANGE
         cx = x0 + pos * step
-        parts.append(f"<circle cx='{cx:.1f}' cy='{cy}' r='9.5' fill='{colour}' stroke='#fff' "
-                     f"stroke-width='2.5' filter='url(#kShadow)'/>")
+        pid = f"pawn-{('blue', 'orange')[clan]}"
+        parts.append(_tagged(pid, f"<circle cx='{cx:.1f}' cy='{cy}' r='9.5' fill='{colour}' "
+                                  f"stroke='#fff' stroke-width='2.5' filter='url(#kShadow)'/>"))
         parts.append(f"<circle cx='{24 + 6}' cy='{cy}' r='6' fill='{colour}'/>")
         parts.append(_text(42, cy + 5, f"{'Blue' if clan == 0 else 'Orange'}  {pos}/{L}", 13, 600))
+        old = before["pawns"][clan] if before is not None else None
+        anim = None
+        if old is not None and old != pos:
+            anim = ({"from": [x0 + old * step, cy]}          # from the old space's centre
+                    if before.get("round") == obs.get("round") else {"kind": "flash"})
+        place(pid, f"{('Blue', 'Orange')[clan]} pawn, space {pos} of {L}",
+              (cx - 10, cy - 10, 20, 20), kt.pawn_tip(clan, pos, L, old), anim)
     # rounds won
     rx = W - 150
     parts.append(_text(rx, 32, "ROUNDS WON", 12, 700, "#7a6440", extra="letter-spacing='2'"))
@@ -222,6 +247,10 @@ def board_svg(obs: dict, viewer=None, *, recent=None, trick_rects=None, last_rec
             if filled:
                 parts.append(_text(rx + k * 30 + 11, cy + 5, "✓", 13, 700, "#fff", "middle"))
         parts.append(_text(rx + 66, cy + 5, "Blue" if clan == 0 else "Orange", 12, 400, "#5b5240"))
+    won_changed = before is not None and before.get("rounds_won") != obs["rounds_won"]
+    place("rounds", f"Rounds won: Blue {obs['rounds_won'][0]}, Orange {obs['rounds_won'][1]}",
+          (rx - 4, 16, 142, 76), kt.rounds_tip(obs["rounds_won"]),
+          {"kind": "flash"} if won_changed else None)
     # power tokens row
     parts.append(_text(24, 127, "POWER TOKENS", 10, 700, "#7a6440", extra="letter-spacing='1.5'"))
     tx = 134
@@ -234,14 +263,18 @@ def board_svg(obs: dict, viewer=None, *, recent=None, trick_rects=None, last_rec
             st_ = "held"
         else:
             st_ = "free"
-        label = f"{TOKEN_LABEL.get(name, name)}"
         svg, w = _token_chip(tx, 113, name, st_)
-        parts.append(svg)
         where = {"free": "available", "used": "used", "held": f"held by P{tok['holder']}",
                  "play": "in this trick"}[st_]
+        pid = f"tok-{name}"
+        parts.append(_tagged(pid, svg))
         parts.append(_text(tx + w + 4, 127, where, 10, 400, "#5b5240"))
+        old = (before or {}).get("tokens", {}).get(name)
+        changed = before is not None and old is not None and any(
+            old.get(k) != tok.get(k) for k in ("holder", "used", "in_trick"))
+        place(pid, f"{TOKEN_TITLE.get(name, name)}, {where}", (tx, 113, w + 4 + 6.2 * len(where), 20),
+              kt.token_tip(name, tok), {"kind": "flash"} if changed else None)
         tx += w + 12 + 6.2 * len(where)
-        del label
 
     # --- seats --------------------------------------------------------------------------------
     top = 150
@@ -250,6 +283,7 @@ def board_svg(obs: dict, viewer=None, *, recent=None, trick_rects=None, last_rec
     pw = (W - 16 - gap * (n - 1)) / n
     holders = {tok["holder"]: name for name, tok in obs["tokens"].items()
                if tok["holder"] is not None}
+    seat_xy = {}
     for s in range(n):
         x = 8 + s * (pw + gap)
         clan = obs["clans"][s]
@@ -262,6 +296,8 @@ def board_svg(obs: dict, viewer=None, *, recent=None, trick_rects=None, last_rec
                      f"<rect x='{x:.1f}' y='{top + 14}' width='{pw:.1f}' height='12' fill='{colour}'/>")
         who = f"P{s} · {CLAN_NAME[clan]}" + ("  (you)" if viewer == s else "")
         parts.append(_text(x + 12, top + 18, who, 13, 700, "#fff"))
+        place(f"seat{s}", f"P{s}, {CLAN_NAME[clan]} clan", (x, top, pw, 26),
+              kt.seat_tip(obs, s, viewer))
         if to_move:                 # in the name bar, over neither the name nor the cards
             if 12 + 7.6 * len(who) + 70 <= pw:
                 parts.append(f"<rect x='{x + pw - 70:.1f}' y='{top + 4}' width='62' height='18' "
@@ -273,22 +309,32 @@ def board_svg(obs: dict, viewer=None, *, recent=None, trick_rects=None, last_rec
                              + _text(x + pw - 14, top + 17, "▶", 9, 700, "#fff", "middle"))
         bx = x + 12
         if obs["leader"] == s:
-            parts.append(f"<circle cx='{bx + 9}' cy='{top + 42}' r='9' fill='{GOLD}' stroke='#9a6f0a'/>"
-                         + _text(bx + 9, top + 46, "L", 11, 800, "#fff", "middle")
+            parts.append(_tagged("leader", f"<circle cx='{bx + 9}' cy='{top + 42}' r='9' "
+                                           f"fill='{GOLD}' stroke='#9a6f0a'/>"
+                                 + _text(bx + 9, top + 46, "L", 11, 800, "#fff", "middle"))
                          + _text(bx + 22, top + 46, "Leader", 11, 600, "#7a5a08"))
+            moved = before is not None and before.get("leader") not in (None, s)
+            place("leader", f"Leader token: P{s}", (bx, top + 32, 68, 20),
+                  f"Leader token, with P{s}: P{s} plays the first card of this trick; it passes "
+                  "clockwise after each trick.", {"kind": "flash"} if moved else None)
             bx += 76
         if s in holders:
             svg, w = _token_chip(bx, top + 32, holders[s], "held")
             parts.append(svg)
+            place(f"held{s}", f"P{s} holds the {TOKEN_TITLE.get(holders[s], holders[s])}",
+                  (bx, top + 32, w, 20), kt.token_tip(holders[s], obs["tokens"][holders[s]]))
             bx += w + 8
         hand = obs["hands"][s]
         size = obs["hand_sizes"][s]
         cy = top + 58
+        seat_xy[s] = (x + pw / 2, cy + 20)      # the middle of the seat's cards
         if hand is not None:
             cw = min(26, (pw - 24) / max(len(hand), 1) - 3)
             ch = cw * 1.42
             for i, c in enumerate(hand):
                 parts.append(card_svg(x + 12 + i * (cw + 3), cy, cw, ch, c))
+                place(f"s{s}c{i}", f"{kt.card_name(c)} in P{s}'s hand",
+                      (x + 12 + i * (cw + 3), cy, cw, ch), kt.card_tip(c, n))
             if not hand:
                 parts.append(_text(x + 12, cy + 22, "no cards", 12, 400, "#8a8577"))
         else:
@@ -297,6 +343,10 @@ def board_svg(obs: dict, viewer=None, *, recent=None, trick_rects=None, last_rec
                 parts.append(card_svg(x + 12 + i * 7, cy, 26, 37, None))
             parts.append(_text(x + 12 + (k - 1) * 7 + 36, cy + 24,
                                f"{size} card{'s' if size != 1 else ''}", 13, 600, "#3b3f4a"))
+            if size:
+                place(f"s{s}back", f"P{s}: {plural(size, 'card')} face down",
+                      (x + 12, cy, (k - 1) * 7 + 26, 37),
+                      f"P{s}'s hand: {plural(size, 'card')}, face down.")
         known = (obs.get("known") or [[]] * n)[s] if hand is None else []
         if known:
             parts.append(_text(x + 12, top + ph - 6, "known: " + " ".join(known), 10, 400, "#5b5240"))
@@ -311,15 +361,25 @@ def board_svg(obs: dict, viewer=None, *, recent=None, trick_rects=None, last_rec
     cw = min(84, (lx - 40) / cap - 14)
     ch = cw * 1.42
     trick = obs["trick"]
+    old_len = len(before.get("trick") or []) if same_trick else 0
     for i, c in enumerate(trick):
         x = 24 + i * (cw + 14)
         card = c.get("card")
         if c["seat"] in new_seats:
             parts.append(_new_ring(x, ty + 50, cw, ch))
-        parts.append(card_svg(x, ty + 50, cw, ch, card, hidden=c.get("hidden", False),
-                              destroyed=c.get("destroyed", False)))
+        parts.append(_tagged(f"t{i}", card_svg(x, ty + 50, cw, ch, card,
+                                               hidden=c.get("hidden", False),
+                                               destroyed=c.get("destroyed", False))))
         if trick_rects is not None:
             trick_rects.append((x, ty + 50, cw, ch))
+        anim = None
+        if before is not None and i >= old_len and c["seat"] != viewer:
+            anim = {"from": list(seat_xy.get(c["seat"], (x + cw / 2, ty + 50 + ch / 2)))}
+        elif i < old_len and c.get("destroyed") and not before["trick"][i].get("destroyed"):
+            anim = {"kind": "flash"}
+        name = kt.card_name(card) if card else "a face-down card"
+        place(f"t{i}", f"{name}, played by P{c['seat']}", (x, ty + 50, cw, ch),
+              kt.trick_card_tip(c, i, obs, viewer), anim)
         parts.append(_text(x + cw / 2, ty + 44, f"#{i + 1}  P{c['seat']}", 12, 700, "#e7f0e2", "middle"))
         if c.get("destroyed"):
             parts.append(_text(x + cw / 2, ty + 50 + ch + 15, "destroyed", 11, 700, "#ffb4b4", "middle"))
@@ -347,6 +407,7 @@ def board_svg(obs: dict, viewer=None, *, recent=None, trick_rects=None, last_rec
     entered = not last["cards"] and bool(last_cards)
     if entered:                 # known from the facts entered, seats and result unknown
         last = {"cards": [{"seat": None, "card": c} for c in last_cards], "winner": None, "moved": 0}
+    last_new = before is not None and before.get("last_trick") != obs["last_trick"]
     parts.append(f"<line x1='{lx - 16}' y1='{ty + 14}' x2='{lx - 16}' y2='{ty + 182}' stroke='#4f7a5c'/>")
     parts.append(_text(lx, ty + 24, "LAST TRICK", 12, 700, "#e7f0e2", extra="letter-spacing='2'"))
     if last["cards"]:
@@ -355,9 +416,15 @@ def board_svg(obs: dict, viewer=None, *, recent=None, trick_rects=None, last_rec
             x = lx + i * (mw + 6)
             if c["seat"] is not None and c["seat"] in new_seats and not trick:
                 parts.append(_new_ring(x, ty + 50, mw, mw * 1.42))
-            parts.append(card_svg(x, ty + 50, mw, mw * 1.42, c.get("card"), destroyed=c.get("destroyed")))
+            parts.append(_tagged(f"l{i}", card_svg(x, ty + 50, mw, mw * 1.42, c.get("card"),
+                                                   destroyed=c.get("destroyed"))))
             if last_rects is not None:
                 last_rects.append((x, ty + 50, mw, mw * 1.42))
+            if c.get("card") or c["seat"] is not None:
+                card = c.get("card")
+                place(f"l{i}", (kt.card_name(card) if card else "A card") + " of the last trick",
+                      (x, ty + 50, mw, mw * 1.42), kt.last_trick_tip(c, last, obs),
+                      {"kind": "flash"} if last_new else None)
             if c["seat"] is not None:
                 parts.append(_text(x + mw / 2, ty + 44, f"P{c['seat']}", 11, 600, "#e7f0e2", "middle"))
         if entered:
@@ -376,7 +443,9 @@ def board_svg(obs: dict, viewer=None, *, recent=None, trick_rects=None, last_rec
     if n == 2 or obs["phase"] == "deal":
         bits.append(f"draw pile {obs['stock_size']}")
     bits.append(f"discard {len(obs['discard'])}")
-    parts.append(_text(14, fy, " · ".join(bits), 13, 400, "#4a4f5c"))
+    footer = " · ".join(bits)
+    parts.append(_text(14, fy, footer, 13, 400, "#4a4f5c"))
+    place("piles", footer, (10, fy - 14, 7 * len(footer) + 8, 19), kt.pile_tip(obs))
     if obs.get("winner"):
         parts.append(_text(W - 14, fy, f"Game over: {CLAN_NAME[obs['winner']]} wins", 14, 700,
                            CLAN_COLOUR[obs["winner"]], "end"))
@@ -398,9 +467,3 @@ def hand_card_svg(card: str) -> str:
     return (f"<svg xmlns='http://www.w3.org/2000/svg' viewBox='-3 -3 {w + 6} {h + 8}' "
             f"role='img' aria-label='{esc(card_long_name(card))}'>{_defs()}"
             f"{card_svg(0, 0, w, h, card)}</svg>")
-
-
-def card_long_name(card: str) -> str:
-    if card[0] in "BO" and card[1:].isdigit():
-        return f"{'Blue' if card[0] == 'B' else 'Orange'} {card[1:]}"
-    return SPECIAL_TITLE.get(card, card)

@@ -14,11 +14,14 @@ import re
 
 import streamlit as st
 
+import dataclasses
+
 from .. import board_component as bc
-from .base import GameUI, action_buttons
-from .kyushu_draw import (GOLD, SEAT_COLOURS, TERRAIN_NAME, card_svg, cell_size, col_name,
-                          face_defs, hand_svg, map_svg, most_fewest_text, oriented_card_svg,
-                          parse_square, seat_map, table_svg)
+from . import kyushu_text as kt
+from .base import GameUI
+from .kyushu_draw import (GOLD, SEAT_COLOURS, TERRAIN_NAME, backs_svg, card_size, card_svg,
+                          cell_size, col_name, face_defs, map_svg, most_fewest_text,
+                          oriented_card_svg, parse_square, seat_map, table_svg)
 
 SCORE_ROWS = [("hot_springs", "Hot springs"), ("forests", "Forests"), ("towns", "Towns"),
               ("lakes", "Lakes"), ("factories", "Factories"), ("travelers", "Travelers"),
@@ -66,12 +69,46 @@ def card_choices(state, choices, key: str, prompt: str, label_of=None, hint=None
         name = state.action_to_string(a)
         pid = f"c{a}"
         actions[pid] = a
-        places.append(bc.Place(pid, name + (" (the AI's hint)" if a == hint else ""),
-                               svg=card_svg(card, 26),
+        places.append(bc.Place(pid, kt.decision_label(name) + (" (the AI's hint)" if a == hint
+                                                                 else ""),
+                               svg=card_svg(card, 26), tip=kt.decision_tip(name),
                                caption=(label_of(a, card) if label_of else name)
                                + (" · AI hint" if a == hint else ""),
                                mark="hint" if a == hint else None))
     return bc.pick(bc.board(places, key=f"{key}_act_cards", piece_width=92), actions)
+
+
+def inert_places(found: list[dict]) -> list:
+    """The drawing's elements (``places`` of kyushu_draw's map_svg / table_svg) as inert
+    places with their tips."""
+    return [bc.Place(d["id"], d["label"], legal=False, rect=d["rect"], tip=d["tip"],
+                     anim=d["anim"]) for d in found]
+
+
+def over_squares(found: list[dict], legal: list) -> list:
+    """The map's inert squares with the ``legal`` places laid over them: a legal place on a
+    square ("p<square>", "s<square>") takes that square's place (and its arrival)."""
+    taken = {p.id[1:]: p for p in legal}
+    out = []
+    for p in inert_places(found):
+        q = taken.get(p.id[1:])
+        if q is None:
+            out.append(p)
+        elif q.anim is None and p.anim is not None:
+            taken[p.id[1:]] = dataclasses.replace(q, anim=p.anim)
+    return out + list(taken.values())
+
+
+def with_hint(places: list, actions: dict, hint) -> list:
+    """``places`` with the AI's hint ringed (the legal place whose action it is)."""
+    return [dataclasses.replace(p, mark="hint") if p.legal and actions.get(p.id) == hint
+            and hint is not None else p for p in places]
+
+
+def svg_width(svg: str) -> int:
+    """The width of an SVG's viewBox (the board's largest size on screen)."""
+    m = re.search(r"viewBox='[-\d.]+ [-\d.]+ ([\d.]+) ", svg)
+    return int(float(m.group(1))) if m else 820
 
 
 # ----------------------------------------------------------------------------------------------
@@ -137,7 +174,7 @@ def _score_delta_text(before: dict, after: dict) -> str:
 
 
 def placement_board(obs: dict, seat: int, card, options: list[dict], *, width: float = 520,
-                    prefix: str = "kyp", recent_cards=()):
+                    prefix: str = "kyp", recent_cards=(), before: dict | None = None):
     """The mover's map with a place on the top-left square of every legal position, each
     previewing the card there. Returns (svg, places, place id -> action)."""
     m = seat_map(obs, seat)
@@ -149,9 +186,11 @@ def placement_board(obs: dict, seat: int, card, options: list[dict], *, width: f
     span = (bounds[3] - bounds[1] + 3) if bounds else 6
     cell = max(22.0, min(44.0, width / span))
     geo: dict = {}
+    found: list = []
     svg = map_svg(m, cell=cell, title=f"P{seat} (you) · place card {card}",
                   title_colour=SEAT_COLOURS[seat % len(SEAT_COLOURS)], bounds=bounds,
-                  rings=recent_cards, extra=face_defs(card, cell, prefix), geometry=geo)
+                  rings=recent_cards, extra=face_defs(card, cell, prefix), geometry=geo,
+                  places=found, before=before["maps"][seat] if before else None)
 
     def xy(r, c):
         return geo["gx"] + (c - geo["left"]) * cell, geo["gy"] + (r - geo["top"]) * cell
@@ -167,13 +206,15 @@ def placement_board(obs: dict, seat: int, card, options: list[dict], *, width: f
                    f"stroke='{GOLD}' stroke-width='3.5'{dash}/>")
         pid = f"p{o['square']}"
         actions[pid] = o["action"]
-        places.append(bc.Place(pid, f"Place {card} with its top-left square at {o['square']} "
-                                    f"({o['layer']})", rect=(x, y, cell, cell), preview=preview,
-                               note=f"{card} at {o['square']} {o['layer']}: {o['delta']}"))
-    return svg, places, actions
+        label = kt.decision_label(o["name"])
+        places.append(bc.Place(pid, label, rect=(x, y, cell, cell), preview=preview,
+                               note=f"{label}: {o['delta']}",
+                               tip=f"{label}: {o['delta']}. {kt.decision_tip(o['name'])}"))
+    return svg, over_squares(found, places), actions
 
 
-def square_places(obs: dict, seat: int, names: dict, *, width: float = 520, recent_cards=()):
+def square_places(obs: dict, seat: int, names: dict, *, width: float = 520, recent_cards=(),
+                  before: dict | None = None):
     """Decisions naming a square of the mover's own map (pay / discard a resource, a tile's
     Fallow, a traveler's resource) as places on that map. Returns (svg, places, id -> action,
     the other actions) or None if two actions share a square."""
@@ -192,34 +233,32 @@ def square_places(obs: dict, seat: int, names: dict, *, width: float = 520, rece
         span = m["bbox"]["right"] - m["bbox"]["left"] + 3
     cell = max(22.0, min(44.0, width / span))
     geo: dict = {}
+    found: list = []
     svg = map_svg(m, cell=cell, title=f"P{seat} (you)", rings=recent_cards,
-                  title_colour=SEAT_COLOURS[seat % len(SEAT_COLOURS)], geometry=geo)
+                  title_colour=SEAT_COLOURS[seat % len(SEAT_COLOURS)], geometry=geo,
+                  places=found, before=before["maps"][seat] if before else None)
+    tips = {d["id"][1:]: d["tip"] for d in found}
     places, actions = [], {}
     for sq, (a, nm) in on_map.items():
         r, c = parse_square(sq)
         x, y = geo["gx"] + (c - geo["left"]) * cell, geo["gy"] + (r - geo["top"]) * cell
         pid = f"s{sq}"
         actions[pid] = a
-        places.append(bc.Place(pid, nm, rect=(x, y, cell, cell), note=nm))
-    return svg, places, actions, rest
+        label = kt.decision_label(nm)
+        places.append(bc.Place(pid, label, rect=(x, y, cell, cell), note=label,
+                               tip=f"{label}. {kt.decision_tip(nm)} {tips.get(sq, '')}".strip()))
+    return svg, over_squares(found, places), actions, rest
 
 
 RESOURCE_MARK = {"blue": "blue", "brown": "orange", "grey": "gray", "purple": "violet"}
 
 
 def traveler_label(name: str) -> str:
-    """A short, distinguishable button label for a traveler decision."""
+    """A traveler decision's button: its words, a resource marked by a dot of its colour."""
     m = re.fullmatch(r"traveler to (P\d+) with (\w+) from ([a-z]{1,2}\d+)", name)
     if m:
-        c = m.group(2)
-        return f":{RESOURCE_MARK.get(c, 'gray')}[●] {c} from {m.group(3)}"
-    m = re.fullmatch(r"traveler on (P\d+)'s hot spring at ([a-z]{1,2}\d+)", name)
-    if m:
-        return f"hot spring {m.group(2)}"
-    m = re.fullmatch(r"no traveler to (P\d+)", name)
-    if m:
-        return f"No traveler to {m.group(1)}"
-    return name
+        return f":{RESOURCE_MARK.get(m.group(2), 'gray')}[●] {kt.decision_label(name)}"
+    return kt.decision_label(name)
 
 
 def recent_cards(recent) -> dict:
@@ -269,21 +308,32 @@ class KyushuUI(GameUI):
 
     # -- drawing ----------------------------------------------------------------------------
     def board(self, obs: dict, key: str = "board", viewer=None, changes=None) -> None:
-        """The table, then (seen from a seat) that seat's map with its hand and the decision
-        panel beside it, the other maps, and the score table. The seat's map and the panel are
-        slots its decision input draws into (a placement is clicked on the map). If the page
-        drew that input first, the input drew them (with a slot under them for the rest):
-        the order on screen is the same. ``changes``: what happened since the viewer's last
-        decision; the cards placed meanwhile are ringed where the viewer's map view shows them."""
+        """The table, then (seen from a seat) that seat's map with its hand beside it, the
+        other maps, and the score table; every square, card, box and resource with its
+        tooltip. The seat's map is a slot its decision input draws into (a placement is
+        clicked on the map); if the page drew that input first, the input drew the map and
+        it is left out here. ``changes``: what happened since the viewer's last decision; the
+        cards placed meanwhile are ringed where the viewer's map view shows them, and drop in
+        (new resources and tiles flash, a pick box's new card drops in)."""
         recent = bc.recent_moves(changes)
-        st.markdown(table_svg(obs, viewer), unsafe_allow_html=True)
-        if viewer is not None and not bc.claimed("kyushu-map"):
-            self._mine_and_panel(obs, viewer, recent)
-        rest = bc.reserved("kyushu-rest")
-        with (rest[0] if rest else st.container()):
-            self._others_and_scores(obs, viewer, recent)
+        before = getattr(changes, "before", None) if changes else None
+        found: list = []
+        svg = table_svg(obs, viewer, places=found, before=before)
+        bc.board(inert_places(found), svg, key=f"{key}-kytable", interactive=False,
+                 max_width=svg_width(svg))
+        if viewer is not None and bc.claimed("kyushu-map"):
+            self._hand(obs, viewer, viewer, key=key)     # the input drew the map
+        elif viewer is not None:
+            mine, hand = st.columns([3, 1.2], gap="medium")
+            with mine:
+                self._seat_panel(obs, viewer, viewer, 560, recent_cards(recent).get(viewer, ()),
+                                 hand=False, slot="kyushu-map", recent=recent, before=before,
+                                 key=key)
+            with hand:
+                self._hand(obs, viewer, viewer, small=True, key=key)
+        self._others_and_scores(obs, viewer, recent, before=before, key=key)
 
-    def _others_and_scores(self, obs: dict, viewer, recent) -> None:
+    def _others_and_scores(self, obs: dict, viewer, recent, *, before=None, key="board") -> None:
         """Every map but the viewer's (all of them without a viewer), the live scores."""
         n = obs["players"]
         rings = recent_cards(recent)
@@ -299,7 +349,8 @@ class KyushuUI(GameUI):
             cols = st.columns(per_row)
             for col, seat in zip(cols, order[start:start + per_row]):
                 with col:
-                    self._seat_panel(obs, seat, viewer, width, rings.get(seat, ()))
+                    self._seat_panel(obs, seat, viewer, width, rings.get(seat, ()),
+                                     before=before, key=key)
         rows = score_rows(obs, viewer)
         title = "Final scores" if final else "Score so far (live)"
         st.markdown(f"**{title}**" + ("" if final else " — as the maps stand now (factories fed "
@@ -310,19 +361,9 @@ class KyushuUI(GameUI):
             st.markdown(f"**Most/Fewest cards** ({'final' if final else 'current'} counts)  \n"
                         + "  \n".join(lines))
 
-    def _mine_and_panel(self, obs: dict, viewer: int, recent) -> None:
-        """The viewer's map (a slot: "kyushu-map") and beside it the hand and the decision
-        panel (a slot: "kyushu-panel")."""
-        mine, panel = st.columns([3, 2], gap="medium")
-        with mine:
-            self._seat_panel(obs, viewer, viewer, 520, recent_cards(recent).get(viewer, ()),
-                             hand=False, slot="kyushu-map", recent=recent)
-        with panel:
-            self._hand(obs, viewer, viewer, per_row=4)
-            bc.reserve("kyushu-panel", replace=False)
-
     def _seat_panel(self, obs: dict, seat: int, viewer, width: float = 440, rings=(), *,
-                    hand: bool = True, slot: str | None = None, recent=None) -> None:
+                    hand: bool = True, slot: str | None = None, recent=None, before=None,
+                    key="board") -> None:
         colour = SEAT_COLOURS[seat % len(SEAT_COLOURS)]
         me = viewer == seat
         to_move = obs.get("current_player") == seat
@@ -335,38 +376,85 @@ class KyushuUI(GameUI):
         held = (obs.get("travelers") or {}).get("held")
         if obs["options"].get("travelers") and held:
             sub.append(f"travelers left: {held[seat]}")
+        found: list = []
         svg = map_svg(seat_map(obs, seat), title=title, title_colour=colour, rings=rings,
-                      cell=cell_size(obs["maps"][seat], width))
-        where = bc.reserve(slot, obs=obs, recent=recent) if slot else st
-        where.markdown(svg, unsafe_allow_html=True)
+                      cell=cell_size(obs["maps"][seat], width), places=found,
+                      before=before["maps"][seat] if before else None)
+        where = bc.reserve(slot, obs=obs, recent=recent, before=before) if slot else st.container()
+        with where:
+            bc.board(inert_places(found), svg, key=f"{key}-kyseat{seat}", interactive=False,
+                     max_width=svg_width(svg))
         if sub:
             st.caption(" · ".join(sub))
         if hand:
-            self._hand(obs, seat, viewer)
+            self._hand(obs, seat, viewer, key=key)
 
-    def _hand(self, obs: dict, seat: int, viewer, per_row=None) -> None:
+    def _hand(self, obs: dict, seat: int, viewer, small=False, key="board") -> None:
+        """The cards a seat holds as pieces with their tips: the card taken this round (public)
+        and the hand (face down unless it is the viewer's, or everything is shown)."""
         me = viewer == seat
         hand = obs["hands"][seat]
         taken = obs["selected"][seat]
-        if hand or taken is not None or obs["hand_sizes"][seat]:
-            st.markdown(hand_svg(hand, 24 if per_row else 28 if me else 22, taken=taken,
-                                 size=obs["hand_sizes"][seat], per_row=per_row,
-                                 title="Your hand" if me else ("Hand" if hand is not None else "")),
-                        unsafe_allow_html=True)
+        size = obs["hand_sizes"][seat]
+        if not (hand or taken is not None or size):
+            return
+        s = 22 if small or not me else 26
+        places = []
+        if taken is not None:
+            places.append(bc.Place(f"taken{seat}", f"Card {taken}, taken this round", legal=False,
+                                   svg=card_svg(taken, s, label=f"Taken: {taken}", ring=GOLD),
+                                   tip="Taken this round: it goes on the map in the Map phase. "
+                                       + kt.card_tip(taken)))
+        if hand is None:
+            if size:
+                places.append(bc.Place(f"hand{seat}", f"P{seat}'s hand: {size} cards", legal=False,
+                                       svg=backs_svg(size, s),
+                                       tip=f"P{seat}'s hand: {size} Map card"
+                                           f"{'s' if size != 1 else ''}, face down."))
+        else:
+            for c in hand:
+                places.append(bc.Place(f"h{c}", f"Card {c} in {'your' if me else 'the'} hand",
+                                       legal=False, svg=card_svg(c, s), tip=kt.card_tip(c)))
+        st.markdown("**Your hand**" if me else f"**P{seat}'s cards**")
+        bc.board(places, key=f"{key}-kyhand{seat}", interactive=False,
+                 piece_width=int(card_size(s)[0]) + 4)
 
     # -- input ------------------------------------------------------------------------------
     def move_input(self, state, obs: dict, key: str, hint=None):
-        """The decision, in the panel beside the mover's map. The board leaves both; where the
-        page draws the input first, the input draws the map and the panel (and the board then
-        leaves them out)."""
-        kept = bc.reserved("kyushu-panel")
-        if kept is None:                 # no board yet: the map and panel, the rest under them
-            self._mine_and_panel(obs, state.current_player, None)
-            bc.claim("kyushu-map")
-            bc.reserve("kyushu-rest", replace=False)
-            kept = bc.reserved("kyushu-panel")
-        with kept[0]:
-            return self._decide(state, obs, key, hint, narrow=True)
+        """The decision panel, drawn where the page puts it (beside the board on a desktop,
+        under it on a phone): the cards to choose, the pick boxes' choices, rotation and layer.
+        A choice made on the mover's map (a placement, a resource, a Fallow) redraws that map
+        clickable in the board's slot for it; if the page draws the input before the board,
+        the map is drawn here and the board leaves it out."""
+        return self._decide(state, obs, key, hint, narrow=True)
+
+    def decision_label(self, state, action: int) -> str:
+        return kt.decision_label(state.action_to_string(action))
+
+    def decision_tip(self, state, action: int) -> str:
+        return kt.decision_tip(state.action_to_string(action))
+
+    def best_move_mark(self, state, action: int) -> list:
+        """The square of the mover's map it names (a placement's top-left square "p<sq>", a
+        resource or Fallow "s<sq>"), the pick box it takes from ("box<i>" on the table), or
+        the card it chooses ("c<action>" among the cards offered)."""
+        name = state.action_to_string(action)
+        m = re.fullmatch(r"place \d+ .+ at ([a-z]{1,2}\d+) (?:over|under)", name)
+        if m:
+            return [f"p{m.group(1)}"]
+        m = ON_MY_MAP.match(name)
+        if m:
+            return [f"s{m.group(1)}"]
+        m = re.fullmatch(r"(?:pay to )?take (\d+) from .+", name)
+        if m:
+            boxes = state.observation(state.current_player)["pick_boxes"]
+            return [f"box{b['box']}" for b in boxes if b["card"] == int(m.group(1))][:1]
+        if re.fullmatch(r"province \d[AB]|pick box \d+|replace with \d+", name):
+            return [f"c{action}"]
+        return []
+
+    def how_to_play(self) -> str:
+        return kt.HOW_TO_PLAY
 
     def _decide(self, state, obs, key, hint, narrow):
         legal = [int(a) for a in state.legal_actions()]
@@ -419,9 +507,10 @@ class KyushuUI(GameUI):
         acts = list(names)
         cols = st.columns(min(columns, max(len(acts), 1)))
         for i, a in enumerate(acts):
-            text = label(names[a]) if label else names[a]
+            text = label(names[a]) if label else kt.decision_label(names[a])
+            tip = kt.decision_tip(names[a]) or kt.decision_label(names[a])
             if cols[i % len(cols)].button(text + ("  · AI hint" if a == hint else ""),
-                                          key=f"{key}_act_{a}", width="stretch", help=names[a],
+                                          key=f"{key}_act_{a}", width="stretch", help=tip,
                                           type="primary" if a == hint else "secondary"):
                 chosen = a
         return chosen
@@ -433,14 +522,15 @@ class KyushuUI(GameUI):
         kept = bc.reserved("kyushu-map")
         info = kept[1] if kept else {"obs": obs, "recent": None}
         made = square_places(info["obs"], seat, names, recent_cards=recent_cards(
-            info["recent"]).get(seat, ()))
-        if made is None or not made[1]:
+            info["recent"]).get(seat, ()), before=info.get("before"))
+        if made is None or not made[2]:
             return False
         svg, places, actions, rest = made
-        places = [bc.Place(p.id, p.label, rect=p.rect, note=p.note,
-                           mark="hint" if actions[p.id] == hint else None) for p in places]
+        places = with_hint(places, actions, hint)
+        if not kept:
+            bc.claim("kyushu-map")          # the board, drawn after, leaves this map out
         with (kept[0] if kept else st.container()):
-            clicked = bc.board(places, svg, key=f"{key}-kysq", max_width=640,
+            clicked = bc.board(places, svg, key=f"{key}-kysq", max_width=svg_width(svg),
                                note="Lit squares can be chosen: hover to read, click to choose.")
         chosen = bc.pick(clicked, actions)
         if rest:
@@ -451,9 +541,8 @@ class KyushuUI(GameUI):
 
     def _select_input(self, state, obs, names, key, hint=None, narrow=False):
         """Selection: each pick box with its card, and under it the ways to take it."""
-        st.markdown("**Selection:** take a card from a pick box. Free: your own box (replace with "
-                    "any card), the box on your left (replace with a higher card) or on your right "
-                    "(a lower one). Or discard a resource from your map to take from any box.")
+        st.markdown("**Selection:** take a card from a pick box (hover a choice to read what "
+                    "it costs).")
         by_card = {}
         for a, nm in names.items():
             m = re.match(r"(pay to )?take (\d+) from (.+)", nm)
@@ -471,25 +560,23 @@ class KyushuUI(GameUI):
                     owner = b["owner"]
                     where = ("Your box" if owner == seat else f"P{owner}'s box"
                              if owner is not None else f"Middle, {b['label']}")
-                    pic, acts = st.columns([1, 1.3]) if narrow else (st.container(),) * 2
-                    pic.markdown(f"**{where}**")
-                    pic.markdown(card_svg(b["card"], 26), unsafe_allow_html=True)
+                    pic, acts = st.columns([1, 2]) if narrow else (st.container(),) * 2
+                    pic.caption(where)
+                    pic.markdown(card_svg(b["card"], 22, title=kt.pick_box_tip(
+                        b, seat, obs["players"])), unsafe_allow_html=True)
                     for a, pay, frm in sorted(by_card[b["card"]], key=lambda t: t[1]):
-                        if pay:
-                            text = "Pay & take"
-                        elif "left" in frm:
-                            text = "Take · refill higher"
-                        elif "right" in frm:
-                            text = "Take · refill lower"
-                        else:
-                            text = "Take · refill any"
-                        if acts.button(text + (" · AI hint" if a == hint else ""),
-                                       key=f"{key}_act_{a}", help=names[a], width="stretch",
+                        if acts.button(kt.box_choice_label(names[a])
+                                       + (" · AI hint" if a == hint else ""),
+                                       key=f"{key}_act_{a}",
+                                       help=f"{kt.decision_label(names[a])}. "
+                                            f"{kt.decision_tip(names[a])}",
+                                       width="stretch",
                                        type="primary" if a == hint else "secondary"):
                             chosen = a
-        rest = [a for a in names if not any(a == x[0] for v in by_card.values() for x in v)]
+        rest = {a: nm for a, nm in names.items()
+                if not any(a == x[0] for v in by_card.values() for x in v)}
         if rest:
-            pressed = action_buttons(state, rest, key)
+            pressed = self._buttons(state, rest, key, columns=2, hint=hint)
             chosen = chosen if pressed is None else pressed
         return chosen
 
@@ -543,12 +630,14 @@ class KyushuUI(GameUI):
             info = kept[1] if kept else {"obs": obs, "recent": None}
             svg, places, actions = placement_board(
                 info["obs"], seat, card, options, prefix=f"kyp{abs(hash(key)) % 10**8}",
-                recent_cards=recent_cards(info["recent"]).get(seat, ()))
-            places = [bc.Place(p.id, p.label, rect=p.rect, preview=p.preview, note=p.note,
-                               mark="hint" if actions[p.id] == hint else None) for p in places]
+                recent_cards=recent_cards(info["recent"]).get(seat, ()), before=info.get("before"))
+            places = with_hint(places, actions, hint)
+            if not kept:
+                bc.claim("kyushu-map")      # the board, drawn after, leaves this map out
             with (kept[0] if kept else st.container()):
-                clicked = bc.board(places, svg, key=f"{key}-kymap-{chosen_orient}", max_width=640,
-                                   note=f"{len(places)} lit squares: hover one to see card {card} "
+                clicked = bc.board(places, svg, key=f"{key}-kymap-{chosen_orient}",
+                                   max_width=svg_width(svg),
+                                   note=f"{len(actions)} lit squares: hover one to see card {card} "
                                         "there and the points it makes; click to place it.")
             pick = bc.pick(clicked, actions)
             if pick is not None:
@@ -558,8 +647,8 @@ class KyushuUI(GameUI):
         if others:
             st.markdown("Or, before placing:")
             for a, nm in others.items():
-                if st.button("Terraform a Fallow first" if nm == "terraform" else nm,
-                             key=f"{key}_first_{a}", help=nm):
+                if st.button(kt.decision_label(nm), key=f"{key}_first_{a}",
+                             help=kt.decision_tip(nm) or kt.decision_label(nm)):
                     result = a
         return result
 

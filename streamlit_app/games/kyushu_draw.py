@@ -1,17 +1,17 @@
-"""Kyūshū drawn as SVG: squares, cards, a player's map, the table (round, pool, pick boxes)
-and the hand. Pictures only, from observation dicts and the public card data; what the player
-clicks and the page layout are in kyushu.py.
+"""Kyūshū drawn as SVG: squares, cards, a face-down hand, a player's map and the table (round,
+pool, pick boxes, Most/Fewest cards). Pictures only, from observation dicts and the public card
+data; what the player clicks and the page layout are in kyushu.py; their words in
+kyushu_text.py.
 
 The card faces (which squares a numbered card shows) are public component data, read from
 the data file shipped in the wheel.
 """
 from __future__ import annotations
 
-import json
 import re
 from functools import lru_cache
-from importlib import resources
 
+from . import kyushu_text as kt
 from .base import esc
 
 # ----------------------------------------------------------------------------------------------
@@ -23,52 +23,28 @@ RES = {"blue": "#2f6fd6", "brown": "#8a5a2b", "grey": "#7d8590", "purple": "#8e4
 RES_LIGHT = {"blue": "#d6e4fb", "brown": "#eddcc8", "grey": "#e3e6ea", "purple": "#ead8f2"}
 TERRAIN_FILL = {"lake": "#5aa9e0", "forest": "#4f9a4f", "town": "#e4b873", "hot_spring": "#ef9f93",
                 "fallow": "#e9dfbd", "factory": "#4a4e5c"}
-TERRAIN_NAME = {"lake": "Lake", "forest": "Forest", "town": "Town", "hot_spring": "Hot spring",
-                "fallow": "Fallow", "production": "Production", "factory": "Factory"}
+TERRAIN_NAME = kt.TERRAIN_NAME
 SEAT_COLOURS = ["#d1495b", "#2e86ab", "#e0a21b", "#3f9c6d", "#7b5ea7"]
 GOLD = "#f0b429"
 NEW = "#10b981"          # ring round what changed since the viewer's last decision
 FONT = "Helvetica, Arial, sans-serif"
 
 
-@lru_cache(maxsize=1)
-def _data() -> dict:
-    return json.loads(resources.files("boardlab").joinpath("data/kyushu.json").read_text())
-
-
 @lru_cache(maxsize=None)
 def card_face(card) -> tuple[list[str], list[tuple[int, int]]]:
     """(six squares row-major as printed, dual pairs) of a Map card number or a province
-    id such as "S3A"."""
-    data = _data()
-    if isinstance(card, str) and card.startswith("S"):
-        prov = data["starting_provinces"]["cards"][int(card[1:-1]) - 1][card[-1]]
-        face = prov
-    else:
-        face = data["map_cards"]["cards"][int(card) - 1]
-    squares = face["squares"][0] + face["squares"][1]
-    return squares, [tuple(p) for p in face.get("duals", [])]
+    id such as "S3A", from the game's data file."""
+    return kt.face(card)
 
 
+@lru_cache(maxsize=None)
 def face_squares(card) -> list[tuple]:
-    """(terrain, colour or None, factory value or None) of the six printed squares: a
-    factory is worth 2, 3 in a dual pair of different colours, 4 in a pair of one colour."""
-    squares, duals = card_face(card)
-    out = []
-    for i, sq in enumerate(squares):
-        terrain, _, colour = sq.partition(":")
-        value = None
-        if terrain == "factory":
-            value = 2
-            for a, b in duals:
-                if i in (a, b):
-                    value = 4 if squares[a] == squares[b] else 3
-        out.append((terrain, colour or None, value))
-    return out
+    """(terrain, colour or None, factory value or None) of the six printed squares."""
+    return kt.face_squares(card)
 
 
 def most_fewest_text(card: int, side: str) -> str:
-    return _data()["most_fewest_cards"]["cards"][card - 1][side]
+    return kt.game_data()["most_fewest_cards"]["cards"][card - 1][side]
 
 
 def col_name(col: int) -> str:
@@ -190,8 +166,9 @@ def _meeple(cx, cy, s, colour) -> str:
 # A card drawn on its own (hand, pick boxes, provinces)
 # ----------------------------------------------------------------------------------------------
 def card_svg(card, s: float = 22, *, label=None, dim=False, standalone=True, x=0.0, y=0.0,
-             ring=None) -> str:
-    """A Map card (number) or Starting Province ("S3A") as printed: 2 rows of 3 squares."""
+             ring=None, title: str = "") -> str:
+    """A Map card (number) or Starting Province ("S3A") as printed: 2 rows of 3 squares;
+    ``title``: the tooltip of a standalone picture."""
     _, duals = card_face(card)
     head = max(s * 0.62, 12)
     w, h = 3 * s + 6, 2 * s + head + 5
@@ -216,8 +193,9 @@ def card_svg(card, s: float = 22, *, label=None, dim=False, standalone=True, x=0
     out.append("</g>")
     if not standalone:
         return "".join(out)
+    tip = f"<title>{esc(title)}</title>" if title else ""
     return (f"<svg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 {w:.1f} {h:.1f}' width='{w:.1f}' "
-            f"height='{h:.1f}' role='img' aria-label='card {esc(card)}'>{''.join(out)}</svg>")
+            f"height='{h:.1f}' role='img' aria-label='card {esc(card)}'>{tip}{''.join(out)}</svg>")
 
 
 def card_size(s: float = 22) -> tuple[float, float]:
@@ -233,19 +211,33 @@ def card_back(x, y, s=22, text="") -> str:
             + (_text(x + w / 2, y + h / 2 + 5, text, 14, 700, "#f3ead2", "middle") if text else ""))
 
 
+def backs_svg(count: int, s: float = 22) -> str:
+    """A face-down hand as one card-sized picture: a back with the number of cards."""
+    w, h = card_size(s)
+    return (f"<svg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 {w + 8:.1f} {h + 4:.1f}' "
+            f"role='img' aria-label='{count} cards face down'>"
+            + card_back(8, 4, s) + card_back(4, 2, s) + card_back(0, 0, s, f"{count} card"
+                                                                     f"{'s' if count != 1 else ''}")
+            + "</svg>")
+
+
 # ----------------------------------------------------------------------------------------------
 # One player's map
 # ----------------------------------------------------------------------------------------------
 def map_svg(m: dict, *, cell: float = 40, title: str = "", title_colour: str = INK,
             highlight=None, marks=None, bounds=None, subtitle: str = "", pad: int = 1,
-            rings=(), extra: str = "", geometry: dict | None = None) -> str:
+            rings=(), extra: str = "", geometry: dict | None = None, places=None,
+            before: dict | None = None) -> str:
     """A map of an observation ({"cells", "cards", "bbox"}) as SVG: terrain squares with icons,
     resources, tiles, travelers, card outlines with their numbers, column letters and row
     numbers. ``highlight`` (a card id) is outlined in gold; ``marks`` are (row, col, label,
     active) dots, e.g. the candidate positions of a placement; ``rings``: cards placed since
     the viewer's last decision, ringed. ``extra`` is SVG added last (e.g. <defs>);
     ``geometry``, if a dict, receives where square (row, col) is drawn: its top-left corner is
-    (gx + (col - left) * cell, gy + (row - top) * cell)."""
+    (gx + (col - left) * cell, gy + (row - top) * cell). ``places``, if a list, receives a dict
+    (id "c<square>", label, rect, tip, anim) per visible square; ``before`` (the same map as
+    the viewer saw it at its last decision) gives what arrived since: the squares of a new
+    card drop in, a new resource or tile flashes."""
     cells = m["cells"]
     marks = marks or []
     rows = [c["row"] for c in cells] + [r for r, _, _, _ in marks]
@@ -288,9 +280,17 @@ def map_svg(m: dict, *, cell: float = 40, title: str = "", title_colour: str = I
         out.append(f"<line x1='{gx}' y1='{y}' x2='{gx + gw}' y2='{y}' stroke='#e3d7bd'/>")
     at = {(c["row"], c["col"]): c for c in cells}
     duals = {}
+    arrived = _arrived(m, before)
     for c in cells:
         x, y = xy(c["row"], c["col"])
-        out.append(square_svg(x, y, cell, c["terrain"], c["colour"], c["factory_value"]))
+        pid = f"c{c['name']}"
+        out.append(f"<g data-place='{pid}'>"
+                   + square_svg(x, y, cell, c["terrain"], c["colour"], c["factory_value"]) + "</g>")
+        if places is not None:
+            places.append({"id": pid, "rect": (x, y, cell, cell),
+                           "label": f"{c['name']}: {kt.square_name(c['terrain'], c['colour'], c['factory_value'])}",
+                           "tip": kt.cell_tip(c, m.get("seat"), m.get("travelers", ())),
+                           "anim": arrived.get((c["card"], c["square"]))})
         if c["tile"]:
             out.append(f"<rect x='{x + 2.5:.1f}' y='{y + 2.5:.1f}' width='{cell - 5:.1f}' "
                        f"height='{cell - 5:.1f}' rx='3' fill='none' stroke='#ffffff' stroke-width='1.6' "
@@ -369,6 +369,25 @@ def map_svg(m: dict, *, cell: float = 40, title: str = "", title_colour: str = I
             f"aria-label='{esc(title)}'>{''.join(out)}{extra}</svg>")
 
 
+def _arrived(m: dict, before: dict | None) -> dict:
+    """(card, square) -> anim of the squares of ``m`` that changed since ``before``: a new
+    card's squares drop in, a new resource or terraforming tile flashes. Squares are matched
+    by card and printed square, not by name (a map may be re-centred between rounds)."""
+    if before is None:
+        return {}
+    old_cards = {str(c["card"]) for c in before.get("cards", [])}
+    old = {(c["card"], c["square"]): c for c in before.get("cells", [])}
+    out = {}
+    for c in m["cells"]:
+        key = (c["card"], c["square"])
+        if str(c["card"]) not in old_cards:
+            out[key] = {"kind": "drop"}
+        elif key in old and ((c["resource"] and c["resource"] != old[key]["resource"])
+                             or (c["tile"] and not old[key]["tile"])):
+            out[key] = {"kind": "flash"}
+    return out
+
+
 def cell_size(m: dict, width: float = 440) -> float:
     """Squares as large as fit in about ``width`` pixels (between 26 and 48)."""
     box = m.get("bbox")
@@ -388,7 +407,7 @@ def seat_map(obs: dict, seat: int) -> dict:
 
 
 # ----------------------------------------------------------------------------------------------
-# The table: round, pool, pick boxes; the hand
+# The table: round, pool, pick boxes, Most/Fewest cards
 # ----------------------------------------------------------------------------------------------
 PHASE_TEXT = {
     "setup": "setting up", "province": "choosing Starting Provinces",
@@ -401,14 +420,23 @@ PHASE_TEXT = {
 }
 
 
-def table_svg(obs: dict, viewer=None) -> str:
-    """Round, phase, the pool and the draw pile; the pick boxes with their cards."""
+def table_svg(obs: dict, viewer=None, *, places=None, before: dict | None = None) -> str:
+    """Round, phase, the pool and the draw pile; the pick boxes with their cards; the
+    Most/Fewest cards between neighbours. ``places``, if a list, receives a dict (id, label,
+    rect, tip, anim) per element with something to say; ``before`` (the viewer's observation
+    at its last decision): a pick box's new card drops in."""
     s = 26
     cw, ch = card_size(s)
     boxes = obs["pick_boxes"]
     gap = 70
     W = max(820, 24 + len(boxes) * (cw + gap))
     out = []
+    found = [] if places is None else places
+
+    def place(pid, label, rect, tip, anim=None):
+        found.append({"id": pid, "label": label, "rect": tuple(round(v, 1) for v in rect),
+                      "tip": tip, "anim": anim})
+
     phase = PHASE_TEXT.get(obs["phase"], obs["phase"].replace("_", " "))
     rnd = obs["round"]
     head = (f"Round {rnd} of 12 · {phase}" if rnd else f"Setup · {phase}")
@@ -418,14 +446,23 @@ def table_svg(obs: dict, viewer=None) -> str:
     x += 40
     for colour, k in obs["pool"].items():
         out.append(_token(x + 8, 44, 7.5, colour) + _text(x + 20, 48, f"{k}", 12, 600))
+        place(f"pool-{colour}", f"{k} {colour} resources in the pool", (x, 35, 40, 18),
+              kt.pool_tip(colour, k))
         x += 46
-    out.append(_text(x + 8, 48, f"Draw pile {obs['draw_pile_size']} cards", 12, 400, "#4a4f5c"))
+    pile = f"Draw pile {obs['draw_pile_size']} cards"
+    out.append(_text(x + 8, 48, pile, 12, 400, "#4a4f5c"))
+    place("draw-pile", pile, (x + 4, 35, 6.4 * len(pile) + 8, 18),
+          kt.draw_pile_tip(obs["draw_pile_size"]))
     opts = obs["options"]
     extras = [f"side {opts['side']}"] + [t for t, on in (("Most/Fewest", opts["most_fewest"]),
                                                           ("Travelers", opts["travelers"])) if on]
     out.append(_text(W - 14, 24, ", ".join(extras), 12, 400, "#5b5240", "end"))
+    width = 6.4 * len(", ".join(extras)) + 8
+    place("options", "Options: " + ", ".join(extras), (W - 10 - width, 10, width, 19),
+          options_tip(obs))
     out.append(_text(14, 76, "PICK BOXES", 10, 700, "#7a6440", extra="letter-spacing='1.5'"))
     y0 = 84
+    old_boxes = {b["box"]: b["card"] for b in (before or {}).get("pick_boxes", [])}
     for i, b in enumerate(boxes):
         x = 14 + i * (cw + gap)
         owner = b["owner"]
@@ -433,64 +470,54 @@ def table_svg(obs: dict, viewer=None) -> str:
                  f"P{owner}'s box" if owner is not None else f"middle ({b['label']})")
         colour = SEAT_COLOURS[owner % len(SEAT_COLOURS)] if owner is not None else "#7a6440"
         out.append(_text(x, y0 + 10, label, 11.5, 700, colour))
+        pid = f"box{b['box']}"
         if b["card"] is not None:
-            out.append(card_svg(b["card"], s, standalone=False, x=x, y=y0 + 16))
+            out.append(f"<g data-place='{pid}'>"
+                       + card_svg(b["card"], s, standalone=False, x=x, y=y0 + 16) + "</g>")
         else:
             out.append(f"<rect x='{x}' y='{y0 + 16}' width='{cw:.1f}' height='{ch:.1f}' rx='5' "
                        f"fill='none' stroke='#b9ab8c' stroke-dasharray='4 3'/>"
                        + _text(x + cw / 2, y0 + 16 + ch / 2 + 4, "empty", 11, 400, "#9b8f75", "middle"))
+        new = before is not None and b["card"] is not None and old_boxes.get(b["box"]) != b["card"]
+        place(pid, label[0].upper() + label[1:] + (f": card {b['card']}" if b["card"] else ": empty"),
+              (x, y0 + 16, cw, ch), kt.pick_box_tip(b, viewer, obs["players"]),
+              {"kind": "drop"} if new else None)
     H = y0 + 16 + ch + 12
+    mfs = obs.get("most_fewest") or []
+    if mfs:
+        out.append(_text(14, H + 12, "MOST/FEWEST CARDS", 10, 700, "#7a6440",
+                         extra="letter-spacing='1.5'"))
+        mw, mh, mx = 180, 40, 14
+        for k, mf in enumerate(mfs):
+            x, y = mx + (k % 4) * (mw + 10), H + 20 + (k // 4) * (mh + 8)
+            a, b = mf["seats"]
+            side = kt.SIDE_NAME[mf["side"]]
+            crit = most_fewest_text(mf["card"], mf["side"])
+            out.append(f"<rect x='{x}' y='{y}' width='{mw}' height='{mh}' rx='6' fill='#fffdf8' "
+                       f"stroke='#9c8f74'/>" + _text(x + 7, y + 15, f"P{a} | P{b} · {side}", 11, 700,
+                                                      "#4b3d22")
+                       + _text(x + 7, y + 31, crit if len(crit) <= 30 else crit[:29] + "…", 10,
+                               400, "#4b3d22"))
+            place(f"mf{k}", f"{side} card between P{a} and P{b}: {crit}", (x, y, mw, mh),
+                  kt.most_fewest_tip(mf, obs))
+        H += 20 + ((len(mfs) + 3) // 4) * (mh + 8) + 4
     return (f"<svg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 {W:.0f} {H:.0f}' width='100%' "
             f"style='max-width:{W:.0f}px;background:#f1e7d2;border-radius:12px' role='img' "
             f"aria-label='Kyushu table'>{''.join(out)}</svg>")
 
 
-def hand_svg(cards, s: float = 24, taken=None, size=None, title="", per_row=None) -> str:
-    """A row of cards: the taken card (marked) then the hand; face down if cards is None.
-    With ``per_row``, face-up cards wrap after that many (a narrow column)."""
-    cw, ch = card_size(s)
-    if per_row and cards:
-        shown = ([taken] if taken is not None else []) + list(cards)
-        top = 22 if title else 6
-        out = [_text(8, 15, title, 12, 700, "#4b3d22")] if title else []
-        for i, c in enumerate(shown):
-            x, y = 8 + (i % per_row) * (cw + 8), top + (i // per_row) * (ch + 8)
-            out.append(card_svg(c, s, standalone=False, x=x, y=y, ring=GOLD if i == 0 and
-                                taken is not None else None,
-                                label=f"Taken: {c}" if i == 0 and taken is not None else None))
-        rows = (len(shown) + per_row - 1) // per_row
-        W, H = 8 + min(len(shown), per_row) * (cw + 8), top + rows * (ch + 8)
-        return (f"<svg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 {W:.0f} {H:.0f}' "
-                f"width='{W:.0f}' style='max-width:100%' role='img' aria-label='cards'>"
-                f"{''.join(out)}</svg>")
-    out = []
-    x = 8
-    top = 22 if title else 6
-    if title:
-        out.append(_text(8, 15, title, 12, 700, "#4b3d22"))
-    if taken is not None:
-        out.append(card_svg(taken, s, standalone=False, x=x, y=top, label=f"Taken: {taken}",
-                            ring=GOLD))
-        x += cw + 18
-    if cards is None:
-        k = min(size or 0, 6)
-        for i in range(k):
-            out.append(card_back(x + i * 9, top, s))
-        if k:
-            x += (k - 1) * 9 + cw + 8
-        out.append(_text(x, top + ch / 2 + 4, f"hand: {size} card{'s' if size != 1 else ''}",
-                         12, 600, "#3b3f4a"))
-        x += 110
-    else:
-        for c in cards:
-            out.append(card_svg(c, s, standalone=False, x=x, y=top))
-            x += cw + 6
-        if not cards:
-            out.append(_text(x, top + ch / 2 + 4, "hand: empty", 12, 400, "#6b6457"))
-            x += 90
-    W, H = max(x + 4, 120), top + ch + 6
-    return (f"<svg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 {W:.0f} {H:.0f}' width='{W:.0f}' "
-            f"style='max-width:100%' role='img' aria-label='cards'>{''.join(out)}</svg>")
+def options_tip(obs: dict) -> str:
+    opts = obs["options"]
+    text = f"Starting Provinces on side {opts['side']}."
+    if opts["most_fewest"]:
+        text += " Most/Fewest cards: 3 points between each pair of neighbours."
+    if opts["travelers"]:
+        held = (obs.get("travelers") or {}).get("held")
+        text += (" Travelers: after round 6 each player may send travelers with a resource to "
+                 "the neighbours' hot springs, for 1 point per forest around them."
+                 + (" Left: " + ", ".join(f"P{s} {n}" for s, n in enumerate(held)) + "."
+                    if held else ""))
+    return text
 
 
 # ----------------------------------------------------------------------------------------------

@@ -434,6 +434,7 @@ class NukumiUI(GameUI):
         prompt = {"event": "the round card's event", "actions": "your action (or a free action)",
                   "payment": "how to pay", "move": "other moves", "play helpers": "a Helper to play",
                   "take a card": "an action card", "helper choice": "a face-up Helper or blind",
+                  "end of turn": "a free action, or end your turn",
                   "npc route": "the NPC's route toward Nukumaru (squares in order; these routes "
                                "place as many cubes)"}.get(obs.get("phase"), "a move")
         if obs.get("phase") == "event" and obs["round"] < len(obs.get("round_cards") or []):
