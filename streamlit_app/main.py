@@ -14,12 +14,9 @@ page = st.navigation([
     st.Page(_PAGES / "tree.py", title="Search tree", icon=":material/account_tree:", url_path="tree"),
     st.Page(_PAGES / "rules.py", title="Rules", icon=":material/menu_book:", url_path="rules"),
     st.Page(_PAGES / "lobby.py", title="Lobby", icon=":material/groups:", url_path="lobby"),
-])
+], position="top")      # no sidebar: the table gets the whole width
 from boardlab.streamlit_app import common, tables  # noqa: E402  (after set_page_config)
 
 if not tables.resume():         # a table's link (seat, host, spectator) opens that table
     common.resume_game()
-st.sidebar.caption("boardlab — play and analyse tabletop games against an ISMCTS AI. "
-                   "Your game is kept on this server under its link (the address with "
-                   "?game=…): a reload or a new tab with that link goes on with it.")
 page.run()

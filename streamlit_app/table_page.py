@@ -18,21 +18,19 @@ import streamlit as st
 from . import common, host_panel, tables
 from .eval_bar import show_eval_bar
 from .games import ui_for
-from .session import mix, run_search, search_rows
+from . import board_component as bc
+from .session import analysis_budget, mix, run_search
 from .store import SEAT, AccessDenied, NoSuchGame
 from .tables import esc, presence, seat_label
 
 VIEW_KEY = "bl_table_view"      # the view on screen (a seat's turn: clicks apply over it)
 VIEW_LINK_KEY = "bl_table_view_link"    # the link it was read with
 FRESH_KEY = "bl_table_fresh"    # the next drawing reads the store's view now
-HINT_ITERATIONS = 2000          # a hint's search (the seat's own knowledge only)
-EVAL_ITERATIONS = 1000          # the evaluation bar's
+SIDE = [2.6, 1]                 # board : decision panel, as the solo Play page
 
 CSS = """<style>
-[data-testid="stMainBlockContainer"] { padding-bottom: 30vh; }
-.bl-changes { background: #fff4d6; border-left: 4px solid #e3a81b; border-radius: 4px;
-  padding: 4px 10px; font-size: .9rem; white-space: nowrap; overflow: hidden;
-  text-overflow: ellipsis; }
+.bl-undo-note { background: #fff4d6; border-left: 4px solid #e3a81b; border-radius: 4px;
+  padding: 4px 10px; font-size: .9rem; }
 .bl-tstatus { font-size: 1rem; padding: 2px 0; min-height: 1.6rem; }
 .bl-seats { display: flex; flex-wrap: wrap; gap: 6px; margin: 2px 0 6px; }
 .bl-seat { border: 1px solid #d0d3dc; border-radius: 12px; padding: 1px 9px; font-size: .85rem;
@@ -102,6 +100,9 @@ def rerun_table() -> None:
 
 
 def table(link, view) -> None:
+    """The play page's one table layout: the board on the left and, beside it (under it on
+    a phone), the decision panel: the status line, the seat's input, the table's tools and
+    the log."""
     store = common.game_store()
     ui = ui_for(view.game)
     seat = view.seat if view.role == SEAT else None
@@ -111,33 +112,40 @@ def table(link, view) -> None:
     if note:
         st.warning(note, icon=":material/info:")
 
-    left, right = st.columns([3, 1.15])
-    with left:
+    board_col, side = st.columns(SIDE, gap="medium")
+    with board_col:
+        changes_slot = st.container(key="tbl_changes")
+        board_slot = st.container(key="tbl_board")
+    with side:
         st.html(f"<div class='bl-tstatus' data-version='{view.version}'>{status_text(ui, view)}</div>")
         undo_box(ui, view, link)
-        story = view.story
-        changes = story.changes() if story is not None and seat is not None and not ended else None
-        changes_slot = st.container(key="tbl_changes", height=40, border=False)
-        with changes_slot:
-            if changes:
-                ui.show_changes(changes, key="changes")
-        board_col = st.container(key="tbl_board")
         input_slot = st.container(key="play_input")
-    with right:
-        controls(ui, view, link)
+        with st.container(key="tbl_tools"):
+            controls(ui, view, link)
+        story = view.story
         st.markdown("**Moves**" + ("" if seat is None else f" (as {ui.seat_name(seat, view.players)} "
                                                             "sees them)"))
-        with st.container(height=430, key="play_log", autoscroll=True):
+        with st.container(height=360, key="play_log", autoscroll=True):
             lines = story.texts() if story is not None else list(view.log)
             st.text("\n".join(lines) if lines else "No moves yet.")
 
-    with board_col:
-        bar_col = board_col
+    changes = story.changes() if story is not None and seat is not None and not ended else None
+    with changes_slot:
+        if changes:
+            ui.show_changes(changes, key="changes")
+    if changes:                 # the board animates what is new once per seat's decision
+        bc.set_anim_key(f"{view.game_id}:{seat}:{changes.since}")
+    hint = hint_action(link, view)
+    if hint is not None:
+        bc.set_marks(ui.best_move_mark(view.state, hint),
+                     arrow=ui.best_move_arrow(view.state, hint))
+    with board_slot:
+        inner = board_slot
         if view.settings.hints and st.session_state.get("tbl_eval") and view.my_turn:
-            bar_col, board_col = st.columns([1, 11])
+            bar_col, inner = st.columns([1, 11])
             with bar_col:
                 show_eval_bar(evaluate(view))
-        with board_col:
+        with inner:
             if ended and view.result is not None:
                 st.success(ui.result_text(view.state), icon=":material/emoji_events:")
             elif ended:
@@ -149,18 +157,43 @@ def table(link, view) -> None:
 
     with input_slot:
         if view.my_turn:
-            hint = st.session_state.get("tbl_hint")
-            hint = hint[1] if hint and hint[0] == (link.game_id, view.version) else None
             action = ui.move_input(view.state, view.observation, key=f"mv{view.version}",
                                    hint=hint)
             if action is not None:
                 tables.act("play that", store.apply, link.game_id, link.seat_token,
                            view.version, action)
                 rerun_table()
+            if hint is not None:
+                hint_box(ui, view)
             if store.revision(link.game_id) != view.revision:
                 rerun_table()           # the view on screen was old: draw the new one
         elif seat is not None and not ended:
             st.markdown(ui.idle_input(view.observation, seat), unsafe_allow_html=True)
+
+
+def hint_action(link, view):
+    """The hint asked for this seat at this version, or None."""
+    hint = st.session_state.get("tbl_hint")
+    if view.my_turn and hint and hint[0] == (link.game_id, view.version):
+        return hint[1].best_action
+    return None
+
+
+def hint_box(ui, view) -> None:
+    """The hint under the input: the best move in words, how sure the search is, the top
+    three (searched from this seat's knowledge only)."""
+    from .review import evaluation
+    result = st.session_state["tbl_hint"][1]
+    ev = evaluation(result)
+    state = view.state
+    st.markdown(f"**Hint: {ui.decision_label(state, result.best_action)}** — your win "
+                f"{ev['win_pct']:.0f}% ± {ev['pm']:.0f} ({result.iterations:,} iterations)")
+    top = sorted(result.stats, key=lambda s: (-s["visits"], s["action"]))[:3]
+    st.dataframe([{"move": ui.decision_label(state, int(s["action"])),
+                   "win %": round(100.0 * s["win_prob"], 1), "visits": int(s["visits"])}
+                  for s in top], hide_index=True, key=None)
+    if ev["within_noise"]:
+        st.caption("The best two are within the search's noise: it cannot tell them apart.")
 
 
 def header(ui, view) -> None:
@@ -210,7 +243,7 @@ def undo_box(ui, view, link) -> None:
     who = seat_label(ui, view, req.seat)
     waiting = ", ".join(seat_label(ui, view, s) for s in req.waiting)
     if view.role == SEAT and view.seat == req.seat:
-        st.html(f"<div class='bl-changes'>You asked to take back your last move: waiting for "
+        st.html(f"<div class='bl-undo-note'>You asked to take back your last move: waiting for "
                 f"{waiting}.</div>")
     elif view.role == SEAT and view.seat in req.waiting:
         with st.container(border=True, key="tbl_undo_ask"):
@@ -224,7 +257,7 @@ def undo_box(ui, view, link) -> None:
                 tables.act("refuse", store.answer_undo, link.game_id, link.seat_token, False)
                 rerun_table()
     else:
-        st.html(f"<div class='bl-changes'>{who} asks to take back their last move: waiting "
+        st.html(f"<div class='bl-undo-note'>{who} asks to take back their last move: waiting "
                 f"for {waiting}.</div>")
 
 
@@ -247,14 +280,8 @@ def controls(ui, view, link) -> None:
                                           width="stretch",
                                           help="What the AI would play in your place, searching "
                                                "only from what you know"):
-                result = hint_search(view)
-                st.session_state["tbl_hint"] = ((link.game_id, view.version), result.best_action,
-                                                search_rows(result)[:3])
-                rerun_table()
-            hint = st.session_state.get("tbl_hint")
-            if hint and hint[0] == (link.game_id, view.version):
-                st.markdown("**The AI would play:**")
-                st.dataframe(hint[2], hide_index=True, key=None)
+                st.session_state["tbl_hint"] = ((link.game_id, view.version), hint_search(view))
+                rerun_table()           # the input and the board mark the hinted move
     if view.status == "ended" and view.record is not None:
         import json
         st.download_button("Download the record", data=json.dumps(view.record, indent=1),
@@ -268,9 +295,9 @@ def _seed(view, salt: int) -> int:
 
 
 def hint_search(view):
-    """The AI's choice for this seat, searched from the seat's own knowledge."""
-    return run_search(view.state, {"iterations": HINT_ITERATIONS}, _seed(view, 0x4E1),
-                      player=view.seat)
+    """The AI's choice for this seat, searched from the seat's own knowledge at the analysis
+    budget (not at the AI seats' strength)."""
+    return run_search(view.state, analysis_budget(), _seed(view, 0x4E1), player=view.seat)
 
 
 def evaluate(view) -> dict | None:
@@ -280,6 +307,6 @@ def evaluate(view) -> dict | None:
     cache = st.session_state.setdefault("bl_table_eval", {})
     if key not in cache:
         cache.clear()
-        cache[key] = evaluation(run_search(view.state, {"iterations": EVAL_ITERATIONS},
-                                           _seed(view, 13), player=view.seat))
+        cache[key] = evaluation(run_search(view.state, analysis_budget(), _seed(view, 13),
+                                           player=view.seat))
     return cache[key]
