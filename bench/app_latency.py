@@ -407,8 +407,8 @@ async def table_seat(page, others, think: float, table: dict, latencies: list, e
             continue
         waited = 0.0
         version = await turn.json_value()
-        if version == "over":
-            table["left"] = 0
+        if version == "over":               # the game ended before its decisions were played
+            table["left"], table["over"] = 0, True
             return
         if think:
             await asyncio.sleep(think)
@@ -467,7 +467,8 @@ async def bench_tables(browser, server, tables: int, humans: int, think: float, 
           f"{wall:.0f} s; server CPU {per_click:.3f} s per human decision, {per_decision:.3f} "
           f"s per decision; browsers CPU {bcpu / max(count[0], 1):.2f} s per human decision; "
           f"capacity {1 / per_decision if per_decision else float('inf'):.0f} decisions/s "
-          f"per core", flush=True)
+          f"per core; {sum(t.get('over', False) for t in left)} of {tables} games ended "
+          f"early", flush=True)
     for e in sorted(set(errors))[:5]:
         print(f"  error: {e} (x{errors.count(e)})", flush=True)
 
