@@ -16,7 +16,7 @@ import zlib
 import streamlit as st
 
 from . import common, host_panel, tables
-from .eval_bar import show_eval_bar
+from .eval_bar import hint_box, show_eval_bar
 from .games import ui_for
 from . import board_component as bc
 from .session import analysis_budget, mix, run_search
@@ -164,7 +164,7 @@ def table(link, view) -> None:
                            view.version, action)
                 rerun_table()
             if hint is not None:
-                hint_box(ui, view)
+                hint_box(st.session_state["tbl_hint"][1], view.state, ui)
             if store.revision(link.game_id) != view.revision:
                 rerun_table()           # the view on screen was old: draw the new one
         elif seat is not None and not ended:
@@ -177,23 +177,6 @@ def hint_action(link, view):
     if view.my_turn and hint and hint[0] == (link.game_id, view.version):
         return hint[1].best_action
     return None
-
-
-def hint_box(ui, view) -> None:
-    """The hint under the input: the best move in words, how sure the search is, the top
-    three (searched from this seat's knowledge only)."""
-    from .review import evaluation
-    result = st.session_state["tbl_hint"][1]
-    ev = evaluation(result)
-    state = view.state
-    st.markdown(f"**Hint: {ui.decision_label(state, result.best_action)}** — your win "
-                f"{ev['win_pct']:.0f}% ± {ev['pm']:.0f} ({result.iterations:,} iterations)")
-    top = sorted(result.stats, key=lambda s: (-s["visits"], s["action"]))[:3]
-    st.dataframe([{"move": ui.decision_label(state, int(s["action"])),
-                   "win %": round(100.0 * s["win_prob"], 1), "visits": int(s["visits"])}
-                  for s in top], hide_index=True, key=None)
-    if ev["within_noise"]:
-        st.caption("The best two are within the search's noise: it cannot tell them apart.")
 
 
 def header(ui, view) -> None:

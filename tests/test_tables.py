@@ -261,3 +261,44 @@ def test_the_watcher_reruns_the_pages_whose_table_moved_on(store):
     assert set(w.watching()) == {"b", "elsewhere"}
     w.forget("b")
     assert set(w.watching()) == {"elsewhere"}
+
+
+# --- a seat's page (AppTest) -------------------------------------------------------------------
+def test_a_seats_hint_searches_its_own_knowledge_at_the_analysis_budget(tmp_path, monkeypatch):
+    """Hints on: the Hint button of the seat to move searches a position made up from that
+    seat's knowledge only (its observation as it is; the other hand not the real one), at
+    the analysis budget, and the page shows it in words."""
+    from streamlit.testing.v1 import AppTest
+
+    from boardlab.streamlit_app import MAIN_SCRIPT, table_page
+    monkeypatch.setenv("BOARDLAB_DATA_DIR", str(tmp_path))
+    monkeypatch.setenv("BOARDLAB_LIVE", "poll")
+    s = GameStore(tmp_path)
+    try:
+        sess = PlaySession(game=boardlab.make("kitsu", players=2, track_length=3),
+                           seats=[HUMAN, HUMAN], preset="Beginner", seed=4)
+        t = s.create_table(sess, hints=True)
+        seat = s.view(t.game_id).to_move
+        real = real_state(s, t.game_id)
+    finally:
+        s.close()
+    searched = []
+    search = table_page.run_search
+
+    def spy(state, budget, seed, **kw):
+        searched.append((state.clone(), budget, kw))
+        return search(state, budget, seed, **kw)
+
+    monkeypatch.setattr(table_page, "run_search", spy)
+    at = AppTest.from_file(str(MAIN_SCRIPT), default_timeout=120)
+    at.query_params.update(game=t.game_id, seat=t.seat_tokens[seat])
+    at.run()
+    assert not at.exception, at.exception
+    at.button(key="tbl_hint_btn").click().run()
+    assert not at.exception, at.exception
+    (state, budget, kw), = searched
+    assert budget == {"iterations": 2000} and kw == {"player": seat}
+    assert state.observation(seat) == real.observation(seat)
+    other = 1 - seat
+    assert state.full_observation()["hands"][other] != real.full_observation()["hands"][other]
+    assert any(m.value.startswith("**Hint: ") for m in at.markdown)

@@ -20,9 +20,8 @@ import streamlit as st
 import boardlab
 from boardlab.streamlit_app import board_component as bc
 from boardlab.streamlit_app import common, friends_form, table_page, tables
-from boardlab.streamlit_app.eval_bar import beside_board
+from boardlab.streamlit_app.eval_bar import beside_board, hint_box
 from boardlab.streamlit_app.games import ui_for
-from boardlab.streamlit_app.review import evaluation
 from boardlab.streamlit_app.session import (AI, AI_PRESETS, ANALYSIS_CHOICES, DEFAULT_PRESET,
                                             HUMAN, PlaySession,
                                             session_from_record)
@@ -195,19 +194,6 @@ def human_input(sess, ui, status, iterations: int):
     if hint is not None:
         hint_box(sess.hint, state, ui)
     return action
-
-
-def hint_box(result, state, ui) -> None:
-    """The hint: the best move in words, how sure the search is, and the top three."""
-    ev = evaluation(result)
-    st.markdown(f"**Hint: {ui.decision_label(state, result.best_action)}** — your win "
-                f"{ev['win_pct']:.0f}% ± {ev['pm']:.0f} ({result.iterations:,} iterations)")
-    top = sorted(result.stats, key=lambda s: (-s["visits"], s["action"]))[:3]
-    st.dataframe([{"move": ui.decision_label(state, int(s["action"])),
-                   "win %": round(100.0 * s["win_prob"], 1), "visits": int(s["visits"])}
-                  for s in top], hide_index=True, key=None)
-    if ev["within_noise"]:
-        st.caption("The best two are within the search's noise: it cannot tell them apart.")
 
 
 HIDE_INPUT = "<style>div.st-key-play_input { display: none !important; }</style>"
