@@ -55,12 +55,14 @@ CHOICE = ('button.blb-place, button.blb-piece:not([disabled]), '
 
 
 def choices_of(ply: int) -> str:
-    """The selector of decision ``ply``'s choices (its input's keys start "mv<ply>-"/"_")."""
-    return ", ".join(f'[class*="st-key-mv{ply}{sep}"] {what}' if what != "act" else
-                     f'[class*="st-key-mv{ply}_act_"] button:not([disabled])'
-                     for sep in ("-", "_") for what in
-                     ("button.blb-place", "button.blb-piece:not([disabled])", "act")
-                     if not (what == "act" and sep == "-"))
+    """The selector of decision ``ply``'s choices (its input's keys start "mv<ply>-"/"_"; a
+    decision button's key holds "_act_" after that, e.g. "mv8_act_3" or "mv8-g2_act_301")."""
+    return ", ".join([f'[class*="st-key-mv{ply}{sep}"] {what}' for sep in ("-", "_")
+                      for what in ("button.blb-place", "button.blb-piece:not([disabled])")]
+                     + [f'[class*="st-key-mv{ply}_act_"] button:not([disabled])',
+                        f'[class*="st-key-mv{ply}-"][class*="_act_"] button:not([disabled])'])
+
+
 # A decision: such a choice whose widget key starts "mv<ply>" (the Play page's move input),
 # outside elements Streamlit marks stale (left over from the previous run).
 NEXT_DECISION_JS = r"""

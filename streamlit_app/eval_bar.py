@@ -53,9 +53,10 @@ def beside_board(sess, on: bool, iterations: int | None = None):
     """Play page: with ``on``, draw the bar for the position if a human seat is to move
     (searched from that seat's own knowledge at the analysis budget, ``iterations``, not at
     the AI seats' strength; cached per position) in a narrow column and return the wide
-    column for the board; else a plain container."""
+    column for the board; else a plain container (keyed ``play_parts``: on a phone the Play
+    page puts the decision panel after its first element, the table)."""
     if not on:
-        return st.container()
+        return st.container(key="play_parts")
     from .review import evaluation
     from .session import ANALYSIS_ITERATIONS, analysis_budget, mix, run_search
     iterations = iterations or ANALYSIS_ITERATIONS

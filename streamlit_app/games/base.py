@@ -13,7 +13,9 @@ What a subclass may override:
 * ``seat_name(seat, players)`` - e.g. "P1 (Orange)";
 * ``board(obs, key, viewer, changes)`` - draw the board from an observation dict (one seat's,
   or the full one); ``changes`` (a :class:`Changes`, or None) is what happened since the
-  viewer's last decision, for the board to highlight (cards played, maps placed);
+  viewer's last decision, for the board to highlight (cards played, maps placed). Draw the
+  table itself as the first element: on a phone the Play page shows that element, then the
+  decision panel, then the board's other elements (the players' panels);
 * ``show_changes(changes, key)`` - the "since your last move" strip above the board
   (default: the log lines of those moves as text; a game that highlights them on the board
   may draw less here);

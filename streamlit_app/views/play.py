@@ -38,6 +38,13 @@ CSS = """<style>
 /* room below the table: when the input area gets shorter (your cards give way to the
    waiting line) the page does not shrink under a scrolled-down window, so nothing jumps */
 [data-testid="stMainBlockContainer"] { padding-bottom: 30vh; }
+/* a button's help (a decision's tooltip) on a phone too: below 576 px Streamlit draws each
+   button with help twice and shows the copy without its tooltip */
+@media (max-width: 576px) {
+  [data-testid="stButton"] > div:has(> [data-testid="stTooltipIcon"]) { display: block !important; }
+  [data-testid="stButton"]:has([data-testid="stTooltipIcon"]) > div:not(:has([data-testid="stTooltipIcon"])) {
+    display: none !important; }
+}
 @media (max-width: 640px) {
   [data-testid="stMainBlockContainer"] { padding-left: .6rem; padding-right: .6rem; }
   /* a phone: the bar's menus show their icons only (the name stays for screen readers) */
@@ -45,9 +52,28 @@ CSS = """<style>
     position: absolute; width: 1px; height: 1px; overflow: hidden; clip-path: inset(50%); }
   .st-key-play_bar [data-testid="stPopoverButton"] { padding-left: .6rem; padding-right: .4rem; }
   .st-key-play_caption p { font-size: .72rem; line-height: 1.25; }
+  /* the decision panel's buttons stay side by side (Streamlit stacks a phone's columns):
+     the choices follow the board instead of a screen below it */
+  .st-key-play_input [data-testid="stHorizontalBlock"] { flex-wrap: nowrap !important; gap: .5rem; }
+  .st-key-play_input [data-testid="stColumn"] { min-width: 0 !important; width: auto !important;
+    flex: 1 1 0 !important; }
+  /* the board's first element (the table), then the decision panel, then the rest of the
+     board (the players' panels): the wrappers in between are flattened, so that the parts
+     and the panel's column are items of one column that ``order`` arranges */
+  [data-testid="stHorizontalBlock"]:has(> [data-testid="stColumn"] .st-key-play_parts) {
+    flex-direction: column; flex-wrap: nowrap; gap: 1rem; }
+  [data-testid="stColumn"]:has(.st-key-play_parts),
+  [data-testid="stColumn"]:has(.st-key-play_parts) > [data-testid="stVerticalBlock"],
+  [data-testid="stLayoutWrapper"]:has(> .st-key-play_board), .st-key-play_board,
+  .st-key-play_board > [data-testid="stLayoutWrapper"]:has(> .st-key-play_parts),
+  .st-key-play_parts { display: contents; }
+  .st-key-play_parts > * ~ * { order: 2; }
+  [data-testid="stColumn"]:has(.st-key-play_input) { order: 1; }
 }
 /* "since your last move": one line that opens, over the board, into the whole list */
 .st-key-play_changes { min-height: 2.1rem; }
+/* nothing new (a second step of your own decision): the strip's room stays, the board too */
+.bl-ch-none { visibility: hidden; padding: 4px 10px; border-left: 4px solid transparent; }
 .bl-changes { position: relative; font-size: .9rem; }
 .bl-changes > summary { display: flex; gap: .4rem; align-items: baseline; cursor: pointer;
   list-style: none; background: #fff4d6; border-left: 4px solid #e3a81b; border-radius: 4px;
@@ -196,6 +222,8 @@ def human_input(sess, ui, status, iterations: int):
     return action
 
 
+NO_CHANGES = ("<div class='bl-changes bl-ch-none' aria-hidden='true'><b>Since your last move:"
+              "</b></div>")
 HIDE_INPUT = "<style>div.st-key-play_input { display: none !important; }</style>"
 
 
@@ -334,6 +362,8 @@ def table(show_all: bool, eval_on: bool = False, iterations: int = ANALYSIS_CHOI
     with changes_slot:
         if changes:
             ui.show_changes(changes, key="changes")
+        else:                   # an empty container takes no room: the board would jump up
+            st.markdown(NO_CHANGES, unsafe_allow_html=True)
     if changes:                 # the board animates what is new once per viewer's decision
         bc.set_anim_key(f"{common.game_id()}:{viewer}:{changes.since}")
     hint = (sess.hint.best_action if sess.hint is not None and sess.hint_ply == sess.ply
