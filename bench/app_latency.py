@@ -10,12 +10,19 @@ Prints one line per figure, never asserts:
 * ``kyushu 3p beginner let-the-AI-finish``: a 3-player Kyushu game at Beginner, from the
   click on "Let the AI finish the game" at the first decision until "Game over";
 * with ``--sessions N``: N browser sessions clicking at once against the same server,
-  median/p90 latency, errors, decisions per second and server CPU seconds per decision.
+  median/p90 latency, errors, decisions per second and server CPU seconds per decision;
+* with ``--tables T --humans H [--think S]``: T tables of 4-player Kitsu played at once
+  (H human seats each, the others AI at Beginner), one browser context per human seat,
+  each waiting S seconds before its click: the latency from a click until every other
+  human seat's browser shows the move (median, p90), errors, the server's CPU seconds per
+  decision (per human click, and per decision with the AI's), the browsers' CPU seconds,
+  and the capacity this implies (decisions per second per core of server CPU).
 
     python bench/app_latency.py                        # n=30, then the Kyushu finish
     python bench/app_latency.py --game all --n 20 --no-finish   # the four games, a table
     python bench/app_latency.py --sessions 12 --n 10   # and 12 concurrent sessions
     python bench/app_latency.py --n 8 --sessions 3 --no-finish   # quick (CI)
+    python bench/app_latency.py --n 0 --no-finish --tables 2 --humans 4 --think 3
 
 The server is started with a throw-away data directory (BOARDLAB_DATA_DIR), on a free port;
 Chromium is /usr/bin/chromium (or $BOARDLAB_CHROMIUM).
@@ -299,6 +306,185 @@ async def bench_finish(browser, server, seed: int):
     await ctx.close()
 
 
+# --- tables of friends: several humans per game, each in their own browser -------------------
+# The table page marks the version on screen (data-version on its status line); a decision is
+# an enabled button in the seat's input area. Elements Streamlit marks stale are skipped.
+TABLE_VERSION_JS = r"""
+() => {
+  for (const s of document.querySelectorAll('.bl-tstatus[data-version]')) {
+    if (!s.closest('[data-stale="true"]')) return Number(s.dataset.version);
+  }
+  return -1;
+}
+"""
+# A decision: an enabled button of the seat's input area, or a lit place on the board (a
+# Kitsu Katana's target is clicked on the table).
+TABLE_CHOICES_JS = r"""
+() => [...document.querySelectorAll(
+    '.st-key-play_input button:not([disabled]), .st-key-tbl_board button.blb-place:not([disabled]), .st-key-tbl_board button.blb-legal:not([disabled])')]
+  .filter(b => !b.closest('[data-stale="true"]'))
+"""
+TABLE_TURN_JS = r"""
+() => {
+  if (document.body.innerText.includes('Game over')) return 'over';
+  let version = -1;
+  for (const s of document.querySelectorAll('.bl-tstatus[data-version]')) {
+    if (!s.closest('[data-stale="true"]')) version = Number(s.dataset.version);
+  }
+  if (version < 0 || !document.body.innerText.includes('Your turn')) return false;
+  return (""" + TABLE_CHOICES_JS + """)().length ? version : false;
+}
+"""
+TABLE_CLICK_JS = r"""
+() => {
+  const choices = (""" + TABLE_CHOICES_JS + """)();
+  if (!choices.length) return false;
+  choices[0].click();
+  return true;
+}
+"""
+
+
+def browser_cpu_seconds(server) -> float:
+    """CPU seconds of this process's descendants other than the app server (the
+    Playwright driver and Chromium)."""
+    me = os.getpid()
+    children: dict[int, list[int]] = {}
+    for d in Path("/proc").iterdir():
+        if not d.name.isdigit():
+            continue
+        try:
+            ppid = int((d / "stat").read_text().rsplit(")", 1)[1].split()[1])
+        except (OSError, IndexError, ValueError):
+            continue
+        children.setdefault(ppid, []).append(int(d.name))
+    total, stack = 0.0, list(children.get(me, []))
+    while stack:
+        pid = stack.pop()
+        try:
+            if pid == server.proc.pid:
+                continue                      # the server (measured on its own)
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+            total += sum(int(fields[i]) for i in (11, 12)) / os.sysconf("SC_CLK_TCK")
+        except (OSError, IndexError, ValueError):
+            continue
+        stack.extend(children.get(pid, []))
+    return total
+
+
+def make_tables(server, count: int, humans: int, seed: int) -> list:
+    """``count`` 4-player Kitsu tables (Beginner AI), made with the Python store on the
+    server's database; returns (game id, {seat: token}) pairs."""
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+    import boardlab
+    from boardlab.streamlit_app.session import AI, HUMAN, PlaySession
+    from boardlab.streamlit_app.store import GameStore
+    store = GameStore(Path(server.dir) / "games")
+    made = []
+    for t in range(count):
+        seats = [HUMAN] * humans + [AI] * (4 - humans)
+        sess = PlaySession(game=boardlab.make("kitsu", players=4), seats=seats,
+                           preset="Beginner", seed=seed + 101 * t)
+        new = store.create_table(sess, names=[f"T{t}P{s}" for s in range(humans)] + [None] *
+                                 (4 - humans))
+        made.append((new.game_id, dict(new.seat_tokens)))
+    store.close()
+    return made
+
+
+async def table_seat(page, others, think: float, table: dict, latencies: list, errors: list,
+                     counter: list):
+    """One human seat: wait for its decision, think, click the first choice, and time
+    until every other human seat's page shows a version past the clicked one; until the
+    table has had its ``table["left"]`` human decisions."""
+    waited = 0.0
+    while table["left"] > 0:
+        try:
+            turn = await page.wait_for_function(TABLE_TURN_JS, timeout=2000, polling=50)
+        except Exception:                   # noqa: BLE001 - not this seat's turn yet
+            waited += 2.0
+            if waited > 180:
+                errors.append("no decision came in 180 s")
+                return
+            continue
+        waited = 0.0
+        version = await turn.json_value()
+        if version == "over":               # the game ended before its decisions were played
+            table["left"], table["over"] = 0, True
+            return
+        if think:
+            await asyncio.sleep(think)
+        t0 = time.perf_counter()
+        if not await page.evaluate(TABLE_CLICK_JS):
+            continue                        # the page changed meanwhile: look again
+        try:
+            await asyncio.gather(*(o.wait_for_function(
+                f"() => ({TABLE_VERSION_JS})() > {int(version)}", timeout=120000, polling=20)
+                for o in others))
+        except Exception as e:              # noqa: BLE001 - a timeout is an error to count
+            errors.append(f"not seen by every seat: {type(e).__name__}")
+            continue
+        latencies.append(time.perf_counter() - t0)
+        counter[0] += 1
+        table["left"] -= 1
+        if await page.locator('[data-testid="stException"]').count():
+            errors.append("exception shown on the page")
+        if "moved on before your click" in await page.content():
+            errors.append("told the game moved on")
+
+
+async def bench_tables(browser, server, tables: int, humans: int, think: float, n: int,
+                       seed: int):
+    made = make_tables(server, tables, humans, seed)
+    ctxs, seats = [], []
+    for gid, tokens in made:               # the pages open one by one, not timed
+        pages = []
+        for s in sorted(tokens):
+            ctx = await browser.new_context(viewport={"width": 1280, "height": 1000})
+            page = await ctx.new_page()
+            await page.goto(f"{server.url}/?game={gid}&seat={tokens[s]}")
+            await page.wait_for_function(f"() => ({TABLE_VERSION_JS})() >= 1", timeout=180000)
+            ctxs.append(ctx)
+            pages.append(page)
+        seats.append(pages)
+    latencies, errors, count = [], [], [0]
+    cpu0, bcpu0, v0, t0 = server.cpu(), browser_cpu_seconds(server), versions(server, made), \
+        time.perf_counter()
+    left = [{"left": n * humans} for _ in seats]
+    await asyncio.gather(*(table_seat(p, [o for o in pages if o is not p], think, left[t],
+                                      latencies, errors, count)
+                           for t, pages in enumerate(seats) for p in pages))
+    wall = time.perf_counter() - t0
+    cpu, bcpu = server.cpu() - cpu0, browser_cpu_seconds(server) - bcpu0
+    all_decisions = versions(server, made) - v0
+    for c in ctxs:
+        await c.close()
+    med = statistics.median(latencies) if latencies else float("nan")
+    p90 = quantile(latencies, 0.9) if latencies else float("nan")
+    per_click = cpu / max(count[0], 1)
+    per_decision = cpu / max(all_decisions, 1)
+    print(f"kitsu 4p tables {tables}x{humans} humans think {think:g} s: click->every other "
+          f"seat sees it median {med:.2f} s p90 {p90:.2f} s (n={len(latencies)}), errors "
+          f"{len(errors)}; {count[0]} human + {all_decisions - count[0]} AI decisions in "
+          f"{wall:.0f} s; server CPU {per_click:.3f} s per human decision, {per_decision:.3f} "
+          f"s per decision; browsers CPU {bcpu / max(count[0], 1):.2f} s per human decision; "
+          f"capacity {1 / per_decision if per_decision else float('inf'):.0f} decisions/s "
+          f"per core; {sum(t.get('over', False) for t in left)} of {tables} games ended "
+          f"early", flush=True)
+    for e in sorted(set(errors))[:5]:
+        print(f"  error: {e} (x{errors.count(e)})", flush=True)
+
+
+def versions(server, made) -> int:
+    """The sum of the tables' versions: +1 with every committed decision (human or AI)."""
+    from boardlab.streamlit_app.store import GameStore
+    store = GameStore(Path(server.dir) / "games")
+    try:
+        return sum(store.version(gid) for gid, _ in made)
+    finally:
+        store.close()
+
+
 async def run(args):
     from playwright.async_api import async_playwright
     server = Server()
@@ -314,6 +500,9 @@ async def run(args):
                 await bench_finish(browser, server, args.seed)
             if args.sessions:
                 await bench_sessions(browser, server, args.sessions, args.session_n, args.seed)
+            if args.tables:
+                await bench_tables(browser, server, args.tables, args.humans, args.think,
+                                   args.table_n, args.seed)
             await browser.close()
     finally:
         server.close()
@@ -327,6 +516,14 @@ def main(argv=None):
     ap.add_argument("--session-n", type=int, default=10, help="clicks per concurrent session")
     ap.add_argument("--no-finish", dest="finish", action="store_false",
                     help="skip the Kyushu 'Let the AI finish' figure")
+    ap.add_argument("--tables", type=int, default=0,
+                    help="4-player Kitsu tables played at once by browsers (0: skip)")
+    ap.add_argument("--humans", type=int, default=4, choices=range(1, 5),
+                    help="human seats per table (one browser context each)")
+    ap.add_argument("--think", type=float, default=0.0,
+                    help="seconds each human waits before clicking")
+    ap.add_argument("--table-n", type=int, default=10,
+                    help="human decisions per table, per human seat")
     ap.add_argument("--game", action="append", choices=[*GAMES, "all"],
                     help="the game(s) of the click->decision figure (repeat it; 'all': the "
                          "four; default kitsu)")

@@ -70,8 +70,10 @@ def read_doc(name: str) -> str | None:
 
 @st.cache_resource(show_spinner=False)
 def game_store() -> GameStore:
-    """The process-wide store of games (SQLite in data_dir(), or $BOARDLAB_DB)."""
-    return GameStore(data_dir())
+    """The process-wide store of games (SQLite in data_dir(), or $BOARDLAB_DB); a table's
+    views carry each visitor's log and "since your last move" (table_story.py)."""
+    from .table_story import StoryTeller
+    return GameStore(data_dir(), story=StoryTeller())
 
 
 def game_id() -> str | None:

@@ -1,5 +1,5 @@
 """The evaluation bar: the win % of the seat to move, with its ± (a vertical gauge drawn in
-HTML, shown beside the board on Play and Analyse)."""
+HTML, shown beside the board on Play and Analyse), and the hint's box."""
 from __future__ import annotations
 
 import html
@@ -32,6 +32,21 @@ def eval_bar_html(ev: dict | None, height: int = 320) -> str:
 
 def show_eval_bar(ev: dict | None, height: int = 320) -> None:
     st.html(eval_bar_html(ev, height))
+
+
+def hint_box(result, state, ui) -> None:
+    """The hint (Play page, a table's seat): the best move in words, how sure the search is,
+    and the top three."""
+    from .review import evaluation
+    ev = evaluation(result)
+    st.markdown(f"**Hint: {ui.decision_label(state, result.best_action)}** — your win "
+                f"{ev['win_pct']:.0f}% ± {ev['pm']:.0f} ({result.iterations:,} iterations)")
+    top = sorted(result.stats, key=lambda s: (-s["visits"], s["action"]))[:3]
+    st.dataframe([{"move": ui.decision_label(state, int(s["action"])),
+                   "win %": round(100.0 * s["win_prob"], 1), "visits": int(s["visits"])}
+                  for s in top], hide_index=True, key=None)
+    if ev["within_noise"]:
+        st.caption("The best two are within the search's noise: it cannot tell them apart.")
 
 
 def beside_board(sess, on: bool, iterations: int | None = None):

@@ -13,8 +13,10 @@ page = st.navigation([
     st.Page(_PAGES / "analyse.py", title="Analyse", icon=":material/query_stats:", url_path="analyse"),
     st.Page(_PAGES / "tree.py", title="Search tree", icon=":material/account_tree:", url_path="tree"),
     st.Page(_PAGES / "rules.py", title="Rules", icon=":material/menu_book:", url_path="rules"),
+    st.Page(_PAGES / "lobby.py", title="Lobby", icon=":material/groups:", url_path="lobby"),
 ], position="top")      # no sidebar: the table gets the whole width
-from boardlab.streamlit_app import common  # noqa: E402  (after set_page_config)
+from boardlab.streamlit_app import common, tables  # noqa: E402  (after set_page_config)
 
-common.resume_game()
+if not tables.resume():         # a table's link (seat, host, spectator) opens that table
+    common.resume_game()
 page.run()

@@ -724,3 +724,38 @@ def test_the_app_opens_the_database_named_by_boardlab_db(monkeypatch, tmp_path):
         GameStore(tmp_path)
     monkeypatch.delenv("BOARDLAB_DB")
     assert GameStore(tmp_path).url == f"sqlite:///{tmp_path / 'boardlab.db'}"
+
+
+def test_due_tables_lists_the_tables_the_ai_must_move_now(db):
+    clock = Clock()
+    store = db.open(clock=clock)
+    ai_first = store.create_table(kitsu((HUMAN, AI), seed=6))     # P1 may move first
+    humans = store.create_table(kitsu((HUMAN, HUMAN), seed=6))
+    local = store.add(kitsu((AI, HUMAN), seed=6))                  # the browser plays those
+    assert store.is_table(ai_first.game_id) and not store.is_table(local)
+    due = set(store.due_tables())
+    assert humans.game_id not in due and local not in due
+    assert (ai_first.game_id in due) == store.view(ai_first.game_id).ai_to_move
+    while store.play_ai(ai_first.game_id):                         # to the human's turn
+        pass
+    assert ai_first.game_id not in store.due_tables()
+    gid = humans.game_id
+    seat = store.view(gid).to_move
+    store.hand_to_ai(gid, humans.host_token, seat)                  # handed to the AI: due
+    assert store.due_tables() == [gid]
+    claim = store.claim_ai(gid)
+    assert store.due_tables() == []                                # computing: not listed
+    clock.t += store.ai_lease + 1
+    assert store.due_tables() == [gid]                             # the claim expired
+    assert store.commit_ai(store.claim_ai(gid), int(claim.session.search_ai().best_action))
+    store.hand_to_ai(gid, humans.host_token, seat, False)
+    while store.due_tables():                                      # the seat's turn may go on
+        store.play_ai(gid)
+    store.change_settings(gid, humans.host_token, move_timer=30)
+    assert store.due_tables() == []
+    clock.t += 31                                                  # the timer ran out
+    assert store.due_tables() == [gid]
+    store.end_table(gid, humans.host_token)
+    assert store.due_tables() == []
+    with pytest.raises(NoSuchGame):
+        store.is_table("no-such-game-id")

@@ -199,6 +199,7 @@ class TableView:
     result: tuple[float, ...] | None  # each seat's return once the game is over
     undo: UndoRequest | None
     can_undo: bool                  # this seat may ask to take back its last decision
+    story: object = None            # the store's story hook's answer for this visitor, if any
 
     @property
     def my_turn(self) -> bool:

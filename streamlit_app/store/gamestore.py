@@ -81,7 +81,14 @@ class GameStore:
     servers) may share one database."""
 
     def __init__(self, directory: Path | str | None = None, *, url: str | None = None,
-                 import_json: bool = True, clock=time.time, ai_lease: float = 60.0):
+                 import_json: bool = True, clock=time.time, ai_lease: float = 60.0,
+                 story=None):
+        """``story(game_id, session, viewer, everything)``: optional, what a view's ``story``
+        holds (the app's log with events and headings, "since your last move"): computed
+        here from the real position, it must return only what ``viewer`` (a seat, or None
+        for what every seat knows; ``everything``: the table has ended) may know. Cached
+        per game version and viewer. With it, a view's ``log`` is the story's move lines
+        (its ``lines`` of kind "move"), read once per version instead of from the start."""
         self.directory = Path(directory) if directory is not None else data_dir()
         self.url = url or database_url(self.directory)
         self.engine = engine_for(self.url)
@@ -91,6 +98,8 @@ class GameStore:
         self._live: OrderedDict[str, PlaySession] = OrderedDict()   # handed out by get()
         self._snaps: OrderedDict[tuple, PlaySession] = OrderedDict()  # (id, version): private
         self._logs: OrderedDict[tuple, tuple] = OrderedDict()        # (id, version, viewer)
+        self._story = story
+        self._stories: OrderedDict[tuple, object] = OrderedDict()    # (id, version, viewer)
         self._locks: dict[str, threading.RLock] = {}
         self._guard = threading.Lock()
         if import_json:
@@ -198,11 +207,32 @@ class GameStore:
             check_token(token)
         with transaction(self.engine, write=False) as conn:
             row = self._row(conn, game_id)
-            role, seat = self._access(conn, row, token)
             seat_rows = self._seat_rows(conn, game_id)
+            role, seat = self._access(conn, row, token, seat_rows)
             undo = self._undo_request(conn, row, seat_rows)
         sess = self._snapshot(row).copy()        # threads never share a State while reading
         return self._view(row, seat_rows, undo, sess, role, seat)
+
+    def revisions(self, game_ids) -> dict[str, int]:
+        """The revision of each of these games (one read; an unknown id is left out):
+        what a server watching its open tables polls."""
+        ids = [check_game_id(g) for g in game_ids]
+        if not ids:
+            return {}
+        with transaction(self.engine, write=False) as conn:
+            rows = conn.execute(sa.select(games.c.id, games.c.revision)
+                                .where(games.c.id.in_(ids))).all()
+        return {r.id: r.revision for r in rows}
+
+    def is_table(self, game_id: str) -> bool:
+        """Whether the game is a table (seats with links) rather than a local game.
+        ValueError for a malformed id, NoSuchGame for an unknown one."""
+        check_game_id(game_id)
+        with transaction(self.engine, write=False) as conn:
+            row = conn.execute(sa.select(games.c.host_hash).where(games.c.id == game_id)).first()
+        if row is None:
+            raise NoSuchGame(f"there is no game {game_id!r} on this server")
+        return row.host_hash is not None
 
     def version(self, game_id: str) -> int:
         """The game's version: +1 with every change of its record (a move, an undo)."""
@@ -247,6 +277,25 @@ class GameStore:
             version = self._commit(conn, row, sess, seat_rows, human_moved=True)
         self._keep_snapshot(game_id, sess)
         return version
+
+    def due_tables(self) -> list[str]:
+        """Ids of the tables whose seat to move the AI plays now (an AI seat, a seat handed
+        to the AI, a seat whose move timer ran out) and whose move no server is computing:
+        what an AI worker should play (play_ai claims each, so it is played once). One
+        read, without the records."""
+        now = self._clock()
+        g, s, c = games, seats, ai_claims
+        timed_out = sa.and_(s.c.kind == HUMAN, g.c.move_timer.is_not(None),
+                            g.c.turn_started + g.c.move_timer <= now)
+        claimed = sa.exists().where(c.c.game_id == g.c.id, c.c.version == g.c.version,
+                                    c.c.expires > now)
+        q = (sa.select(g.c.id)
+             .select_from(g.join(s, sa.and_(s.c.game_id == g.c.id, s.c.seat == g.c.turn_seat)))
+             .where(g.c.host_hash.is_not(None), g.c.status != ENDED, g.c.turn_seat >= 0,
+                    sa.or_(s.c.kind == AI, s.c.to_ai == sa.true(), timed_out), ~claimed)
+             .order_by(g.c.updated))
+        with transaction(self.engine, write=False) as conn:
+            return [r.id for r in conn.execute(q)]
 
     def claim_ai(self, game_id: str) -> AiClaim | None:
         """If the AI plays the seat to move now (an AI seat, a seat handed to the AI, a seat
@@ -586,8 +635,9 @@ class GameStore:
         return conn.execute(sa.select(seats).where(seats.c.game_id == game_id)
                             .order_by(seats.c.seat)).all()
 
-    def _access(self, conn, row, token) -> tuple[str, int | None]:
-        """(role, seat) of ``token`` at this game; AccessDenied if it is none of its own."""
+    def _access(self, conn, row, token, seat_rows=None) -> tuple[str, int | None]:
+        """(role, seat) of ``token`` at this game; AccessDenied if it is none of its own.
+        ``seat_rows``: the game's seats, if already read."""
         if row.host_hash is None:
             if token is not None:
                 raise AccessDenied("this game has no seat or host links: its link alone opens it")
@@ -596,7 +646,9 @@ class GameStore:
             return SPECTATOR, None
         h = access.token_hash(token)
         found = (HOST, None) if access.same_token(h, row.host_hash) else None
-        for s in self._seat_rows(conn, row.id):     # every seat compared, in constant time
+        if seat_rows is None:
+            seat_rows = self._seat_rows(conn, row.id)
+        for s in seat_rows:                     # every seat compared, in constant time
             if access.same_token(h, s.token_hash):
                 found = (SEAT, s.seat)
         if found is None:
@@ -779,13 +831,31 @@ class GameStore:
                     and sess.undo_target(seat) is not None)
         infos = tuple(SeatInfo(s.seat, s.kind, bool(s.to_ai), s.name, s.joined is not None,
                                s.last_seen) for s in seat_rows)
+        viewer = seat if role == SEAT else None
+        story = self._told(row, sess, viewer, everything)
+        if story is not None:       # its moves, read once per version (not the whole game)
+            log = tuple(line.raw for line in story.lines if line.kind == "move")
+        else:
+            log = self._log(row, sess, viewer, everything)
         return TableView(
             game_id=row.id, version=row.version, revision=row.revision, role=role, seat=seat,
             game=row.name, params=json.loads(row.params), players=sess.game.num_players,
             status=row.status, settings=self._settings(row), seats=infos, to_move=p,
             ai_to_move=ai_now, turn_deadline=self._deadline(row, seat_rows, p),
             observation=obs, legal=legal,
-            log=self._log(row, sess, seat if role == SEAT else None, everything),
-            state=shown, record=sess.record() if everything else None,
+            log=log, state=shown, record=sess.record() if everything else None,
             result=tuple(float(r) for r in state.returns()) if state.is_terminal() else None,
-            undo=undo, can_undo=can_undo)
+            undo=undo, can_undo=can_undo, story=story)
+
+    def _told(self, row, sess, viewer, everything: bool):
+        """The ``story`` hook's answer for this viewer at this version (cached), or None."""
+        if self._story is None:
+            return None
+        key = (row.id, row.version, viewer, everything)
+        with self._guard:
+            told = self._stories.get(key)
+        if told is None:
+            told = self._story(row.id, sess, viewer, everything)
+            with self._guard:
+                told = self._remember(self._stories, key, told)
+        return told

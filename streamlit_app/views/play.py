@@ -19,10 +19,9 @@ import streamlit as st
 
 import boardlab
 from boardlab.streamlit_app import board_component as bc
-from boardlab.streamlit_app import common
-from boardlab.streamlit_app.eval_bar import beside_board
+from boardlab.streamlit_app import common, friends_form, table_page, tables
+from boardlab.streamlit_app.eval_bar import beside_board, hint_box
 from boardlab.streamlit_app.games import ui_for
-from boardlab.streamlit_app.review import evaluation
 from boardlab.streamlit_app.session import (AI, AI_PRESETS, ANALYSIS_CHOICES, DEFAULT_PRESET,
                                             HUMAN, PlaySession,
                                             session_from_record)
@@ -92,6 +91,9 @@ CSS = """<style>
 </style>"""
 
 st.markdown(CSS, unsafe_allow_html=True)
+if tables.current() is not None:        # a shared table's link: that table, live
+    table_page.show()
+    st.stop()
 
 # A new game shows its table from the top (its form's button may have been far down).
 _TOP_JS = """
@@ -167,8 +169,11 @@ def new_game_form() -> None:
     ss.setdefault("ng_seed_default", random.randrange(1, 100000))
     seed = st.number_input("Seed (same seed, same deals)", min_value=0, max_value=2**31 - 1,
                            value=ss["ng_seed_default"], step=1, key="ng_seed")
-    if st.button("Start new game", type="primary", key="ng_start"):
-        open_game(PlaySession(game=game, seats=seats, preset=preset, seed=int(seed)))
+    friends = friends_form.options(ui, game, seats)      # None: on this screen
+    if st.button("Create the table" if friends else "Start new game", type="primary",
+                 key="ng_start"):
+        sess = PlaySession(game=game, seats=seats, preset=preset, seed=int(seed))
+        friends_form.start(sess, friends) if friends else open_game(sess)
 
 
 def load_form() -> None:
@@ -215,19 +220,6 @@ def human_input(sess, ui, status, iterations: int):
     if hint is not None:
         hint_box(sess.hint, state, ui)
     return action
-
-
-def hint_box(result, state, ui) -> None:
-    """The hint: the best move in words, how sure the search is, and the top three."""
-    ev = evaluation(result)
-    st.markdown(f"**Hint: {ui.decision_label(state, result.best_action)}** — your win "
-                f"{ev['win_pct']:.0f}% ± {ev['pm']:.0f} ({result.iterations:,} iterations)")
-    top = sorted(result.stats, key=lambda s: (-s["visits"], s["action"]))[:3]
-    st.dataframe([{"move": ui.decision_label(state, int(s["action"])),
-                   "win %": round(100.0 * s["win_prob"], 1), "visits": int(s["visits"])}
-                  for s in top], hide_index=True, key=None)
-    if ev["within_noise"]:
-        st.caption("The best two are within the search's noise: it cannot tell them apart.")
 
 
 NO_CHANGES = ("<div class='bl-changes bl-ch-none' aria-hidden='true'><b>Since your last move:"

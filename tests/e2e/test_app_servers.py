@@ -92,11 +92,15 @@ def game_id(page) -> str:
 
 
 def rerun(page):
-    """A full run of the page (the toggle on and off), without reloading it."""
-    toggle = page.get_by_text("Show all hands (analysis: reveals hidden cards)")
-    for _ in range(2):
-        toggle.click()
+    """A full run of the page, without reloading it: the hint's search budget changed and
+    changed back (a setting that changes nothing on the table; "Show all hands" would mark
+    the game as peeked at)."""
+    page.locator(".st-key-play_analysis_box button").first.click()
+    for budget in ("5,000 iterations", "2,000 iterations"):
+        page.get_by_text(budget, exact=True).click()
         settle(page)
+    page.keyboard.press("Escape")
+    settle(page)
 
 
 def test_two_servers_share_one_game(browser, two_servers, shots):

@@ -1,0 +1,365 @@
+"""Shared tables in the app: which table link this browser session holds, creating a table,
+moves and answers through the store, the live update and the server's AI worker.
+
+A table link is ``?game=ID&seat=TOKEN`` (a seat), ``?game=ID&host=TOKEN`` (the host; the
+creator who also plays gets both in one link) or ``?game=ID`` (a spectator). The tokens
+live in the URL and in this session's ``st.session_state`` only: they are never logged
+(:func:`quiet_logs` masks any that a log line would carry), never put in a message, and the
+store keeps only their hashes. Everything a page shows comes from ``GameStore.view`` for
+that link: a seat's own observation, never the real position of a running table.
+
+Live update: the server tells each open table page when its table changed: a page, once
+drawn, is watched by the server's :class:`~.live.TableWatcher` (one read of the watched
+tables' revisions every 0.25 s, and at once after a change made here), which asks the
+sessions whose table moved on to run again (as Streamlit's own "run on save" does). Where
+that is not available (a Streamlit without those internals, or ``BOARDLAB_LIVE=poll``), a
+small fragment on the page reads the revision every ``POLL_SECONDS`` instead. The AI seats
+are played by one :class:`~.ai_worker.AiWorker` per server process, whoever is connected
+(see ai_worker.py).
+"""
+from __future__ import annotations
+
+import html
+import logging
+import os
+import re
+import time
+from dataclasses import dataclass
+from urllib.parse import urlencode, urlsplit
+
+import streamlit as st
+
+from . import common
+from .ai_worker import AiWorker
+from .live import TableWatcher
+from .store import AccessDenied, GameMovedOn, NoSuchGame, check_game_id
+
+TABLE_KEY = "bl_table"          # the TableLink this session is at
+DRAWN_KEY = "bl_table_drawn"    # (game id, revision) of the table on screen
+NOTICE_KEY = "bl_table_notice"  # a message for the next drawing ("the game moved on", ...)
+LINKS_KEY = "bl_table_links"    # game id -> {"host": token, seat: token}: links made here
+OWN_KEY = "bl_table_own"        # this window changed the table (its next drawing knows why)
+POLL_SECONDS = 0.5              # how often an open table page asks whether anything changed
+SEEN_EVERY = 10.0               # seconds between two "still here" of a seat's page
+MOVED_ON = ("The game moved on before your click arrived: nothing was played. This is the "
+            "position now.")
+
+
+@dataclass(frozen=True, repr=False)
+class TableLink:
+    """The link this session opened: a game id and the tokens it carries."""
+    game_id: str
+    seat_token: str | None = None
+    host_token: str | None = None
+
+    @property
+    def token(self) -> str | None:
+        """The token the view is read with: the seat's, else the host's, else none."""
+        return self.seat_token or self.host_token
+
+    def query(self) -> dict:
+        q = {"game": self.game_id}
+        if self.seat_token:
+            q["seat"] = self.seat_token
+        if self.host_token:
+            q["host"] = self.host_token
+        return q
+
+    def __repr__(self):            # tokens stay out of logs and tracebacks
+        return (f"<TableLink {self.game_id}{' seat' if self.seat_token else ''}"
+                f"{' host' if self.host_token else ''}>")
+
+
+# --- the server's AI worker, its table watcher and its logs ---------------------------------
+LIVE_ENV = "BOARDLAB_LIVE"      # "poll": each page polls (else the server tells the pages)
+
+
+@st.cache_resource(show_spinner=False)
+def ai_worker() -> AiWorker:
+    """The AI worker of this server process (started on the first page run)."""
+    quiet_logs()
+    return AiWorker(common.game_store(), on_move=lambda: _wake_watcher()).start()
+
+
+@st.cache_resource(show_spinner=False)
+def watcher() -> TableWatcher | None:
+    """The table watcher of this server process, or None where pages must poll."""
+    if os.environ.get(LIVE_ENV, "").strip().lower() == "poll" or _session_of(None) is None:
+        return None
+    return TableWatcher(common.game_store(), _rerun_session).start()
+
+
+def _wake_watcher() -> None:
+    w = watcher()
+    if w is not None:
+        w.wake()
+
+
+def _session_of(session_id):
+    """Streamlit's AppSession of ``session_id`` (None: gone); with None, whether this
+    Streamlit has what the watcher needs (a truthy object) or not (None)."""
+    try:
+        from streamlit.runtime import Runtime
+        from streamlit.runtime.app_session import AppSession
+        if session_id is None:
+            ok = all(hasattr(AppSession, a) for a in ("request_rerun",
+                                                      "_call_soon_on_event_loop"))
+            return ok or None
+        info = Runtime.instance()._session_mgr.get_active_session_info(session_id)
+    except (ImportError, AttributeError, RuntimeError):
+        return None
+    return None if info is None else info.session
+
+
+def _rerun_session(session_id: str) -> bool | None:
+    """Run that browser session's page again, with the state of its last run (no widget
+    event is replayed): what Streamlit itself does when a source file is saved. None
+    while the session runs (a run is never interrupted: a click in it would be lost);
+    False when it is gone."""
+    session = _session_of(session_id)
+    if session is None:
+        return False
+    if getattr(session, "_scriptrunner", None) is not None:
+        return None
+    try:
+        session._call_soon_on_event_loop(
+            lambda: session.request_rerun(session._client_state))
+    except (AttributeError, RuntimeError):
+        return False
+    return True
+
+
+def _this_session() -> str | None:
+    from streamlit.runtime.scriptrunner import get_script_run_ctx
+    ctx = get_script_run_ctx()
+    return ctx.session_id if ctx is not None else None
+
+
+_TOKEN_IN_URL = re.compile(r"((?:seat|host)(?:=|%3D))[A-Za-z0-9_-]{8,}", re.IGNORECASE)
+
+
+class _MaskTokens(logging.Filter):
+    """Masks a seat or host token in a log line (``seat=...`` -> ``seat=***``)."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        msg = record.getMessage()
+        masked = _TOKEN_IN_URL.sub(r"\1***", msg)
+        if masked != msg:
+            record.msg, record.args = masked, None
+        return True
+
+
+def quiet_logs() -> None:
+    """Put the token mask on every handler of the loggers a request could reach (ours,
+    Streamlit's, the web server's): a defence in depth, nothing logs a URL today."""
+    mask = _MaskTokens()
+    for name in ("", "streamlit", "uvicorn", "uvicorn.error", "uvicorn.access", "boardlab"):
+        for handler in logging.getLogger(name).handlers:
+            if not any(isinstance(f, _MaskTokens) for f in handler.filters):
+                handler.addFilter(mask)
+
+
+# --- which table this session is at ----------------------------------------------------------
+def resume() -> bool:
+    """Run by the entry script before common.resume_game(): True if this session is at a
+    table (the link in the URL, or the one it opened before a page switch dropped the
+    query string); the local game is then left alone."""
+    ai_worker()
+    w = watcher()
+    if w is not None:
+        w.forget(_this_session())       # a table page watches again once drawn
+    ss = st.session_state
+    qp = st.query_params
+    gid, seat, host = qp.get("game"), qp.get("seat"), qp.get("host")
+    if seat or host:
+        link = TableLink(gid or "", seat or None, host or None)
+    elif gid:
+        here = ss.get(TABLE_KEY)
+        if here is not None and here.game_id == gid and not here.token:
+            return True
+        if gid == ss.get(common.GAME_KEY):
+            ss.pop(TABLE_KEY, None)
+            return False                # this session's local game
+        try:
+            if not common.game_store().is_table(check_game_id(gid)):
+                ss.pop(TABLE_KEY, None)
+                return False
+        except (ValueError, NoSuchGame):
+            ss.pop(TABLE_KEY, None)
+            return False                # common.resume_game says what is wrong with it
+        link = TableLink(gid)           # a spectator
+    else:
+        link = ss.get(TABLE_KEY)
+        if link is None:
+            return False
+        st.query_params.from_dict(link.query())     # a page switch dropped the query string
+        return True
+    if ss.get(TABLE_KEY) is None or ss[TABLE_KEY].query() != link.query():
+        ss[TABLE_KEY] = link
+        ss.pop(DRAWN_KEY, None)
+    return True
+
+
+def current() -> TableLink | None:
+    return st.session_state.get(TABLE_KEY)
+
+
+def leave() -> None:
+    """This session leaves the table page (the table goes on without it)."""
+    for key in (TABLE_KEY, DRAWN_KEY, NOTICE_KEY):
+        st.session_state.pop(key, None)
+    st.query_params.clear()
+
+
+def open_link(link: TableLink) -> None:
+    st.session_state[TABLE_KEY] = link
+    st.session_state.pop(DRAWN_KEY, None)
+    st.query_params.from_dict(link.query())
+
+
+def url_of(link: TableLink) -> str:
+    """The link as an address, on the server this browser reached."""
+    base = urlsplit(st.context.url or "http://localhost:8501/")
+    return f"{base.scheme}://{base.netloc}/?{urlencode(link.query())}"
+
+
+# --- how a seat is named and where its player is --------------------------------------------
+def esc(text) -> str:
+    return html.escape(str(text), quote=True)
+
+
+def seat_label(ui, view, s: int, plain: bool = False) -> str:
+    """"P1 (Orange) — Ann": the seat's name in the game and the display name (escaped: a
+    name is plain text, never markup)."""
+    name = view.seats[s].name if s < len(view.seats) else None
+    label = ui.seat_name(s, view.players) + (f" — {name}" if name else "")
+    return label if plain else esc(label)
+
+
+def presence(info, now: float) -> str:
+    if info.played_by_ai:
+        return "AI" + (" (handed over)" if info.to_ai else "")
+    if not info.joined:
+        return "not joined yet"
+    if info.last_seen is not None and now - info.last_seen < 3 * SEEN_EVERY:
+        return "here"
+    return "away"
+
+
+
+# --- creating a table ----------------------------------------------------------------------
+def create(sess, *, my_seat: int | None, names: dict, public: bool, hints: bool, undo: str,
+           move_timer: float | None) -> TableLink:
+    """Keep ``sess`` as a new table and open it in this session: its seat ``my_seat`` (None:
+    the host only watches) with the host's powers. The links for the other seats are kept
+    in this session for the host panel to show (the store keeps only hashes)."""
+    new = common.game_store().create_table(sess, names=names, public=public, hints=hints,
+                                           undo=undo, move_timer=move_timer)
+    mine = new.seat_tokens.get(my_seat) if my_seat is not None else None
+    links = st.session_state.setdefault(LINKS_KEY, {})
+    links[new.game_id] = {"host": new.host_token, **new.seat_tokens}
+    link = TableLink(new.game_id, mine, new.host_token)
+    open_link(link)
+    if mine:
+        common.game_store().sit(new.game_id, mine, names.get(my_seat))
+    ai_worker().wake()
+    return link
+
+
+def known_links(game_id: str) -> dict:
+    """The links of a table made in this session: {"host": token, seat: token}."""
+    return st.session_state.get(LINKS_KEY, {}).get(game_id, {})
+
+
+def remember_link(game_id: str, seat, token: str) -> None:
+    st.session_state.setdefault(LINKS_KEY, {}).setdefault(game_id, {})[seat] = token
+
+
+# --- acting through the store ----------------------------------------------------------------
+def notice(text: str) -> None:
+    """A message for this session's next drawing; it stays on screen while the table
+    stays at the version first drawn with it (until the position changes or this session
+    acts)."""
+    st.session_state[NOTICE_KEY] = (text, None)
+
+
+def take_notice(version: int | None = None) -> str | None:
+    """The notice to show with ``version`` of the table (None: a page without one: shown
+    once)."""
+    note = st.session_state.get(NOTICE_KEY)
+    if note is None:
+        return None
+    text, shown_at = note
+    if version is None or (shown_at is not None and shown_at != version):
+        st.session_state.pop(NOTICE_KEY, None)
+        return text if version is None else None
+    st.session_state[NOTICE_KEY] = (text, version)
+    return text
+
+
+def act(what: str, fn, *args, **kwargs):
+    """Call a store action for this link; a game that moved on, a refusal or a bad request
+    becomes a notice (shown with the new position), never a crash. Returns the result, or
+    None if nothing was done."""
+    st.session_state.pop(NOTICE_KEY, None)      # an action answers the last notice
+    try:
+        result = fn(*args, **kwargs)
+    except GameMovedOn:
+        notice(MOVED_ON)
+        return None
+    except (AccessDenied, NoSuchGame, ValueError) as e:
+        notice(f"Could not {what}: {e}")
+        return None
+    st.session_state[OWN_KEY] = True
+    ai_worker().wake()
+    _wake_watcher()
+    return result
+
+
+def mark_drawn(game_id: str, revision: int) -> None:
+    st.session_state[DRAWN_KEY] = (game_id, revision)
+
+
+def seated(link: TableLink) -> None:
+    """A seat's first page in this session takes the seat (the store's ``sit``)."""
+    key = ("bl_table_sat", link.game_id, link.seat_token)
+    if link.seat_token and not st.session_state.get(key):
+        common.game_store().sit(link.game_id, link.seat_token)
+        st.session_state[key] = True
+
+
+def live(link: TableLink, revision: int) -> None:
+    """Keep the page live: watched by the server, or (where it cannot) polling. A seat's
+    page also says it is still there, every SEEN_EVERY seconds (while it runs)."""
+    mark_drawn(link.game_id, revision)
+    w = watcher()
+    if w is None:
+        poll(link)
+    else:
+        w.watch(_this_session(), link.game_id, revision)
+        still_here(link)
+
+
+@st.fragment(run_every=POLL_SECONDS)
+def poll(link: TableLink) -> None:
+    """Every POLL_SECONDS: the table's revision; the page runs again when it is not the one
+    drawn."""
+    try:
+        rev = common.game_store().revision(link.game_id)
+    except (ValueError, NoSuchGame):
+        return
+    if st.session_state.get(DRAWN_KEY) != (link.game_id, rev):
+        st.rerun()
+    still_here(link)
+
+
+def still_here(link: TableLink) -> None:
+    if not link.seat_token:
+        return
+    now = time.time()
+    if now - st.session_state.get("bl_table_seen", 0.0) > SEEN_EVERY:
+        st.session_state["bl_table_seen"] = now
+        try:
+            common.game_store().seen(link.game_id, link.seat_token)
+        except (AccessDenied, NoSuchGame, ValueError):
+            pass
