@@ -329,9 +329,9 @@ def round_cards_svg(obs: dict, places, before: dict | None = None, seat: int | N
                f"P{seat} has drawn " + (", ".join(f"{n} {r}" for r, n in s["drawn"].items() if n)
                                        or "nothing left")
                + f" to pay for actions this round, and holds {s['coins']} Coins.")
-    out.append(_t(x + 6, ROUND_Y + 44, f"Start player P{sp}, "
-                  + ("face down" if obs["start_face_down"] else "face up"), 9)
-               + _t(x + 6, ROUND_Y + 53, f"Helper deck {obs['deck_size']}", 8.5, 400, "#5b4f3a"))
+    out.append(_t(x + 6, ROUND_Y + 47, f"Start P{sp} ("
+                  + ("face down" if obs["start_face_down"] else "face up")
+                  + f") · deck {obs['deck_size']}", 9))
     _place(places, "startcard", "Start player card", (x, ROUND_Y + 32, cw, ROUND_H - 34),
            f"Start player card: P{sp} holds it, {face}. Catching Nukumaru takes it face down. "
            f"The Helper deck holds {obs['deck_size']} cards.")
