@@ -57,6 +57,13 @@ def html(at) -> str:
     return "\n".join([m.value for m in at.markdown] + [e.proto.json for e in boards(at)])
 
 
+def open_more(at, key="board"):
+    """Open the folded partner boards and cards on offer (drawn only while open)."""
+    at.session_state[f"{key}-nkmore"] = True
+    at.run()
+    assert not at.exception, at.exception
+
+
 def chosen_by(at) -> dict:
     """What the human may click now: legal place id of the town or button -> action."""
     sess = at.session_state["bl_play"]
@@ -118,6 +125,8 @@ def test_score_attack_page_shows_map_tracks_bag_and_npcs():
     for i, sq in enumerate(obs["npcs"]):
         assert f"NPC {i + 1}" in tips[sq]
     assert any(c.value.startswith("Score Attack: NPCs on") for c in at.caption)
+    assert not boards(at, "-nkseat")            # folded: not drawn
+    open_more(at)
     seat = board_data(at, "-nkseat0")
     assert "draw size" in seat["svg"] and ">bag</text>" in seat["svg"]
     assert {"fun:0", "oishi:0", "bag:0", "drawn:0", "partner:0"} <= {p["id"] for p in seat["places"]}
@@ -167,6 +176,7 @@ def test_other_hands_stay_hidden_in_two_player_game():
             break
         decide(at, ("accept",))
         sess = at.session_state["bl_play"]
+    open_more(at)
     obs = sess.state.full_observation()
     theirs = obs["seats"][1]["hand"]
     page = html(at)
@@ -464,6 +474,7 @@ def test_seat_facts_form_in_advanced_play():
     at.button(key="seat_build").click().run()
     assert not at.exception, at.exception
     assert any("Position set up: P0 to move" in s.value for s in at.success)
+    open_more(at, "seat_board")
     offer = board_data(at, "-nkoffer")
     ids = [p["id"] for p in offer["places"]]
     assert ids == ["offer:S-05", "offer:S-06", "offer:S-07", "offer:EX-01", "offer:EX-04"]

@@ -213,9 +213,12 @@ class NukumiUI(GameUI):
         offer_svg = nd.offer_svg(obs, offer)
         names = [("Your board" if p == viewer else f"P{p}'s board") for p in order]
         names.append("Helpers and cards on offer" if obs.get("advanced") else "Cards on offer")
-        # folded, one at a time: on a phone the decision panel stays in the first screen
+        # folded, one at a time: on a phone the decision panel stays in the first screen; drawn
+        # only while open (each board is a component: fewer of them, a faster table)
         more = st.expander("Partner boards, bags, Helpers and cards on offer", expanded=False,
-                           key=f"{key}-nkmore")
+                           key=f"{key}-nkmore", on_change="rerun")
+        if more.open is False:
+            return self._solo_line(obs)
         tabs = more.tabs(names)
         for tab, p in zip(tabs, order):
             with tab:
@@ -229,6 +232,10 @@ class NukumiUI(GameUI):
                          max_width=nd.TOWN_W)
             else:
                 st.caption("No cards left on offer.")
+        self._solo_line(obs)
+
+    @staticmethod
+    def _solo_line(obs: dict) -> None:
         if obs.get("solo") == "score attack":
             st.caption(f"Score Attack: NPCs on {', '.join(obs.get('npcs') or [])}; "
                        f"{len(obs.get('npc_cubes') or [])} cubes placed")
