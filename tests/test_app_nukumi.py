@@ -69,7 +69,8 @@ def chosen_by(at) -> dict:
     sess = at.session_state["bl_play"]
     out = {}
     if boards(at, "-town"):
-        on_town = nui.town_actions({int(a): sess.state.action_to_string(int(a))
+        on_town = nui.town_choices(sess.state.observation(0),
+                                   {int(a): sess.state.action_to_string(int(a))
                                     for a in sess.state.legal_actions()})
         out |= {("place", p["id"]): on_town[p["id"]] for p in legal_places(at, "-town")}
     for b in decisions(at):

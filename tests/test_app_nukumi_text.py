@@ -182,9 +182,17 @@ def test_npc_routes_on_offer_are_numbered_on_the_map():
     labels = [UI.decision_label(state, a) for a in legal]
     assert all(re.fullmatch(r"Route \d: NPC \d walks [a-i][1-7]( → [a-i][1-7])*", t) for t in labels)
     at = run_ui(state)
-    svg = board_data(at, "t-town")["svg"]
+    data = board_data(at, "t-town")
     for k in range(1, len(legal) + 1):
-        assert f">{k}</text>" in svg and nd.ROUTE_COLOURS[k - 1] in svg
+        assert f">{k}</text>" in data["svg"] and nd.ROUTE_COLOURS[k - 1] in data["svg"]
+    lit = [p for p in data["places"] if p["legal"]]      # a square on one route only
+    assert lit
+    buttons = [b.label for b in at.button if b.key and "_act_" in b.key]
+    assert len(lit) + len(buttons) == len(legal)
+    for p in lit:                                         # chooses it, its walk previewed
+        assert p["label"].startswith("Route ") and "<path" in p["preview"]
+        assert p["tip"].startswith(p["label"])
+    assert set(p["label"] for p in lit) | set(buttons) == set(labels)
 
 
 def test_how_to_play_says_the_goal_a_turn_and_the_end():

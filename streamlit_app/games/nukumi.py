@@ -100,14 +100,49 @@ def town(obs: dict, seat=None, before=None, recent=(), routes=None) -> tuple[str
     return svg, found
 
 
-def places_of(found, legal: dict | None = None, hint=None, labels: dict | None = None) -> list:
-    """bc.Place for every element found; ``legal``: place id -> action (lit)."""
-    legal = legal or {}
-    labels = labels or {}
+def places_of(found, legal: dict | None = None, hint=None, labels: dict | None = None,
+              tips: dict | None = None, previews: dict | None = None) -> list:
+    """bc.Place for every element found; ``legal``: place id -> action (lit); ``labels``,
+    ``tips``, ``previews``: by place id, for the lit ones."""
+    legal, labels, tips, previews = legal or {}, labels or {}, tips or {}, previews or {}
     return [bc.Place(d["id"], labels.get(d["id"], d["label"]), legal=d["id"] in legal,
-                     rect=d["rect"], tip=d["tip"], anim=d["anim"],
+                     rect=d["rect"], tip=tips.get(d["id"], d["tip"]), anim=d["anim"],
+                     preview=previews.get(d["id"], ""),
                      mark="hint" if hint is not None and legal.get(d["id"]) == hint else None)
             for d in found]
+
+
+def route_squares(routes: dict) -> dict:
+    """square -> the NPC route action it alone belongs to (a route with such a square is
+    chosen by clicking it on the map, its walk previewed on hover)."""
+    count: dict = {}
+    for start, squares in routes.values():
+        for sq in set(squares):
+            count[sq] = count.get(sq, 0) + 1
+    out = {}
+    for a, (start, squares) in sorted(routes.items()):
+        mine = [sq for sq in squares if count[sq] == 1]
+        if mine:
+            out[mine[-1]] = a
+    return out
+
+
+def town_choices(obs: dict, names: dict) -> dict:
+    """Place id -> action of every choice made on the town: squares, spots, building tiles,
+    and the squares that choose an NPC route."""
+    return town_actions(names) | route_squares(npc_routes(obs, names))
+
+
+def route_preview(start, squares) -> str:
+    """An NPC's walk drawn bold over the map (the hover preview of its route's square)."""
+    pts = [nd.centre(start)] if start in SQUARES else []
+    pts += [nd.centre(sq) for sq in squares]
+    d = " ".join(f"{'M' if i == 0 else 'L'}{x:.0f},{y:.0f}" for i, (x, y) in enumerate(pts))
+    return (f"<path d='{d}' fill='none' stroke='#111' stroke-width='7' stroke-linecap='round' "
+            f"stroke-linejoin='round' opacity='.55'/>"
+            + "".join(f"<rect x='{nd.xy(sq)[0] + 4}' y='{nd.xy(sq)[1] + 4}' width='{nd.CELL - 8}' "
+                      f"height='{nd.CELL - 8}' rx='6' fill='none' stroke='#111' stroke-width='3'/>"
+                      for sq in squares))
 
 
 def square_actions(state) -> dict:
@@ -268,8 +303,13 @@ class NukumiUI(GameUI):
             order = sorted(routes)
             svg, found = town(info["obs"], seat, info.get("before"), info.get("recent", ()),
                               routes=[routes[a] for a in order])
-            labels = {pid: f"{nt.decision_label(names[a], obs, seat)}" for pid, a in on_town.items()}
-            places = places_of(found, on_town, hint, labels)
+            by_route = route_squares(routes)
+            on_town |= by_route
+            labels = {pid: self.decision_label(state, a) for pid, a in on_town.items()}
+            tips = {sq: f"{labels[sq]}. " + nt.decision_tip(names[a], obs, seat)
+                    for sq, a in by_route.items()}
+            previews = {sq: route_preview(*routes[a]) for sq, a in by_route.items()}
+            places = places_of(found, on_town, hint, labels, tips, previews)
             if not kept:
                 bc.claim("nukumi-map")
             with (kept[0] if kept else st.container()):

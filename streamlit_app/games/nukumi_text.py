@@ -511,7 +511,8 @@ def decision_tip(name: str, obs: dict | None = None, seat: int | None = None) ->
         return "Take the top action card of the deck instead of a face-up one."
     if name.startswith("NPC "):
         return ("The NPC walks this shortest route toward Nukumaru; each buildable square it "
-                "enters gets its cube and counts as built. Hover to see it on the map.")
+                "enters gets its cube and counts as built. Its walk is drawn on the map with its "
+                "number; a square on this route only shows the walk on hover and chooses it.")
     return ""
 
 
