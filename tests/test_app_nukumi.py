@@ -14,6 +14,8 @@ from streamlit.testing.v1 import AppTest  # noqa: E402
 import boardlab  # noqa: E402
 from boardlab.streamlit_app import MAIN_SCRIPT  # noqa: E402
 from boardlab.streamlit_app.games import nukumi as nui  # noqa: E402
+from boardlab.streamlit_app.games import nukumi_draw as nd  # noqa: E402
+from boardlab.streamlit_app.games import nukumi_text as nt  # noqa: E402
 from boardlab.streamlit_app.games import ui_for  # noqa: E402
 from boardlab.streamlit_app import board_component as bc  # noqa: E402
 from boardlab.streamlit_app.common import ANALYSIS_KEY, changes_since  # noqa: E402
@@ -51,7 +53,47 @@ def decisions(at):
 
 
 def html(at) -> str:
-    return "\n".join(m.value for m in at.markdown)
+    """The page's markdown and every board's drawing and tooltips."""
+    return "\n".join([m.value for m in at.markdown] + [e.proto.json for e in boards(at)])
+
+
+def open_more(at, key="board"):
+    """Open the folded partner boards and cards on offer (drawn only while open)."""
+    at.session_state[f"{key}-nkmore"] = True
+    at.run()
+    assert not at.exception, at.exception
+
+
+def chosen_by(at) -> dict:
+    """What the human may click now: legal place id of the town or button -> action."""
+    sess = at.session_state["bl_play"]
+    out = {}
+    if boards(at, "-town"):
+        on_town = nui.town_choices(sess.state.observation(0),
+                                   {int(a): sess.state.action_to_string(int(a))
+                                    for a in sess.state.legal_actions()})
+        out |= {("place", p["id"]): on_town[p["id"]] for p in legal_places(at, "-town")}
+    for b in decisions(at):
+        out[("button", b.key)] = int(b.key.rsplit("_act_", 1)[1])
+    return out
+
+
+def decide(at, prefer=()):
+    """Click the first choice whose notation starts with one of ``prefer`` (in that order),
+    else the first that is not a pass. Returns the notation clicked."""
+    sess = at.session_state["bl_play"]
+    options = chosen_by(at)
+    assert options, "no decision offered"
+    named = [(sess.state.action_to_string(a), where) for where, a in options.items()]
+    pick = next((x for pre in prefer for x in named if x[0].startswith(pre)),
+                next((x for x in named if x[0] != "pass"), named[0]))
+    kind, ident = pick[1]
+    if kind == "place":
+        click_place(at, "-town", ident)
+    else:
+        next(b for b in decisions(at) if b.key == ident).click().run()
+    assert not at.exception, at.exception
+    return pick[0]
 
 
 def test_new_game_form_offers_the_solo_modes_for_one_player():
@@ -74,33 +116,34 @@ def test_score_attack_page_shows_map_tracks_bag_and_npcs():
     at = app()
     sess = start(at, players=1, solo="score_attack")
     assert sess.game.params["solo"] == "score_attack"
-    page = html(at)
     obs = sess.state.observation(0)
-    assert "<svg" in page and "Nukumaru" in page
-    for i in range(1, 4):                          # the NPC pioneers on the map
-        assert f">n{i}</text>" in page
-    assert "Score Attack: NPCs on" in page
-    assert "draw size" in page and "bag" in page and "fun" in page and "oishi" in page
-    assert f"score {obs['seats'][0]['score']['total']}" in page
-    assert "Round 1 of 5" in page
+    town = board_data(at, "-nktown")
+    for i in range(1, 4):                          # the NPC pioneers on the map, as pawns
+        assert f">n{i}</text>" in town["svg"]
+    assert "Round 1 (now)" in town["svg"]
+    tips = {p["id"]: p["tip"] for p in town["places"]}
+    assert "Nukumaru is here" in tips[obs["nukumaru"]]
+    for i, sq in enumerate(obs["npcs"]):
+        assert f"NPC {i + 1}" in tips[sq]
+    assert any(c.value.startswith("Score Attack: NPCs on") for c in at.caption)
+    assert not boards(at, "-nkseat")            # folded: not drawn
+    open_more(at)
+    seat = board_data(at, "-nkseat0")
+    assert "draw size" in seat["svg"] and ">bag</text>" in seat["svg"]
+    assert {"fun:0", "oishi:0", "bag:0", "drawn:0", "partner:0"} <= {p["id"] for p in seat["places"]}
+    assert f"score {obs['seats'][0]['score']['total']}" in seat["svg"]
 
 
 def _step_until_map(at, limit=60):
-    """Click decisions (preferring a move action) until the map is clickable."""
+    """Click decisions (preferring a move action) until a square of the map is lit."""
     for _ in range(limit):
-        if boards(at, "-map") and legal_places(at, "-map"):
-            return True
-        buttons = decisions(at)
         sess = at.session_state["bl_play"]
-        legal = {sess.state.action_to_string(a) for a in sess.state.legal_actions()}
-        assert {b.label for b in buttons} <= legal           # only legal choices
-        move = [b for b in buttons if b.label in ("move (1)", "move (2)")]
-        pay = [b for b in buttons if b.label.startswith("pay ") and "coins" not in b.label]
-        pick = (move or pay or [b for b in buttons if b.label.startswith(("accept", "decline"))]
-                or [b for b in buttons if b.label != "pass"] or buttons)
-        assert pick, "no decision offered"
-        pick[0].click().run()
-        assert not at.exception, at.exception
+        if sess.state.observation(0)["phase"] == "move" and boards(at, "-town") and any(
+                p["id"] in nui.SQUARES for p in legal_places(at, "-town")):
+            return True
+        legal = {int(a) for a in sess.state.legal_actions()}
+        assert set(chosen_by(at).values()) <= legal           # only legal choices
+        decide(at, ("move (", "pay ", "accept", "decline"))
     return False
 
 
@@ -110,16 +153,17 @@ def test_a_move_is_clicked_on_the_map():
     assert _step_until_map(at)
     sess = at.session_state["bl_play"]
     before = len(sess.state.history)
-    squares = legal_places(at, "-map")
+    squares = [p for p in legal_places(at, "-town") if p["id"] in nui.SQUARES]
     legal = {sess.state.action_to_string(a) for a in sess.state.legal_actions()}
     for p in squares:                                   # every lit square is a legal step or ride
         assert f"step {p['id']}" in legal or f"carriage to {p['id']}" in legal
-        assert p["label"] in legal and p["note"].startswith(f"{p['id']}: ")
-    data = board_data(at, "-map")
-    assert len(data["places"]) == 63                   # every square is a place, most inert
+        assert p["label"] in (f"Step to {p['id']}", f"Ride the carriage to {p['id']}")
+        assert p["tip"].startswith(f"{p['id']}: ")
+    data = board_data(at, "-town")
+    assert sum(p["id"] in nui.SQUARES for p in data["places"]) == 63    # every square, most inert
     target = squares[-1]["id"]
     action = nui.square_actions(sess.state)[target]
-    click_place(at, "-map", target)
+    click_place(at, "-town", target)
     assert not at.exception, at.exception
     sess = at.session_state["bl_play"]
     assert list(sess.state.history)[before] == action
@@ -128,10 +172,18 @@ def test_a_move_is_clicked_on_the_map():
 def test_other_hands_stay_hidden_in_two_player_game():
     at = app()
     sess = start(at, players=2, seed=5)
+    for _ in range(10):                     # past the event: the Helpers are drawn
+        if sess.state.full_observation()["seats"][1]["hand"]:
+            break
+        decide(at, ("accept",))
+        sess = at.session_state["bl_play"]
+    open_more(at)
     obs = sess.state.full_observation()
     theirs = obs["seats"][1]["hand"]
     page = html(at)
-    assert f"{obs['seats'][1]['hand_size']} hidden" in page
+    seat1 = board_data(at, "-nkseat1")
+    backs = [p for p in seat1["places"] if p["id"].startswith("back:1:")]
+    assert len(backs) == obs["seats"][1]["hand_size"] and "hidden from you" in backs[0]["tip"]
     mine = obs["seats"][0]["hand"]
     for h in theirs:
         if h not in mine and h not in obs["discard"] and all(h not in s["played"] for s in obs["seats"]):
@@ -166,11 +218,14 @@ def test_every_phase_offers_only_legal_choices():
         assert set(squares.values()) <= set(legal)
         if squares and checked < 3:
             at = run_ui(state)
-            lit = {p["id"] for p in legal_places(at, "-map")}
-            assert lit == set(squares)
-            labels = {b.label for b in at.button if b.key and "_act_" in b.key}
-            names = {state.action_to_string(a) for a in legal}
-            assert labels | {state.action_to_string(squares[q]) for q in lit} == names
+            names = {a: state.action_to_string(a) for a in legal}
+            on_town = nui.town_actions(names)
+            lit = {p["id"] for p in legal_places(at, "-town")}
+            assert lit == set(on_town) and set(squares) <= lit
+            buttons = {int(b.key.rsplit("_act_", 1)[1]) for b in at.button
+                       if b.key and "_act_" in b.key}
+            assert buttons | {on_town[q] for q in lit} == set(legal)      # each one way
+            assert not buttons & {on_town[q] for q in lit}
             checked += 1
         state.apply(int(legal[rng.integers(len(legal))]))
         sess.advance_chance()
@@ -184,9 +239,12 @@ def test_map_svg_draws_buildings_with_their_owner_and_npc_cubes():
     facts["seats"][0]["buildings"] = [{"square": "c3", "building": "tavern"}]
     state = game.position(0, **facts)
     obs = state.observation(0)
-    svg = nui.map_svg(obs)
-    assert ">Tavern</text>" in svg and nui.SEAT_COLOURS[0] in svg
-    assert svg.count("<title>NPC cube</title>") == 2
+    found = []
+    svg = nd.town_svg(obs, found)
+    assert ">Tavern</text>" in svg and f"fill='{nui.SEAT_COLOURS[0]}'" in svg
+    tips = {p["id"]: p["tip"] for p in found}
+    assert "P0's Tavern stands here" in tips["c3"]
+    assert sum("an NPC's cube: counts as built" in t for t in tips.values()) == 2
     idle = ui_for("nukumi").idle_input(obs, 0)
     assert "S-01" in idle and "<button" not in idle
 
@@ -303,13 +361,14 @@ def test_solo_position_facts():
 def test_mining_the_action_numbered_zero_is_taken():
     at = app()
     start(at, players=1, solo="score_attack", seed=11)
-    next(b for b in decisions(at) if b.label.startswith("accept")).click().run()
+    decide(at, ("accept",))
     before = len(at.session_state["bl_play"].state.history)
-    next(b for b in decisions(at) if b.label == "mining").click().run()
+    assert "spot:mining" in {p["id"] for p in legal_places(at, "-town")}
+    click_place(at, "-town", "spot:mining")                    # the spot clicked on the town
     assert not at.exception, at.exception
     sess = at.session_state["bl_play"]
     assert sess.state.history[before] == 0                     # 0 is "mining"
-    assert [b.label for b in decisions(at)][0].startswith("pay ")
+    assert [b.label for b in decisions(at)][0].startswith("Pay ")
 
 
 # ------------------------------------------------------------ what changed since your last move
@@ -327,24 +386,20 @@ def test_recent_squares_name_what_changed_between_two_views():
                       "d1": ["Nukumaru moved to d1"],
                       "d6": ["NPC n2 moved to d6", "an NPC cube placed on d6"]}
     assert nui.recent_squares(now, now) == {} and nui.recent_squares(None, now) == {}
-    svg = nui.map_svg(now, recent=recent)
-    assert svg.count("class='nk-recent'") == 4 and "nk-recent" not in nui.map_svg(now)
+    svg, found = nui.town(now, 0, before, recent)
+    assert svg.count("class='nk-recent'") == 4 and "nk-recent" not in nui.town(now, 0)[0]
+    anims = {p["id"]: p["anim"] for p in found if p["anim"]}
+    assert anims["c3"] == {"from": list(nd.centre("d4"))}          # the pioneer walks in
+    assert anims["c5"] == {"kind": "drop"}                          # the building drops in
+    assert "data-place='c3'" in svg and "data-place='c5'" in svg
     assert "Nukumaru moved to d1" in nui.map_legend(recent) and "nk-legend" not in nui.map_legend({})
 
 
 def _human_decides(at):
-    """Make the human seat's decision: a lit square if the map has one, else a button
-    (preferring a move, a payment, the event)."""
-    if boards(at, "-map") and legal_places(at, "-map"):
-        click_place(at, "-map", legal_places(at, "-map")[0]["id"])
-    else:
-        buttons = decisions(at)
-        move = [b for b in buttons if b.label in ("move (1)", "move (2)")]
-        pay = [b for b in buttons if b.label.startswith("pay ") and "coins" not in b.label]
-        pick = move or pay or [b for b in buttons if b.label != "pass"] or buttons
-        assert pick, "no decision offered"
-        pick[0].click().run()
-    assert not at.exception, at.exception
+    """Make the human seat's decision: a step if there is one, else a move action, a
+    payment, the rest."""
+    decide(at, ("step ", "move (", "pay stone", "pay wood", "pay networking", "pay food",
+                "pay gold"))
 
 
 def test_after_the_action_free_actions_and_end_turn_are_buttons():
@@ -360,11 +415,14 @@ def test_after_the_action_free_actions_and_end_turn_are_buttons():
     else:
         pytest.fail("P0 never finished an action with resources left")
     labels = [b.label for b in decisions(at)]
-    assert labels[-1] == "end turn" and any(t.startswith("sell ") for t in labels)
-    assert not {"mining", "logging", "pass"} & set(labels)          # no second action
-    assert "choose a free action, or end your turn" in html(at)
+    assert labels[0] == "End turn (no more free actions)"            # first, named
+    assert any(t.startswith("Sell 1 ") and t.endswith("→ +1 Coin") for t in labels)
+    assert not any(t.startswith(("Mining", "Logging", "Pass")) for t in labels)   # no 2nd action
+    assert not boards(at, "-town") or all(                  # no spot lit either
+        not p["id"].startswith("spot:") for p in legal_places(at, "-town"))
+    assert "choose free actions, or end your turn" in html(at)
     before = len(sess.state.history)
-    next(b for b in decisions(at) if b.label == "end turn").click().run()
+    next(b for b in decisions(at) if b.label.startswith("End turn")).click().run()
     assert not at.exception, at.exception
     sess = at.session_state["bl_play"]
     assert sess.state.history[before] == sess.game.num_actions - 1     # `end turn`, the last id
@@ -393,7 +451,7 @@ def test_squares_the_ai_moved_to_are_ringed_after_its_move_and_not_before():
     where = state.observation(0)["seats"][1]["square"]
     page = html(at)
     assert "nk-recent" in page and f"P1 moved to {where}" in page
-    data = board_data(at, "-map") if boards(at, "-map") else None
+    data = board_data(at, "-town") if boards(at, "-town") else None
     if data is not None:                                 # the clickable map keeps the rings
         assert "nk-recent" in data["svg"]
 
@@ -417,9 +475,12 @@ def test_seat_facts_form_in_advanced_play():
     at.button(key="seat_build").click().run()
     assert not at.exception, at.exception
     assert any("Position set up: P0 to move" in s.value for s in at.success)
-    page = html(at)
-    assert "Face-up Helpers</b>" in page and page.count("class='nk-faceup'") == 6
-    assert "<b>EX-04</b>" in page and ">empty</span>" in page         # the empty slot 2
+    open_more(at, "seat_board")
+    offer = board_data(at, "-nkoffer")
+    ids = [p["id"] for p in offer["places"]]
+    assert ids == ["offer:S-05", "offer:S-06", "offer:S-07", "offer:EX-01", "offer:EX-04"]
+    assert ">empty</text>" in offer["svg"]                              # the empty slot 2
+    assert offer["places"][-1]["tip"] == nt.card_tip("EX-04")
 
 
 @pytest.mark.parametrize("players,solo", [(1, "score_attack"), (1, "chasing"), (2, "none"), (4, "none")])
@@ -432,11 +493,14 @@ def test_the_forms_example_facts_set_up_in_advanced_play(players, solo):
 def test_cards_on_offer_say_what_they_do():
     game = boardlab.make("nukumi", players=2)
     obs = game.position(0, **_facts()).observation(0)
-    table = nui.table_html(obs)
-    assert "EX-10 Quarry" in table and "pay stone + wood: gain 1 gold" in table
-    assert "EX-05 Horse" not in table                     # held by P1, not on offer
-    assert nui._effects_text([]) == "no effect"
-    assert nui._effects_text([["helper", 2], ["die", 1]]) == "draw 2 Helpers, 1 die roll on your partner board"
+    found = []
+    svg = nd.offer_svg(obs, found)
+    tips = {p["id"]: p["tip"] for p in found}
+    assert "pay stone + wood → +1 gold into your bag" in tips["offer:EX-10"]
+    assert ">Quarry</text>" in svg
+    assert "offer:EX-05" not in tips                      # held by P1, not on offer
+    assert nt.effects_text([]) == "no effect"
+    assert nt.effects_text([["helper", 2], ["die", 1]]) == "draw 2 Helpers, roll your partner's die"
 
 
 def test_taking_an_action_card_shows_what_each_one_does():
@@ -446,9 +510,10 @@ def test_taking_an_action_card_shows_what_each_one_does():
     state.apply_string("add an action")
     state.apply_string("pay stone")
     assert state.observation(0)["phase"] == "take a card"
-    page = html(run_ui(state, steps=("input",)))
-    assert "EX-10 Quarry (10 pts; pay stone + wood: gain 1 gold)" in page
-    assert "EX-05 Horse Riding" not in page                     # P1 holds it
+    at = run_ui(state, steps=("input",))
+    buttons = {b.label: b.help for b in at.button if b.key and "_act_" in b.key}
+    assert buttons["Take Quarry (pay stone + wood → +1 gold)"] == nt.card_tip("EX-10")
+    assert not any("Horse Riding" in label for label in buttons)   # P1 holds it
 
 
 def test_the_analyse_form_fills_in_from_the_game_in_progress():
