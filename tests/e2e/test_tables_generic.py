@@ -29,6 +29,7 @@ import re
 import time
 
 import pytest
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from test_browser import browser, server, settle, shots  # noqa: F401
 
@@ -180,11 +181,19 @@ def start(page, server, game: str) -> str:  # noqa: F811
 
 def button_tip(page, i: int) -> str:
     """The help Streamlit shows for decision button ``i`` (of the probe), read by hovering."""
-    page.locator(f'[data-bl-test="{i}"]').hover()
-    tip = page.locator('[data-testid="stTooltipContent"]').last
-    tip.wait_for(timeout=5000)
-    text = tip.inner_text().strip()
-    page.mouse.move(1, 1)
+    text = ""
+    for _ in range(2):              # a hover that lands while the last tooltip closes is lost
+        page.locator(f'[data-bl-test="{i}"]').hover()
+        tip = page.locator('[data-testid="stTooltipContent"]').last
+        try:
+            tip.wait_for(timeout=5000)
+            text = tip.inner_text().strip()
+        except PlaywrightTimeout:               # no tooltip opened: reported as empty
+            pass
+        page.mouse.move(1, 1)
+        if text:
+            break
+        page.wait_for_timeout(300)
     return text
 
 
