@@ -15,6 +15,7 @@ from streamlit.testing.v1 import AppTest  # noqa: E402
 import boardlab  # noqa: E402
 from boardlab.streamlit_app import MAIN_SCRIPT  # noqa: E402
 from boardlab.streamlit_app.games import kitsu as kui  # noqa: E402
+from boardlab.streamlit_app.games import kitsu_text as kt  # noqa: E402
 from boardlab.streamlit_app.session import AI, HUMAN  # noqa: E402
 from board_clicks import board_data, boards, click_place, legal_places, run_ui  # noqa: E402
 
@@ -270,3 +271,21 @@ def test_recovered_card_is_clicked_in_the_last_trick():
     click_place(at, f"mv{n}-recover", pick["id"])
     assert not at.exception, at.exception
     assert at.session_state["bl_play"].state.history[n] == legal[by_label[pick["label"]]]
+
+
+def test_the_token_toggle_explains_the_token_in_its_tooltip():
+    """Playing a power token with a card: the toggle says what the token does in its tooltip,
+    with no note under it (a phone's first screen would lose the hand below it)."""
+    def stop(s):
+        return (s.observation(s.current_player)["phase"] == "play"
+                and any(" with " in s.action_to_string(int(a)) for a in s.legal_actions()))
+    state = random_until(4, 3, stop)
+    token = next(re.fullmatch(r"play \S+ with (\S+)", n).group(1)
+                 for n in (state.action_to_string(int(a)) for a in state.legal_actions())
+                 if " with " in n)
+    at = run_input(state)
+    assert not at.exception, at.exception
+    toggle = next(t for t in at.toggle if t.key.endswith("-usetoken"))
+    effect = kt.TOKEN_EFFECT[token]
+    assert effect and toggle.help == effect[:1].upper() + effect[1:] + "."
+    assert not at.caption

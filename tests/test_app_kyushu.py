@@ -229,6 +229,30 @@ def test_layer_choice_and_the_decision_in_the_input_area():
     assert "play_input" in {b.key for b in rotate_chain} - {b.key for b in map_chain}
 
 
+def _part_of(node, chain):
+    """The index of the part of the board (a child of ``play_parts``) an element is in: 0 is
+    the board's first element, the one a phone shows before the decision panel."""
+    i = next(i for i, b in enumerate(chain) if b.key == "play_parts")
+    return list(chain[i].children.values()).index(chain[i - 1] if i else node)
+
+
+def test_a_decision_on_my_map_puts_the_map_in_the_boards_first_element():
+    """A phone shows the board's first element, then the decision panel, then the rest: a
+    placement (clicked on the viewer's map) has that map and the hand in the first element,
+    with the table; a choice in the panel (the Starting Province) leaves the map after it."""
+    at = app()
+    start(at, seed=7)
+    chains = list(_chains(at._tree))
+
+    def part(fragment):
+        return _part_of(*next((node, ch) for node, ch in chains if getattr(node, "type", "")
+                              == "bidi_component" and fragment in node.key))
+    assert phase(at) == "province" and part("-kytable") == 0 and part("-kyseat0") > 0
+    advance_to_map_phase(at)
+    chains = list(_chains(at._tree))
+    assert part("-kytable") == 0 and part("-kymap-") == 0 and part("-kyhand0") == 0
+
+
 def _chains(node, above=()):
     """(element, [its enclosing blocks, innermost first]) for every element of the tree."""
     for child in node.children.values():

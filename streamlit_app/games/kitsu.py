@@ -244,11 +244,13 @@ class KitsuUI(GameUI):
                 st.markdown(msg)
                 if with_token:
                     token = next(iter(with_token))
-                    use_token = st.toggle(f"Play my **{TOKEN_TITLE.get(token, token)}** with this card",
-                                          key=f"{key}-usetoken",
-                                          value=hint is not None and " with " in names.get(hint, ""))
                     effect = kt.TOKEN_EFFECT.get(token, "")
-                    st.caption(effect[:1].upper() + effect[1:] + ".")
+                    # the effect in the toggle's tooltip: a note under it would push the hand
+                    # out of a phone's first screen
+                    use_token = st.toggle(
+                        f"Play my **{TOKEN_TITLE.get(token, token)}** with this card",
+                        key=f"{key}-usetoken", help=effect[:1].upper() + effect[1:] + ".",
+                        value=hint is not None and " with " in names.get(hint, ""))
             by_card = hand_actions(names, use_token)
             choice = hand_view(hand, key, names, by_card, hint, obs=obs, seat=seat)
             # anything legal the hand cannot reach (should not happen) stays offered

@@ -253,6 +253,30 @@ def square_places(obs: dict, seat: int, names: dict, *, width: float = 520, rece
 RESOURCE_MARK = {"blue": "blue", "brown": "orange", "grey": "gray", "purple": "violet"}
 
 
+# A phone (one column) shows the board's first element, the status and the decision panel's
+# first choices in its first screen: the viewer's map there keeps the hand beside it (not
+# under it) and its note to one line.
+PHONE_CSS = """<style>
+@media (max-width: 640px) {
+  div[class*="_kymine"] > [data-testid="stHorizontalBlock"] { flex-wrap: nowrap !important;
+    gap: .5rem; }
+  div[class*="_kymine"] [data-testid="stColumn"] { min-width: 0 !important; width: auto !important; }
+  div[class*="_kymine"] [data-testid="stColumn"]:first-child { flex: 1 1 0 !important; }
+  /* two of a phone's hand cards (52 px) side by side */
+  div[class*="_kymine"] [data-testid="stColumn"]:last-child { flex: 0 0 104px !important; }
+  div[class*="_kymine"] .blb-note { white-space: nowrap; overflow: hidden;
+    text-overflow: ellipsis; }
+}
+</style>"""
+
+
+def decides_on_map(obs: dict, seat: int) -> bool:
+    """Whether ``seat`` is to make a decision clicked on its own map (a placement, a resource
+    to pay or discard, a Fallow)."""
+    return (obs.get("current_player") == seat
+            and obs["phase"] in ("map", "position") + SQUARE_PHASES)
+
+
 def traveler_label(name: str) -> str:
     """A traveler decision's button: its words, a resource marked by a dot of its colour."""
     m = re.fullmatch(r"traveler to (P\d+) with (\w+) from ([a-z]{1,2}\d+)", name)
@@ -322,19 +346,31 @@ class KyushuUI(GameUI):
         before = getattr(changes, "before", None) if changes else None
         found: list = []
         svg = table_svg(obs, viewer, places=found, before=before)
-        bc.board(inert_places(found), svg, key=f"{key}-kytable", interactive=False,
-                 max_width=svg_width(svg))
-        if viewer is not None and bc.claimed("kyushu-map"):
-            self._hand(obs, viewer, viewer, key=key)     # the input drew the map
-        elif viewer is not None:
-            mine, hand = st.columns([3, 1.2], gap="medium")
-            with mine:
-                self._seat_panel(obs, viewer, viewer, 560, recent_cards(recent).get(viewer, ()),
-                                 hand=False, slot="kyushu-map", recent=recent, before=before,
-                                 key=key)
-            with hand:
-                self._hand(obs, viewer, viewer, small=True, key=key)
+        # the board's first element comes before the decision panel on a phone (the rest
+        # after it): a decision made on the viewer's map has that map and hand in it
+        on_map = viewer is not None and decides_on_map(obs, viewer)
+        with st.container():
+            bc.board(inert_places(found), svg, key=f"{key}-kytable", interactive=False,
+                     max_width=svg_width(svg))
+            if on_map:
+                st.html(PHONE_CSS)
+                self._mine(obs, viewer, recent, before, key)
+        if not on_map and viewer is not None:
+            self._mine(obs, viewer, recent, before, key)
         self._others_and_scores(obs, viewer, recent, before=before, key=key)
+
+    def _mine(self, obs: dict, viewer: int, recent, before, key: str) -> None:
+        """The viewer's map (the slot a decision on it is clicked in) with the hand beside it."""
+        if bc.claimed("kyushu-map"):
+            self._hand(obs, viewer, viewer, key=key)     # the input drew the map
+            return
+        mine, hand = st.container(key=f"{key}_kymine").columns([3, 1.2], gap="medium")
+        with mine:
+            self._seat_panel(obs, viewer, viewer, 560, recent_cards(recent).get(viewer, ()),
+                             hand=False, slot="kyushu-map", recent=recent, before=before,
+                             key=key)
+        with hand:
+            self._hand(obs, viewer, viewer, small=True, key=key)
 
     def _others_and_scores(self, obs: dict, viewer, recent, *, before=None, key="board") -> None:
         """Every map but the viewer's (all of them without a viewer), the live scores."""
@@ -544,8 +580,7 @@ class KyushuUI(GameUI):
 
     def _select_input(self, state, obs, names, key, hint=None, narrow=False):
         """Selection: each pick box with its card, and under it the ways to take it."""
-        st.markdown("**Selection:** take a card from a pick box (hover a choice to read what "
-                    "it costs).")
+        st.markdown("**Selection:** take a pick box's card.")
         by_card = {}
         for a, nm in names.items():
             m = re.match(r"(pay to )?take (\d+) from (.+)", nm)
@@ -593,8 +628,8 @@ class KyushuUI(GameUI):
         others = {a: nm for a, nm in names.items()
                   if a not in table.values() and not nm.startswith("place ")}
         card = obs["selected"][seat]
-        st.markdown(f"**Map phase:** place card **{card}**: click a lit square of your map, where "
-                    "the card's top-left corner goes (hover to preview it there).")
+        st.markdown(f"**Map phase:** click a lit square of your map for card **{card}**'s "
+                    "top-left corner (hover to preview).")
         chosen_orient, base = None, state
         if phase == "map" and table:
             rot_key, layer_key = f"{key}_ky_rot", f"{key}_ky_layer"
@@ -602,6 +637,7 @@ class KyushuUI(GameUI):
             layers = [lay for lay in ("over", "under") if any(rl[1] == lay for rl in table)]
             if st.session_state.get(layer_key) not in layers:
                 st.session_state[layer_key] = hinted[1] if hinted else layers[0]
+            turn_row = st.container()       # the card and Rotate first: in a phone's screen
             layer = st.radio("Layer", layers, key=layer_key, horizontal=True,
                              format_func=LAYER_TEXT.get)
             rotations = [r for r in ROTATIONS if (r, layer) in table]
@@ -609,7 +645,7 @@ class KyushuUI(GameUI):
                 st.session_state[rot_key] = (hinted[0] if hinted and hinted[1] == layer
                                              else rotations[0])
             rotation = st.session_state[rot_key]
-            c1, c2 = st.columns([1, 1.4], vertical_alignment="center")
+            c1, c2 = turn_row.columns([1, 1.4], vertical_alignment="center")
             c1.markdown(oriented_card_svg(card, rotation), unsafe_allow_html=True)
             c2.button("Rotate ↻", key=f"{key}_ky_rotate", on_click=_rotate,
                       args=(rot_key, rotations), disabled=len(rotations) < 2, width="stretch",

@@ -137,8 +137,10 @@ def test_kyushu_card_placed_by_clicking_the_map(browser, server, shots):
     square.hover()
     page.locator("div[class*='-kymap-'] .blb-preview use").first.wait_for(timeout=10000)
     assert page.locator("div[class*='-kymap-'] .blb-preview use").count() == 6
-    page.get_by_text(re.compile(rf"^Place card {card} horizontal at [a-z]+\d+ \(over\): "
-                                r"[+-]\d+ points")).wait_for(timeout=10000)
+    # (in the note under the map; the square's tooltip begins with the same words)
+    page.locator("div[class*='-kymap-'] .blb-note").get_by_text(
+        re.compile(rf"^Place card {card} horizontal at [a-z]+\d+ \(over\): [+-]\d+ points")
+    ).wait_for(timeout=10000)
     page.screenshot(path=str(shots / "board-05-kyushu-hover.png"), full_page=True)
     # Rotate beside the map: the lit squares follow the new orientation
     key_before = key_of(lit.first)
