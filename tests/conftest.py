@@ -1,5 +1,8 @@
 """Shared helpers for the API and conformance suites."""
 import math
+import os
+import sysconfig
+import tempfile
 
 import numpy as np
 import pytest
@@ -124,11 +127,24 @@ def rng():
     return np.random.default_rng(1234)
 
 
+def _imported_from() -> str:
+    return os.path.realpath(boardlab.__file__)
+
+
+def pytest_report_header(config):
+    return f"boardlab {boardlab.__version__} imported from {_imported_from()}"
+
+
 def pytest_configure(config):
-    """Games the app keeps (boardlab.streamlit_app.store) go to a throw-away directory, for
-    the in-process AppTests and for the servers the end-to-end tests start."""
-    import os
-    import tempfile
+    """With BOARDLAB_TEST_INSTALLED=1 (.ci/run) the tests must exercise the installed
+    package, not the source tree. Games the app keeps (boardlab.streamlit_app.store) go to a
+    throw-away directory, for the in-process AppTests and for the servers the end-to-end
+    tests start (one directory for all pytest-xdist workers: game ids are random)."""
+    if os.environ.get("BOARDLAB_TEST_INSTALLED") == "1":
+        site = os.path.realpath(sysconfig.get_paths()["platlib"])
+        if not _imported_from().startswith(site + os.sep):
+            raise pytest.UsageError(f"BOARDLAB_TEST_INSTALLED=1 but boardlab was imported from "
+                                    f"{_imported_from()}, not from {site}")
     if not os.environ.get("BOARDLAB_DATA_DIR"):
         config._boardlab_data = tempfile.TemporaryDirectory(prefix="boardlab-test-games-")
         os.environ["BOARDLAB_DATA_DIR"] = config._boardlab_data.name
@@ -138,3 +154,40 @@ def pytest_unconfigure(config):
     data = getattr(config, "_boardlab_data", None)
     if data is not None:
         data.cleanup()
+
+
+#: The longest tests (node-id prefixes, longest first), started first: pytest-xdist hands
+#: tests to its workers in collection order, so a long one started last would keep one
+#: worker busy while the other has finished (measured with --durations; see README, Tests).
+LONG_FIRST = (
+    "tests/e2e/test_review_games.py",
+    "tests/e2e/test_browser.py",
+    "tests/e2e/test_board_nukumi.py",
+    "tests/e2e/test_board_keyside.py",
+    "tests/e2e/",
+    "tests/test_tensors.py::test_every_visible_field_moves_the_tensor[kyushu-players=5",
+    "tests/test_tensors.py::test_every_visible_field_moves_the_tensor[kyushu-players=3",
+    "tests/test_openspiel.py::test_random_sim_test[kyushu-players=5",
+    "tests/test_openspiel.py::test_random_sim_test[keyside-players=4",
+    "tests/test_tensors.py::test_every_visible_field_moves_the_tensor[kyushu",
+    "tests/test_openspiel.py::test_random_sim_test[kyushu",
+    "tests/test_openspiel.py::test_random_sim_test[keyside",
+    "tests/test_tensors.py::test_every_visible_field_moves_the_tensor[keyside",
+    "tests/test_kitsu_hidden.py::test_determinize_samples_every_consistent_deal",
+    "tests/test_tensors.py::test_every_visible_field_moves_the_tensor",
+    "tests/test_tensors.py::test_distinct_observations_give_distinct_tensors",
+    "tests/test_openspiel.py::test_random_sim_test",
+)
+
+
+def pytest_collection_modifyitems(config, items):
+    """The LONG_FIRST tests first (in that order, the rest as collected). pytest-xdist
+    (--dist loadgroup, pyproject.toml): the Ray tests share one local Ray instance (a module
+    fixture), so they run in one worker rather than start one per worker."""
+    def rank(item):
+        return next((k for k, prefix in enumerate(LONG_FIRST) if item.nodeid.startswith(prefix)),
+                    len(LONG_FIRST))
+    items.sort(key=rank)
+    for item in items:
+        if getattr(item.module, "__name__", None) == "test_ray":
+            item.add_marker(pytest.mark.xdist_group("ray"))
