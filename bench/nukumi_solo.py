@@ -1,5 +1,6 @@
 """Nukumi solo modes, measured: seeded games of one agent, then Score Attack's
-median score and title shares, or Chasing Nukumaru's cleared rounds.
+median score, title shares and buildings (how often the 8th building's construction bonus
+scored), or Chasing Nukumaru's cleared rounds.
 
     python bench/nukumi_solo.py --mode score_attack --agent ismcts:1s --games 100
     python bench/nukumi_solo.py --mode chasing --agent ismcts:1s --games 100
@@ -25,10 +26,21 @@ from solo_play import apply_chance, play_seeded
 
 
 def play(mode: str, spec: str, seed: int) -> dict:
-    """One seeded solo game; its result (score and title, or cleared round and title)."""
+    """One seeded solo game; its result (score and title, or cleared round and title) and
+    the seat's buildings and construction bonus."""
     state = boardlab.make("nukumi", players=1, solo=mode).new_initial_state(seed=seed)
-    state = play_seeded(state, spec, seed)
-    return state.full_observation()["result"]
+    seat = play_seeded(state, spec, seed).full_observation()["seats"][0]
+    return state.full_observation()["result"] | {"buildings": seat["buildings"],
+                                                 "construction": seat["score"]["construction"]}
+
+
+def buildings_line(seats: list[dict]) -> str:
+    """How many buildings the seats built (count: seats) and how often the construction
+    bonus (from the 8th building) scored."""
+    counts = Counter(s["buildings"] for s in seats)
+    bonus = sum(s["construction"] > 0 for s in seats)
+    return (f"buildings per seat: {', '.join(f'{k}: {v}' for k, v in sorted(counts.items()))}; "
+            f"construction bonus (8th building) in {bonus}/{len(seats)}")
 
 
 def calibrate(mode: str, spec: str, games: int, first_seed: int = 0) -> str:
@@ -82,6 +94,7 @@ def main(argv=None) -> int:
         print(f"median score {statistics.median(scores)}, mean {statistics.mean(scores):.1f}, "
               f"min {min(scores)}, max {max(scores)}")
         print(f"World Famous Pioneer (200+): {top}/{n} [{lo:.1%}, {hi:.1%}]")
+        print(buildings_line(results))
     else:
         best = titles["World Best!"]
         lo, hi = wilson_interval(best, n)

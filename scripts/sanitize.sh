@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Sanitizer run: build boardlab with AddressSanitizer + UBSan (-O1 -g, CMake option
-# BOARDLAB_SANITIZE) into its own virtualenv, then run the conformance suite and the
-# search tests under it. Any memory error or undefined behaviour in the kernel or the
+# BOARDLAB_SANITIZE) into its own virtualenv, then run the conformance suite, the search
+# tests and the kernel-safety tests (every action id named and applied on every game's states,
+# the search tree export, positions round-tripped) under it. Any memory error or undefined behaviour in the kernel or the
 # bindings stops the run with a report (exit status non-zero).
 #
 #   bash scripts/sanitize.sh [extra pytest arguments]
@@ -34,7 +35,7 @@ echo "==> building boardlab with ASan + UBSan in $DIR/venv"
 # hook in particular) would otherwise be imported instead of the sanitizer build.
 "$PY" -m venv "$DIR/venv"
 VPY="$DIR/venv/bin/python"
-"$VPY" -m pip install -q "scikit-build-core>=0.10" "cython>=3" "cython-cmake>=0.2" numpy pytest \
+"$VPY" -m pip install -q "scikit-build-core>=0.10" "cython>=3" "cython-cmake>=0.2" numpy pytest hypothesis \
     pytest-xdist
 # CMake and Ninja too, unless suitable ones are installed (what pip's isolated build adds).
 tools="$("$VPY" -c 'from scikit_build_core.build import get_requires_for_build_wheel as g; print(" ".join(g()))')"
@@ -63,12 +64,12 @@ if ! ldd "$core" | grep libasan >/dev/null; then
     exit 1
 fi
 
-echo "==> pytest tests/test_conformance.py tests/test_search.py under ASan + UBSan"
+echo "==> pytest tests/test_conformance.py tests/test_search.py tests/test_kernel_safety.py under ASan + UBSan"
 start=$(date +%s)
 # --capture=sys: a report written to fd 2 just before the abort reaches the log (pytest's
 # default fd capture would swallow it with the process). The tests run in pytest-xdist
 # workers (pyproject.toml's -n auto), which share this script's stderr: a worker that aborts
 # fails its test ("worker crashed") and the run, with the report above it.
 LD_PRELOAD="$LIBASAN" "$VPY" -m pytest -q -p no:cacheprovider --capture=sys \
-    tests/test_conformance.py tests/test_search.py "$@"
+    tests/test_conformance.py tests/test_search.py tests/test_kernel_safety.py "$@"
 echo "==> sanitizer run passed in $(( $(date +%s) - start )) s"

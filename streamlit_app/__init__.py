@@ -7,7 +7,8 @@ Layout:
 * ``main.py`` - the entry script: page navigation (Play, Analyse, Search tree, Rules);
 * ``views/`` - one script per page (not ``pages/``, which Streamlit would auto-register), UI only, on the public ``boardlab`` API;
 * ``session.py`` - a game in progress (seats, AI, chance, undo, records), no Streamlit;
-* ``store.py`` - games kept on the server by id (memory + a JSON file each), no Streamlit;
+* ``store/`` - games kept on the server by id in a database (SQLite, or PostgreSQL shared by
+  several servers), tables with seat links and what each link may see; no Streamlit;
 * ``common.py`` - Streamlit helpers shared by the pages (cached engines, AI with progress);
 * ``games/`` - one module per game with its board drawing and move input, registered by
   name in ``games/__init__.py``; a game without a module gets a generic text board and one

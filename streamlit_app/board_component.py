@@ -49,6 +49,8 @@ class Place:
     note: str = ""
     caption: str = ""
     mark: str | None = None
+    tip: str = ""
+    anim: dict | None = None
 
     def as_data(self) -> dict:
         d = {"id": self.id, "label": self.label, "legal": bool(self.legal)}
@@ -56,10 +58,12 @@ class Place:
             x, y, w, h = self.rect
             d["rect"] = [round(float(x), 2), round(float(y), 2), round(float(w), 2),
                          round(float(h), 2)]
-        for name in ("svg", "preview", "note", "caption", "mark"):
+        for name in ("svg", "preview", "note", "caption", "mark", "tip"):
             value = getattr(self, name)
             if value:
                 d[name] = value
+        if self.anim:
+            d["anim"] = dict(self.anim)
         return d
 
 

@@ -1,7 +1,8 @@
 """Streamlit helpers shared by the pages.
 
 Engines (configured ``boardlab.Game`` objects, immutable) are cached process-wide with
-``st.cache_resource``, and so is the :class:`GameStore` of games by id. A browser session
+``st.cache_resource``, and so is the :class:`GameStore` of games by id (a database shared
+with the other app servers, if any). A browser session
 knows its game by id (in ``st.session_state``, in the URL as ``?game=<id>`` and in a
 cookie), so a reload, a new tab on the same link or a typed address find the game again;
 two browser sessions with different games never share one. Searches, view toggles and the
@@ -16,11 +17,11 @@ import streamlit as st
 
 import boardlab
 
+from .current_game import PLAY_KEY, play_session
 from .games import Changes, ui_for
 from .session import AI_PRESETS, PlaySession, run_search
-from .store import GameStore, check_game_id, data_dir
+from .store import AccessDenied, GameMovedOn, GameStore, check_game_id, data_dir
 
-PLAY_KEY = "bl_play"            # PlaySession of the Play page
 GAME_KEY = "bl_game_id"         # its id in the store (and in the URL)
 SEARCH_KEY = "bl_last_search"   # {"result", "title", "state"} of the last search, for the tree page
 ANALYSIS_KEY = "bl_analysis"    # analysis page: loaded source and results
@@ -69,12 +70,8 @@ def read_doc(name: str) -> str | None:
 
 @st.cache_resource(show_spinner=False)
 def game_store() -> GameStore:
-    """The process-wide store of games (in memory and as JSON files in data_dir())."""
+    """The process-wide store of games (SQLite in data_dir(), or $BOARDLAB_DB)."""
     return GameStore(data_dir())
-
-
-def play_session() -> PlaySession | None:
-    return st.session_state.get(PLAY_KEY)
 
 
 def game_id() -> str | None:
@@ -98,10 +95,19 @@ def _adopt(gid: str, sess: PlaySession) -> None:
 
 
 def save_game() -> None:
-    """Write the current game's record to the store (after a decision)."""
+    """Write the current game's record to the store (after a decision). If the game changed
+    meanwhile elsewhere (another server, another store), nothing is written and this
+    session takes the game as it is now."""
     gid, sess = game_id(), play_session()
     if gid and sess is not None:
-        game_store().save(gid, sess)
+        try:
+            game_store().save(gid, sess)
+        except GameMovedOn:
+            fresh = game_store().get(gid)
+            if fresh is not None:
+                st.session_state[PLAY_KEY] = fresh
+            st.session_state[NOTICE_KEY] = ("The game moved on in another window: this is "
+                                             "where it stands now.")
 
 
 def game_lock():
@@ -121,7 +127,7 @@ def resume_game() -> None:
     if wanted and wanted != ss.get(GAME_KEY):
         try:
             sess = game_store().get(check_game_id(wanted))
-        except (ValueError, boardlab.RecordError) as e:
+        except (ValueError, AccessDenied, boardlab.RecordError) as e:
             sess, why = None, f"The game in the link cannot be opened: {e}"
         else:
             why = (f"There is no saved game {wanted!r} on this server (the link may be "
@@ -135,11 +141,23 @@ def resume_game() -> None:
                 st.query_params["game"] = ss[GAME_KEY]
             else:
                 st.query_params.pop("game", None)
-    elif ss.get(GAME_KEY) and st.query_params.get("game") != ss[GAME_KEY]:
-        st.query_params["game"] = ss[GAME_KEY]    # page switches drop the query string
+    elif ss.get(GAME_KEY):
+        _refresh(ss[GAME_KEY])
+        if st.query_params.get("game") != ss[GAME_KEY]:
+            st.query_params["game"] = ss[GAME_KEY]    # page switches drop the query string
     if ss.get(GAME_KEY):
         with st.sidebar:
             _remember_component(data=ss[GAME_KEY], key="bl_remember_game")
+
+
+def _refresh(gid: str) -> None:
+    """Take the stored game if it changed since this session read it (on another server)."""
+    try:
+        fresh = game_store().get(gid)
+    except (ValueError, AccessDenied, boardlab.RecordError):
+        return
+    if fresh is not None and fresh is not st.session_state.get(PLAY_KEY):
+        st.session_state[PLAY_KEY] = fresh
 
 
 def game_in_progress() -> bool:

@@ -140,6 +140,9 @@ class PlaySession:
     groups: list = field(default_factory=list)  # (start, end) plies of multi-action human moves
     finishing: bool = False         # "Let the AI finish": AI plays every seat, seats unchanged
     cache: dict = field(default_factory=dict, repr=False, compare=False)  # derived, per viewer
+    # the store's version of this game when this object was loaded or last saved (None: not
+    # from the store); the store saves it only over that version (see store.GameStore.save)
+    stored_version: int | None = field(default=None, repr=False, compare=False)
 
     def __post_init__(self):
         if len(self.seats) != self.game.num_players:
@@ -148,6 +151,16 @@ class PlaySession:
             self.state = self.game.new_initial_state(seed=self.seed)
         self._actors = actors(self.state)
         self.advance_chance()
+
+    def copy(self) -> "PlaySession":
+        """An independent copy of the game (without search results or the view cache)."""
+        new = object.__new__(PlaySession)
+        new.__dict__.update(self.__dict__)
+        new.state = self.state.clone()
+        new.seats, new.groups, new._actors = list(self.seats), list(self.groups), list(self._actors)
+        new.app_meta, new.cache = dict(self.app_meta), {}
+        new.hint = new.last_ai = None
+        return new
 
     # -- seats ------------------------------------------------------------------------------
     @property
@@ -201,8 +214,9 @@ class PlaySession:
 
     # -- moves ------------------------------------------------------------------------------
     def _apply(self, action: int) -> None:
-        self._actors.append(self.state.current_player)
-        self.state.apply(action)
+        actor = self.state.current_player
+        self.state.apply(action)            # IllegalActionError: nothing changed
+        self._actors.append(actor)
 
     def advance_chance(self) -> None:
         """Play chance events (deals, draws) until a seat decides or the game ends."""
@@ -242,12 +256,25 @@ class PlaySession:
         """Search and play the AI seat's move; returns the SearchResult."""
         if not self.is_ai_turn():
             raise ValueError("it is not an AI seat's turn")
-        refuse_open_hands(self.ai_budget)
-        result = run_search(self.state, self.ai_budget, self.ai_seed(), progress)
-        self._apply(result.best_action)
+        result = self.search_ai(progress)
+        self.apply_ai(result.best_action)
         self.last_ai = result
-        self.advance_chance()
         return result
+
+    def search_ai(self, progress=None):
+        """The AI's search for the seat to move, whoever plays that seat (the store decides
+        that for a shared table); nothing is played. Returns the SearchResult."""
+        if self.state.current_player < 0:
+            raise ValueError("no seat is to move")
+        refuse_open_hands(self.ai_budget)
+        return run_search(self.state, self.ai_budget, self.ai_seed(), progress)
+
+    def apply_ai(self, action: int) -> None:
+        """Play the AI's decision for the seat to move, then the chance events after it."""
+        if self.state.current_player < 0:
+            raise ValueError("no seat is to move")
+        self._apply(int(action))
+        self.advance_chance()
 
     def compute_hint(self, progress=None):
         refuse_open_hands(self.ai_budget)
@@ -257,12 +284,13 @@ class PlaySession:
         return result
 
     def can_undo(self) -> bool:
-        return self._undo_target() is not None
+        return self.undo_target() is not None
 
-    def _undo_target(self) -> int | None:
-        """History length just before the last decision of a human seat."""
+    def undo_target(self, seat: int | None = None) -> int | None:
+        """History length just before the last decision of a human seat (of ``seat``, if
+        given), or None if there is none."""
         acts = self._actors
-        humans = set(self.humans)
+        humans = set(self.humans) if seat is None else {seat}
         for i in range(len(acts) - 1, -1, -1):
             if acts[i] in humans:
                 for start, end in self.groups:
@@ -271,9 +299,10 @@ class PlaySession:
                 return i
         return None
 
-    def undo(self) -> bool:
-        """Take back to the last human decision (that seat decides again)."""
-        target = self._undo_target()
+    def undo(self, seat: int | None = None) -> bool:
+        """Take back to the last human decision (of ``seat``, if given): that seat decides
+        again. False if there is none."""
+        target = self.undo_target(seat)
         if target is None:
             return False
         self.state = state_at(self.state, target)

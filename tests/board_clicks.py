@@ -67,8 +67,8 @@ def _ui_script(game, record, steps, hint):
             with board_box:
                 ui.board(s.observation(p), viewer=p)
         elif step == "input":
-            with input_box:
-                ui.move_input(s, s.observation(p), key="t", hint=hint)
+            with input_box:     # what this run chose (None: nothing clicked)
+                st.session_state["chosen"] = ui.move_input(s, s.observation(p), key="t", hint=hint)
         elif step == "idle":
             with input_box:
                 st.markdown(ui.idle_input(s.observation(p), p), unsafe_allow_html=True)

@@ -54,6 +54,33 @@ def test_bad_parameter_value_is_named(bad):
         boardlab.make("kitsu", players=bad)
 
 
+#: Values of the wrong type for a parameter whose default is a bool, an int or a str.
+WRONG_TYPES = {bool: [1, 0, "yes", None, [True], {}], int: [True, "4", 4.0, None, [4], {}],
+               str: [[4], {}, 4, None, b"A", ("A",)]}
+
+
+def _parameter_cases():
+    for name in boardlab.games_available():
+        for key, default in boardlab.games.get(name).DEFAULTS.items():
+            for bad in WRONG_TYPES[type(default)]:
+                yield pytest.param(name, key, bad, id=f"{name}-{key}-{bad!r}")
+
+
+@pytest.mark.parametrize("name, key, bad", _parameter_cases())
+def test_parameter_of_the_wrong_type_is_named(name, key, bad):
+    """Unhashable or wrong-typed values are refused with a ValueError naming the parameter
+    (a list for a name once raised TypeError: unhashable)."""
+    with pytest.raises(ValueError, match=repr(key)) as info:
+        boardlab.make(name, **{key: bad})
+    assert type(info.value) is ValueError
+
+
+def test_numpy_parameters_become_plain_values():
+    game = boardlab.make("kitsu", players=np.int64(2))
+    assert type(game.params["players"]) is int
+    json.dumps(game.new_initial_state().to_record())
+
+
 @pytest.mark.parametrize("seed", [-1, 2**64, "1", 1.5, True])
 def test_bad_seed(seed):
     with pytest.raises(ValueError, match="seed"):

@@ -12,6 +12,7 @@ from streamlit.testing.v1 import AppTest  # noqa: E402
 import boardlab  # noqa: E402
 from boardlab.streamlit_app import MAIN_SCRIPT, streamlit_command  # noqa: E402
 from boardlab.streamlit_app.games import kitsu as kui  # noqa: E402
+from boardlab.streamlit_app.games import kitsu_text  # noqa: E402
 from boardlab.streamlit_app.session import (AI, HUMAN, PlaySession, actors,  # noqa: E402
                                             session_from_record)
 from board_clicks import board_data, boards, click_place  # noqa: E402
@@ -85,9 +86,11 @@ def test_new_game_human_move_and_ai_reply():
     assert sess.state.current_player == 0
     hand = sess.state.observation(0)["hands"][0]
     assert len(hand_places(at, enabled=False)) == len(hand)
-    legal_names = {sess.state.action_to_string(a) for a in sess.state.legal_actions()}
-    offered = {p["label"].split(": ", 1)[1] for p in hand_places(at)}
-    assert offered and offered <= legal_names          # only legal moves are clickable
+    obs = sess.state.observation(0)
+    legal_words = {kitsu_text.decision_label(sess.state.action_to_string(a), obs, 0)
+                   for a in sess.state.legal_actions()}
+    offered = {p["label"] for p in hand_places(at)}     # "Play Blue 3", ...
+    assert offered and offered <= legal_words          # only legal moves are clickable
     n_before = len(sess.state.history)
     play_one_human_move(at)
     sess = at.session_state["bl_play"]
@@ -127,14 +130,23 @@ def test_hint_shows_top_three():
     assert marked and all(p["id"].endswith(card) for p in marked)
 
 
+def kitsu_table(at) -> str:
+    """The SVG of the Kitsu table on the page (a board with its places)."""
+    for e in boards(at):
+        data = json.loads(e.proto.json)
+        if isinstance(data, dict) and "CURRENT TRICK" in (data.get("svg") or ""):
+            return data["svg"]
+    raise AssertionError("no Kitsu table on the page")
+
+
 def test_hidden_hands_and_show_all_toggle():
     at = app()
     sess = start_game(at, seed=4)
-    svg = next(m.value for m in at.markdown if m.value.startswith("<svg"))
+    svg = kitsu_table(at)
     opp = sess.state.observation(1)["hand_sizes"][1]
     assert f"{opp} cards" in svg                    # P1's hand is face down
     at.toggle(key="play_show_all").set_value(True).run()
-    svg = next(m.value for m in at.markdown if m.value.startswith("<svg"))
+    svg = kitsu_table(at)
     assert f"{opp} cards" not in svg                # the analysis toggle shows it
 
 
@@ -581,8 +593,7 @@ def test_app_command_hides_deploy_and_skips_the_post_run_gc():
     assert 'toolbarMode = "minimal"' in (APP_DIR / ".streamlit" / "config.toml").read_text()
 
 
-def test_the_store_keeps_games_as_files(tmp_path):
-    import os
+def test_the_store_keeps_games_in_its_database(tmp_path):
     from boardlab.streamlit_app.store import GameStore
     store = GameStore(tmp_path)
     sess = PlaySession(game=boardlab.make("kitsu", players=4), seats=[HUMAN, AI, HUMAN, AI],
@@ -592,16 +603,13 @@ def test_the_store_keeps_games_as_files(tmp_path):
     sess.apply_human(int(sess.state.legal_actions()[0]))
     sess.finish_by_ai()
     gid = store.add(sess)
-    assert os.listdir(tmp_path) == [f"{gid}.json"]
-    back = GameStore(tmp_path).get(gid)                      # another process, from the file
+    assert sorted(p.name for p in tmp_path.iterdir())[0] == "boardlab.db"
+    back = GameStore(tmp_path).get(gid)                      # another process, from the database
     assert back.state == sess.state and back.seats == sess.seats and back.finishing
     assert back.last_human == sess.last_human and back.can_undo()
     assert GameStore(tmp_path).get("B" * 12) is None
     with pytest.raises(ValueError, match="not a game id"):
         store.get("../x")
-    (tmp_path / ("C" * 12 + ".json")).write_text("{broken")
-    with pytest.raises(boardlab.RecordError):
-        GameStore(tmp_path).get("C" * 12)
 
 
 def test_a_foreign_groups_block_in_a_record_is_ignored():
@@ -630,7 +638,7 @@ def test_analyse_of_a_live_game_shows_only_the_human_seat():
     slider = [s for s in at.slider if s.key and s.key.startswith("an_ply")][0]
     slider.set_value(ai_decisions[-1]).run()
     assert not at.exception, at.exception
-    svg = next(m.value for m in at.markdown if m.value.startswith("<svg"))
+    svg = kitsu_table(at)
     assert svg.count("(you)") == 1 and "P0 · Blue  (you)" in svg
     mover = who[plies[ai_decisions[-1]]]
     pos_hand = sess.state.observation(0)["hand_sizes"]

@@ -221,3 +221,46 @@ def test_the_prompt_says_what_the_step_still_allows():
     assert task_detail({"kind": "build", "player": 0, "colours": ["red"], "wheat_cost": 0, "mandatory": True}) \
         == " _(red, free)_"
     assert task_detail({"kind": "land", "player": 0}) == "" and task_detail(None) == ""
+
+
+def _farm_table():
+    """A 2-player table (tests/keyside_table.py's layout) set up as a position: P0 owns farm 1
+    (R2) with a pig on icon 1 and a cow on icon 2, has a pig in the barn, a keyple in the blue
+    market (M1, turned to its pig -> 2 fish side), green at level 3 (a house built) and red at 0."""
+    from boardlab.games.keyside import position_facts
+    from keyside_table import table
+    s = table(2)
+    facts = position_facts(s.observation(0))
+    farm = facts["resource_locations"][1]
+    farm["icons"][0]["animal"], farm["icons"][1]["animal"] = "pig", "cow"
+    seat = facts["seats"][0]
+    seat.update(keyples={"M1": 1, "R2": 1}, town=4, mat=12)
+    seat["goods"]["pig"] = 1
+    seat["tracks"].update(blue=1, green=3)
+    seat["buildings"] = {"green": {"letter": "E", "house": True}}
+    facts["cottages_available"] = facts["cottages_available"].replace("E", "")
+    facts["markets"][0]["side"] = "reverse"
+    return s.game.position(0, seed=1, **facts)
+
+
+@pytest.mark.parametrize("moves, offered", [
+    (["red 3 to mat", "red 1 left"], ["pass", "transfer 1 keyple to the town", "transfer 2 keyples to the town"]),
+    (["green 2 to mat"], ["exchange pig -> cow", "exchange pig on farm 1 icon 1 -> cow",
+                          "exchange cow on farm 1 icon 2 -> sheep"]),
+    (["blue 4 to mat", "blue 2 right", "activate market M1 (blue)", "market blue: pig->2 fish"],
+     ["pay pig from the barn", "pay pig from farm 1 icon 1 (wheat)"]),
+])
+def test_the_new_choices_are_buttons_that_play(moves, offered):
+    """Keyples to the town, an exchange on a farm, where a market's animal comes from: each is
+    a button on the table, and clicking it plays it."""
+    state = _farm_table()
+    for m in moves:
+        state.apply_string(m)
+    at = run_ui(state, steps=("input",))
+    labels = {b.label.rstrip(" ★"): b for b in decisions(at)}
+    assert set(offered) <= set(labels)
+    assert set(labels) == {state.action_to_string(int(a)) for a in state.legal_actions()}
+    assert at.session_state["chosen"] is None
+    labels[offered[-1]].click().run()
+    assert not at.exception, at.exception
+    assert state.action_to_string(at.session_state["chosen"]) == offered[-1]

@@ -16,7 +16,7 @@ import boardlab  # noqa: E402
 from boardlab.streamlit_app import MAIN_SCRIPT  # noqa: E402
 from boardlab.streamlit_app.games import kitsu as kui  # noqa: E402
 from boardlab.streamlit_app.session import AI, HUMAN  # noqa: E402
-from board_clicks import board_data, click_place, legal_places, run_ui  # noqa: E402
+from board_clicks import board_data, boards, click_place, legal_places, run_ui  # noqa: E402
 
 TIMEOUT = 60
 
@@ -65,8 +65,9 @@ def test_katana_target_is_clicked_on_the_table_and_named_by_whose_card():
     data = board_data(at, f"mv{n}-katana")
     legal = {s.action_to_string(int(a)): int(a) for a in s.legal_actions()}
     assert data["svg"].startswith("<svg") and "CURRENT TRICK" in data["svg"]
-    assert len(data["places"]) == len(legal)
-    labels = {p["id"]: p["label"] for p in data["places"]}
+    lit = [p for p in data["places"] if p["legal"]]
+    assert len(lit) == len(legal)
+    labels = {p["id"]: p["label"] for p in lit}
     partner = (me + 2) % 4
     assert any(f"of P{partner} (your partner)" in lab for lab in labels.values())
     assert all(re.search(r"of P\d \((your partner|opponent)\)$", lab) for lab in labels.values())
@@ -188,6 +189,12 @@ def test_the_board_svg_details():
     assert ">opponent<" in kui.board_svg(shown, p)
 
 
+def tables(at) -> list[str]:
+    """The SVGs of the Kitsu tables on the page (drawn as boards with their places)."""
+    found = [json.loads(e.proto.json).get("svg") or "" for e in boards(at)]
+    return [svg for svg in found if "CURRENT TRICK" in svg]
+
+
 def test_analyse_from_a_seat_draws_the_entered_last_trick():
     at = AppTest.from_file(str(MAIN_SCRIPT), default_timeout=TIMEOUT).run()
     at.switch_page("views/analyse.py").run()
@@ -197,7 +204,7 @@ def test_analyse_from_a_seat_draws_the_entered_last_trick():
     at.run()
     at.button(key="seat_build").click().run()
     assert not at.exception, at.exception
-    svg = next(m.value for m in at.markdown if "LAST TRICK" in m.value)
+    svg, = tables(at)
     last = svg[svg.index("LAST TRICK"):]
     assert "Entered (seats not given)" in last
     assert last.count(">3<") >= 1 and last.count(">6<") >= 1       # B3 and O6 drawn there
@@ -205,7 +212,7 @@ def test_analyse_from_a_seat_draws_the_entered_last_trick():
     at.text_input(key="seat_last").input("")
     at.run()
     at.button(key="seat_build").click().run()
-    svg = next(m.value for m in at.markdown if "LAST TRICK" in m.value)
+    svg, = tables(at)
     assert "Entered (seats not given)" not in svg
 
 
@@ -216,7 +223,7 @@ def test_katana_input_drawn_before_the_board_brings_the_table_once():
     for steps in (["input", "board"], ["board", "input"]):
         at = run_ui(s, steps)
         assert "CURRENT TRICK" in board_data(at, "t-katana")["svg"]
-        assert not [m for m in at.markdown if "CURRENT TRICK" in m.value]
+        assert len(tables(at)) == 1
 
 
 def test_changes_ring_the_cards_played_since():
@@ -235,7 +242,7 @@ def test_changes_ring_the_cards_played_since():
         at = AppTest.from_function(script, args=(obs, p, lines), default_timeout=TIMEOUT)
         at.run()
         assert not at.exception, at.exception
-        svg = next(m.value for m in at.markdown if "CURRENT TRICK" in m.value)
+        svg, = tables(at)
         assert svg.count("played since your last decision") == rings
 
 
@@ -251,13 +258,15 @@ def test_recovered_card_is_clicked_in_the_last_trick():
     legal = {s.action_to_string(int(a)): int(a) for a in s.legal_actions()}
     at = run_ui(s, ["board", "input"])
     data = board_data(at, "t-recover")
-    assert {p["note"] for p in data["places"]} == set(legal)
-    assert all(p["id"] == f"l{last.index(p['note'].split()[1])}" for p in data["places"])
-    assert not [m for m in at.markdown if "CURRENT TRICK" in m.value]    # one table, clickable
+    lit = [p for p in data["places"] if p["legal"]]
+    by_label = {kui.kt.decision_label(nm): nm for nm in legal}     # "Take Blue 2 back ..."
+    assert {p["label"] for p in lit} == set(by_label)
+    assert all(p["id"] == f"l{last.index(by_label[p['label']].split()[1])}" for p in lit)
+    assert len(tables(at)) == 1                                         # one table, clickable
     # in the app: a click takes that card
     at = load(s, [HUMAN if p == me else AI for p in range(2)])
     n = len(s.history)
-    pick = data["places"][-1]
+    pick = lit[-1]
     click_place(at, f"mv{n}-recover", pick["id"])
     assert not at.exception, at.exception
-    assert at.session_state["bl_play"].state.history[n] == legal[pick["note"]]
+    assert at.session_state["bl_play"].state.history[n] == legal[by_label[pick["label"]]]

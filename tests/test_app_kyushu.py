@@ -16,6 +16,8 @@ from streamlit.testing.v1.element_tree import Block  # noqa: E402
 import boardlab  # noqa: E402
 from boardlab.streamlit_app import MAIN_SCRIPT  # noqa: E402
 from boardlab.streamlit_app.games import kyushu as kui  # noqa: E402
+from boardlab.streamlit_app.games import kyushu_draw  # noqa: E402
+from boardlab.streamlit_app.games import kyushu_text as kt  # noqa: E402
 from boardlab.streamlit_app.games import ui_for  # noqa: E402
 from boardlab.streamlit_app.session import AI, HUMAN, PlaySession, actors  # noqa: E402
 from board_clicks import (board_data, boards, click_place, legal_places, new_app,  # noqa: E402
@@ -50,7 +52,39 @@ def decisions(at):
 
 
 def svgs(at):
-    return [m.value for m in at.markdown if m.value.startswith("<svg")]
+    """Every SVG on the page, in page order: markdown pictures, boards and their pieces."""
+    out = []
+    for node, _ in _chains(at._tree):
+        data = json.loads(node.proto.json) if getattr(node, "type", "") == "bidi_component" else None
+        if isinstance(data, dict):                      # a board (not another component)
+            out += [data["svg"]] if data.get("svg") else []
+            out += [p["svg"] for p in data["places"] if p.get("svg")]
+        elif getattr(node, "type", "") == "markdown" and node.value.startswith("<svg"):
+            out.append(node.value)
+    return out
+
+
+def page_texts(at):
+    """The markdown texts and board SVGs of the page, in page order."""
+    out = []
+    for node, _ in _chains(at._tree):
+        data = json.loads(node.proto.json) if getattr(node, "type", "") == "bidi_component" else None
+        if isinstance(data, dict):
+            out.append(data.get("svg") or "")
+        elif getattr(node, "type", "") == "markdown":
+            out.append(node.value)
+    return out
+
+
+def words(state) -> dict:
+    """What the UI calls each legal decision (button text, place label) -> the action."""
+    out = {}
+    for a in state.legal_actions():
+        nm = state.action_to_string(int(a))
+        out[kt.decision_label(nm)] = int(a)
+        out[kui.traveler_label(nm)] = int(a)
+        out[kt.box_choice_label(nm)] = int(a)
+    return out
 
 
 def phase(at):
@@ -71,9 +105,9 @@ def advance_to_map_phase(at, limit=40, until=("map",)):
 
 def one_step(at):
     buttons = decisions(at)
-    legal = {at.session_state["bl_play"].state.action_to_string(a)
-             for a in at.session_state["bl_play"].state.legal_actions()}
-    assert {b.proto.help for b in buttons} <= legal          # only legal choices
+    legal = set(words(at.session_state["bl_play"].state))
+    assert {b.label for b in buttons} <= legal               # only legal choices
+    assert all(b.proto.help for b in buttons)                # each with its tooltip
     squares = legal_places(at, "-kysq") if boards(at, "-kysq") else []
     assert {p["label"] for p in squares} <= legal
     cards = legal_places(at, "_act_cards") if boards(at, "_act_cards") else []
@@ -126,9 +160,11 @@ def test_placement_by_clicking_the_map_rotate_ai_reply_and_undo():
     first = orients[f"orient {card} horizontal over"]
     # the map's lit squares are exactly the legal positions of the orientation shown
     data = board_data(at, f"mv{n_before}-kymap-{first}")
-    assert {p["id"][1:] for p in data["places"]} == set(positions_of(state, first))
-    assert all(p["legal"] and p["preview"] and "<use href=" in p["preview"] for p in data["places"])
-    assert all(re.search(r"[+-]\d+ points", p["note"]) for p in data["places"])
+    lit = [p for p in data["places"] if p["legal"]]
+    assert {p["id"][1:] for p in lit} == set(positions_of(state, first))
+    assert all(p["preview"] and "<use href=" in p["preview"] for p in lit)
+    assert all(re.search(r"[+-]\d+ points", p["note"]) for p in lit)
+    assert all(p["tip"] for p in data["places"])                  # lit or not, each explained
     assert f"place card {card}" in data["svg"]
     # Rotate: a quarter turn clockwise; the lit squares follow
     at.button(key=f"mv{n_before}_ky_rotate").click().run()
@@ -137,7 +173,7 @@ def test_placement_by_clicking_the_map_rotate_ai_reply_and_undo():
     assert not boards(at, f"-kymap-{first}")
     data = board_data(at, f"mv{n_before}-kymap-{turned}")
     squares = positions_of(state, turned)
-    assert {p["id"][1:] for p in data["places"]} == set(squares)
+    assert {p["id"][1:] for p in data["places"] if p["legal"]} == set(squares)
     assert not at.session_state["bl_play"].state.history[n_before:]   # nothing applied yet
     target = sorted(squares)[-1]
     click_place(at, "-kymap-", f"p{target}")
@@ -147,7 +183,7 @@ def test_placement_by_clicking_the_map_rotate_ai_reply_and_undo():
     assert hist[n_before:n_before + 2] == [turned, squares[target]]
     ended = phase(at) == "map_after"
     if ended:                                           # terraforming is possible: decline
-        [b for b in decisions(at) if b.proto.help == "end turn"][0].click().run()
+        [b for b in decisions(at) if b.label == "End your Map turn"][0].click().run()
         sess = at.session_state["bl_play"]
     who = actors(sess.state)
     assert 1 in who[n_before + 2:]                      # the AI replied (its own Map turn)
@@ -164,7 +200,7 @@ def test_placement_by_clicking_the_map_rotate_ai_reply_and_undo():
     assert phase(at) == "map"
 
 
-def test_layer_choice_and_the_panel_beside_the_map():
+def test_layer_choice_and_the_decision_in_the_input_area():
     at = app()
     sess = start(at, seed=7)
     sess = advance_to_map_phase(at)
@@ -179,20 +215,18 @@ def test_layer_choice_and_the_panel_beside_the_map():
         assert not at.exception, at.exception
         under = orients[f"orient {card} horizontal under"]
         data = board_data(at, f"-kymap-{under}")
-        assert {p["id"][1:] for p in data["places"]} == set(positions_of(state, under))
-        assert all("stroke-dasharray" in p["preview"] for p in data["places"])
-    # the decision panel (layer, Rotate) sits in the column beside the map, not below it
+        lit = [p for p in data["places"] if p["legal"]]
+        assert {p["id"][1:] for p in lit} == set(positions_of(state, under))
+        assert all("stroke-dasharray" in p["preview"] for p in lit)
+    # the decision (layer, Rotate) is drawn in the page's input area (the page puts it
+    # beside the board), the map it places on in the board's area
     chains = list(_chains(at._tree))
     map_chain = next(ch for node, ch in chains if getattr(node, "type", "") ==
                      "bidi_component" and "-kymap-" in node.key)
     rotate_chain = next(ch for node, ch in chains if getattr(node, "type", "") == "button"
                         and node.key and node.key.endswith("_ky_rotate"))
-    map_col = next(b for b in map_chain if b.type == "column")
-    row = map_chain[[b is map_col for b in map_chain].index(True) + 1]   # holds the columns
-    beside = [c for c in row.children.values() if c is not map_col]
-    rotate_col = next(c for c in beside if any(c is b for b in rotate_chain))
-    table_chain = next(ch for node, ch in chains if getattr(node, "type", "") == "table")
-    assert not any(b is map_col or b is rotate_col for b in table_chain)
+    assert "play_board" in {b.key for b in map_chain} - {b.key for b in rotate_chain}
+    assert "play_input" in {b.key for b in rotate_chain} - {b.key for b in map_chain}
 
 
 def _chains(node, above=()):
@@ -227,7 +261,7 @@ def test_hidden_map_turn_of_the_other_seat():
     assert "P0 takes their Map turn" in log and "P0 place" not in log
     assert any("hidden until everyone has placed" in c.value for c in at.caption)
     # the other hand is face down
-    assert "hand: " in "".join(svgs(at))
+    assert "cards face down" in "".join(svgs(at))
 
 
 def test_save_and_load_a_kyushu_game():
@@ -312,7 +346,7 @@ def test_every_phase_offers_only_legal_choices(players):
 def test_card_drawings_and_square_names():
     assert kui.parse_square("c4") == (3, 2) and kui.parse_square("ab17") == (16, 27)
     assert kui.col_name(kui.parse_square("ae9")[1]) == "ae"
-    squares, duals = kui.card_face(5)
+    squares, duals = kyushu_draw.card_face(5)
     assert len(squares) == 6 and duals == [(2, 5)]
     svg = kui.card_svg(5)
     assert "No. 5" in svg and svg.startswith("<svg")
@@ -325,7 +359,7 @@ def test_paying_a_resource_is_clicked_on_the_map():
     start(at, seed=7)
     advance_to_map_phase(at, until=("select",))
     sess = at.session_state["bl_play"]
-    pay = [b for b in decisions(at) if b.proto.help.startswith("pay to take")]
+    pay = [b for b in decisions(at) if b.label == "Pay a resource to take it"]
     assert pay, "no paid take offered"
     pay[0].click().run()
     assert not at.exception, at.exception
@@ -334,12 +368,13 @@ def test_paying_a_resource_is_clicked_on_the_map():
     n = len(state.history)
     legal = {state.action_to_string(int(a)): int(a) for a in state.legal_actions()}
     places = legal_places(at, f"mv{n}-kysq")
-    assert {p["label"] for p in places} == set(legal)           # every choice is a square
+    said = {kt.decision_label(nm): a for nm, a in legal.items()}   # "Pay the blue resource at p16"
+    assert {p["label"] for p in places} == set(said)            # every choice is a square
     assert {p["id"][1:] for p in places} == {nm.split(" at ")[1] for nm in legal}
     choice = places[-1]
     click_place(at, "-kysq", choice["id"])
     assert not at.exception, at.exception
-    assert at.session_state["bl_play"].state.history[n] == legal[choice["label"]]
+    assert at.session_state["bl_play"].state.history[n] == said[choice["label"]]
     del sess
 
 
@@ -379,7 +414,9 @@ def test_placement_previews_match_the_engine():
                 assert 0 < len(o["cells"]) < 6
         svg, places, actions = kui.placement_board(s.observation(seat), seat, card, options)
         assert set(actions.values()) == {o["action"] for o in options}
-        for o, p in zip(options, places):       # the preview draws the squares left in view
+        lit = [p for p in places if p.legal]
+        assert len(lit) == len(options)
+        for o, p in zip(options, lit):          # the preview draws the squares left in view
             assert p.preview.count("<use href='#kyp") == len(o["cells"])
             assert p.rect[2] == p.rect[3] and p.id == f"p{o['square']}"
 
@@ -397,11 +434,14 @@ def test_hint_sets_the_orientation_and_rings_its_buttons():
     assert boards(at, f"t-kymap-{hint}")
 
 
-def test_traveler_buttons_are_short_and_tell_apart():
-    assert kui.traveler_label("traveler to P1 with grey from o17") == ":gray[●] grey from o17"
-    assert kui.traveler_label("traveler to P2 with brown from p3") == ":orange[●] brown from p3"
-    assert kui.traveler_label("traveler on P1's hot spring at q15") == "hot spring q15"
-    assert kui.traveler_label("no traveler to P1") == "No traveler to P1"
+def test_traveler_buttons_say_what_they_do_and_tell_apart():
+    assert kui.traveler_label("traveler to P1 with grey from o17") == \
+        ":gray[●] Send a traveler to P1 with the grey resource from o17"
+    assert kui.traveler_label("traveler to P2 with brown from p3") == \
+        ":orange[●] Send a traveler to P2 with the brown resource from p3"
+    assert kui.traveler_label("traveler on P1's hot spring at q15") == \
+        "Put the traveler on P1's hot spring at q15"
+    assert kui.traveler_label("no traveler to P1") == "Send no traveler to P1"
 
 
 def test_cards_placed_since_the_last_decision_are_ringed():
@@ -418,29 +458,29 @@ def test_cards_placed_since_the_last_decision_are_ringed():
         "placed since your last decision") == 1
 
 
-def test_placement_input_drawn_before_the_board_brings_map_and_panel_once():
+def test_placement_input_drawn_before_the_board_brings_the_map_once():
     """A page may draw the decision before the board: the input then draws the mover's map
-    (clickable) with the panel beside it, and the board leaves that map out."""
+    (clickable) itself, and the board leaves that map out."""
     s = map_state()
     me = s.current_player
     layout = []
     for steps in (["input", "board"], ["board", "input"]):
         at = run_ui(s, steps)
         assert len(boards(at, "t-kymap-")) == 1
-        own = [m for m in at.markdown if m.value.startswith("<svg") and f"aria-label='P{me} (you)" in m.value]
-        assert not own                                   # drawn once: as the clickable map
-        others = [m for m in at.markdown if m.value.startswith("<svg")
-                  and f"aria-label='P{1 - me}" in m.value]
+        own = [v for v in svgs(at) if f"aria-label='P{me} (you)" in v]
+        assert len(own) == 1                             # drawn once: as the clickable map
+        others = [v for v in svgs(at) if f"aria-label='P{1 - me}" in v]
         assert len(others) == 1
         assert at.radio(key="t_ky_layer") and at.button(key="t_ky_rotate")
-        # on screen in either order: the pick boxes, the map with the panel, the rest
-        texts = [m.value for m in at.markdown]
+        # on screen in either order: the board's table, the other map and the scores, then
+        # the decision in the input's place (the page puts it beside the board)
+        texts = page_texts(at)
         order = [next(i for i, t in enumerate(texts) if "PICK BOXES" in t),
-                 next(i for i, t in enumerate(texts) if t.startswith("**Map phase:**")),
                  next(i for i, t in enumerate(texts) if f"aria-label='P{1 - me}" in t),
-                 next(i for i, t in enumerate(texts) if t.startswith("**Score so far"))]
+                 next(i for i, t in enumerate(texts) if t.startswith("**Score so far")),
+                 next(i for i, t in enumerate(texts) if t.startswith("**Map phase:**"))]
         layout.append(order)
-    assert layout[0] == layout[1] and layout[0] == sorted(layout[0])
+    assert layout[0] == sorted(layout[0]) and layout[1] == sorted(layout[1])
 
 
 def test_changes_ring_the_maps_placed_since():
@@ -459,7 +499,7 @@ def test_changes_ring_the_maps_placed_since():
         f"P{other} placed {placed[-1]} horizontal at c4 over"]), default_timeout=TIMEOUT)
     at.run()
     assert not at.exception, at.exception
-    theirs = next(m.value for m in at.markdown if f"aria-label='P{other}" in m.value)
+    theirs = next(v for v in svgs(at) if f"aria-label='P{other}" in v)
     assert theirs.count("placed since your last decision") == 1
 
 
@@ -476,11 +516,13 @@ def test_cards_to_choose_are_clicked():
         n = len(state.history)
         legal = {state.action_to_string(int(a)): int(a) for a in state.legal_actions()}
         data = board_data(at, f"mv{n}_act_cards")
-        assert {p["label"] for p in data["places"]} == set(legal)
-        assert all(p["svg"].startswith("<svg") and p["caption"] for p in data["places"])
+        said = {kt.decision_label(nm): a for nm, a in legal.items()}
+        assert {p["label"] for p in data["places"]} == set(said)
+        assert all(p["svg"].startswith("<svg") and p["caption"] and p["tip"]
+                   for p in data["places"])
         seen.add(phase(at))
         pick = data["places"][-1]
         click_place(at, "_act_cards", pick["id"])
         assert not at.exception, at.exception
-        assert at.session_state["bl_play"].state.history[n] == legal[pick["label"]]
+        assert at.session_state["bl_play"].state.history[n] == said[pick["label"]]
     assert {"province", "first_box"} <= seen

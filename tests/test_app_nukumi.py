@@ -247,7 +247,7 @@ def test_position_is_what_the_seat_said_and_deals_the_rest():
 
 
 @pytest.mark.parametrize("change,message", [
-    ({"round": 6}, "round must be 1..5"),
+    ({"round": 6}, "round must be an integer 1..5"),
     ({"nukumaru": "d4"}, "nukumaru must be on a Nukumaru square"),
     ({"round_cards": ["E-01", "E-01", "E-02", "E-03", "E-04"]}, "E-01 is listed twice"),
     ({"colour": 1}, "unknown nukumi position fact"),
@@ -347,6 +347,30 @@ def _human_decides(at):
     assert not at.exception, at.exception
 
 
+def test_after_the_action_free_actions_and_end_turn_are_buttons():
+    """The rulebook's free actions "any time during a player's turn": after the action too,
+    until the player clicks `end turn`."""
+    at = app()
+    start(at, players=2, seed=7)
+    for _ in range(60):
+        sess = at.session_state["bl_play"]
+        if sess.state.current_player == 0 and sess.state.observation(0)["phase"] == "end of turn":
+            break
+        _human_decides(at)
+    else:
+        pytest.fail("P0 never finished an action with resources left")
+    labels = [b.label for b in decisions(at)]
+    assert labels[-1] == "end turn" and any(t.startswith("sell ") for t in labels)
+    assert not {"mining", "logging", "pass"} & set(labels)          # no second action
+    assert "choose a free action, or end your turn" in html(at)
+    before = len(sess.state.history)
+    next(b for b in decisions(at) if b.label == "end turn").click().run()
+    assert not at.exception, at.exception
+    sess = at.session_state["bl_play"]
+    assert sess.state.history[before] == sess.game.num_actions - 1     # `end turn`, the last id
+    assert sess.state.current_player != 0 or sess.state.observation(0)["phase"] != "end of turn"
+
+
 def test_squares_the_ai_moved_to_are_ringed_after_its_move_and_not_before():
     at = app()
     sess = start(at, players=2, seed=7)
@@ -360,8 +384,9 @@ def test_squares_the_ai_moved_to_are_ringed_after_its_move_and_not_before():
         if since and moved and state.current_player == 0:
             break
         page = html(at)
-        if since and state.current_player == 0 and not any(who == 1 for who in sess._actors[since:]):
+        if since and state.current_player == 0 and not any(who != 0 for who in sess._actors[since:]):
             assert "nk-recent" not in page                # only my own moves since my last decision
+                                                          # (no chance either: Nukumaru may move)
         _human_decides(at)
     else:
         pytest.fail("the AI never moved on the map")

@@ -1,5 +1,5 @@
-"""The bench tools: bench/calibrate.py (the iteration budget that stands for a time budget)
-and bench/keyside_solo.py's --drawn filter."""
+"""The bench tools: bench/calibrate.py (the iteration budget that stands for a time budget),
+bench/keyside_solo.py's --drawn filter and the Nukumi benches' building counts."""
 import importlib.util
 from pathlib import Path
 
@@ -46,3 +46,14 @@ def test_keyside_solo_plays_only_the_seeds_that_draw_the_beacons_asked(monkeypat
     with pytest.raises(SystemExit):                        # a range where none is drawn
         solo.main(["--agent", "random", "--games", "1", "--seed", "5000", "--drawn", "B1"])
     assert "no seed from 5000 to 5000 draws B1" in capsys.readouterr().err
+
+
+def test_nukumi_benches_count_buildings_and_the_construction_bonus(monkeypatch, capsys):
+    """bench/nukumi_solo.py (Score Attack) and bench/nukumi_selfplay.py (2-4 players) report
+    how many buildings each seat built and how often the 8th building's bonus scored."""
+    monkeypatch.syspath_prepend(str(BENCH))              # they import solo_play, nukumi_solo
+    _load("nukumi_solo").main(["--mode", "score_attack", "--agent", "random", "--games", "2"])
+    _load("nukumi_selfplay").main(["--players", "2", "--agent", "random", "--games", "2"])
+    out = capsys.readouterr().out
+    assert out.count("construction bonus (8th building) in 0/") == 2
+    assert "in 0/2" in out and "in 0/4" in out and "seat scores: median" in out

@@ -8,6 +8,7 @@ hidden values. Positions are taken at random points of random games, so they inc
 the middle of simultaneous turns (Kitsu's exchange, Kyushu's Map turns).
 """
 import json
+from importlib import resources
 
 import numpy as np
 import pytest
@@ -160,6 +161,8 @@ def test_kitsu_observed_history_hides_only_what_is_hidden():
 
 
 def test_keyside_observed_history_hides_secret_dice_until_the_reveal():
+    """Another seat's secret dice are one HIDDEN entry once it has set all six (its steps are
+    left out while it sets them); at the reveal every step is shown."""
     game = boardlab.make("keyside", players=3, seed=1)
     rng = np.random.default_rng(2)
     state = game.new_initial_state(4)
@@ -173,18 +176,92 @@ def test_keyside_observed_history_hides_secret_dice_until_the_reveal():
         else:
             action = int(rng.choice(state.legal_actions()))
             text = state.action_to_string(action)
+        before = [state.observed_history(p) for p in range(3)]
         state.apply(action)
         if " = " in text:                       # a die set in secret
             revealed = state.full_observation()["phase"] != "dice"
+            done = state.current_player != actor
             for p in range(3):
-                seen = state.observed_history(p)[-1]
-                assert seen == (action if p == actor or revealed else boardlab.HIDDEN)
+                seen = state.observed_history(p)
                 if revealed:                        # all dice of the year shown together
-                    assert boardlab.HIDDEN not in state.observed_history(p)
+                    assert seen == state.history[:len(seen)] and len(seen) == len(state.history)
+                elif p == actor:
+                    assert seen == before[p] + [action]
+                else:                               # nothing while it sets, one entry when done
+                    assert seen == before[p] + ([boardlab.HIDDEN] if done else [])
             checked += 1
             if checked > 40:
                 break
     assert checked > 18
+
+
+COLOURS = ("yellow", "green", "red", "blue", "purple", "orange")
+
+
+def _year_three_dice():
+    """A 3-player game with dice strips played (last legal moves) to year 3's secret dice, the
+    seats before P0 done (first values): P0 to set its dice."""
+    game = boardlab.make("keyside", players=3, dice_strips=True, seed=1)
+    s = game.new_initial_state(5)
+    while s.is_chance() or s.full_observation()["year"] < 3:
+        s.apply(s.chance_outcomes()[0][0] if s.is_chance() else int(s.legal_actions()[-1]))
+    while s.current_player != 0:
+        s.apply(int(s.legal_actions()[0]))
+    assert s.full_observation()["phase"] == "dice" and "dice strip light side" in \
+        [s.action_to_string(int(a)) for a in s.legal_actions()]
+    return s
+
+
+def _set(s, moves):
+    s = s.clone()
+    for m in moves:
+        s.apply_string(m)
+    return s
+
+
+def test_keyside_a_dice_strip_side_chosen_in_year_three_is_as_hidden_as_the_dice():
+    """Year 3 with dice strips: "players individually choose either side of the dice strip or
+    select the dice without using the dice strip". The strips are public, so the side would
+    give away all six dice: until the reveal the other seats' observation, history, log and
+    determinization cannot tell a strip side from six values set one by one, and
+    determinization varies the dice the side stands for."""
+    from boardlab import cli
+    data = json.loads(resources.files("boardlab").joinpath("data/keyside.json").read_text())
+    start = _year_three_dice()
+    strip = data["dice_strips"]["strips"][start.full_observation()["seats"][0]["strip"] - 1]
+    light = _set(start, ["dice strip light side"])
+    by_hand = _set(start, [f"{c} = {v}" for c, v in zip(COLOURS, strip["deep"])])   # the other side's values
+    plain = _set(start, [f"{c} = {v}" for c, v in zip(COLOURS, [6, 5, 4, 3, 2, 1])])
+    halfway = _set(start, ["yellow = 6", "green = 5", "red = 4"])
+    assert light.full_observation()["seats"][0]["dice"] == dict(zip(COLOURS, strip["light"]))
+    assert light.full_observation()["phase"] == "dice" and light.current_player == 1
+    for p in (1, 2):
+        seen = light.observation(p)
+        assert seen == by_hand.observation(p) == plain.observation(p)
+        assert set(seen["seats"][0]["dice"].values()) == {None} and seen["seats"][0]["dice_set"] == 6
+        assert light.observed_history(p) == by_hand.observed_history(p) == plain.observed_history(p)
+        assert light.observed_history(p) == start.observed_history(p) + [boardlab.HIDDEN]
+        # while P0 sets its dice the others see no progress (a strip takes one step, values six)
+        assert halfway.observation(p) == start.observation(p)
+        assert halfway.observed_history(p) == start.observed_history(p)
+        for seed in range(4):
+            assert light.determinize(p, seed).full_observation() == by_hand.determinize(p, seed).full_observation()
+            assert halfway.determinize(p, seed).full_observation() == start.determinize(p, seed).full_observation()
+        dealt = {tuple(light.determinize(p, seed).full_observation()["seats"][0]["dice"].values())
+                 for seed in range(12)}
+        assert len(dealt) > 1 and any(d != tuple(strip["light"]) for d in dealt)
+        assert all(sorted(d) == [1, 2, 3, 4, 5, 6] for d in dealt)
+    # The log and the command line: one line for the whole setting, whichever way it was done.
+    for s, steps in ((light, 1), (by_hand, 6)):
+        replay = s.game.new_initial_state(5)
+        for a in s.history[:-steps]:
+            replay.apply(a)
+        lines = []
+        for a in s.history[-steps:]:
+            lines.append(cli.move_text("keyside", replay, a, 0, 1))
+            replay.apply(a)
+        assert [x for x in lines if x] == ["P0 sets their dice in secret"]
+    assert light.observed_history(0)[-1] == light.history[-1]      # P0 knows its own choice
 
 
 def test_nukumi_observed_history_hides_only_others_helper_draws():

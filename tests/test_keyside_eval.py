@@ -68,11 +68,14 @@ def test_solo_value_sees_keyples_in_coloured_markets_for_the_skill_number_beacon
 
 
 def test_solo_value_sees_a_full_value_harbour_for_the_multiplier_beacon():
-    # C1: two harbours at their tile's 12 with a keyple. 12 fish (tile 5 at its 12 per keyple)
+    # C1: two harbours paying 12 a keyple with a keyple. 12 fish (tile 5 at its 12 per keyple)
     # is a step toward it even before a keyple stands there; 12 stone only half fills tile 7
     # ((stone + wood) / 2 per keyple).
     s = solo_start(("A2", "B6", "C1"))
     assert value(s, fish=12) > value(s, stone=12)
+    # Black 3 pays at most 8 a keyple (4 cows): never one of C1's harbours, so its 4 cows are a
+    # smaller step than 4 sheep, a third of black 1's 12.
+    assert value(s, sheep=4) > value(s, cow=4)
 
 
 def to_the_end(s, seed=0):
@@ -120,3 +123,39 @@ def test_the_search_backs_up_the_graded_loss_when_every_line_loses():
     result = ismcts(last_choice, iterations=400, seed=1, rollout_depth=-1)
     means = [st["mean"] for st in result.stats]
     assert all(-1 < m <= -0.5 for m in means) and max(means) > min(means)
+
+
+# ---------------------------------------------------------------- the new decisions, for the AI
+
+def test_rollouts_and_greedy_take_the_most_keyples_and_pay_from_the_barn():
+    """Rollouts (kernel/keyside/eval.c ks_rollout_action) pick the most keyples to transfer and
+    the barn's animal at a market, where a random pick would mostly waste what the rules give;
+    the one-ply heuristic (Greedy) prefers the same. Elsewhere they stay random."""
+    from boardlab import _keyside_scenario
+    from boardlab.agents import GreedyAgent
+    from keyside_table import names
+
+    def rollout_picks(s, n=40):
+        legal = list(s.legal_actions())
+        return {s.action_to_string(_keyside_scenario.rollout_action(s, seed)) for seed in range(n)} \
+            if legal else set()
+
+    s = table(2)
+    play(s, "red 3 to mat", "red 1 left")
+    assert names(s) == ["pass", "transfer 1 keyple to the town", "transfer 2 keyples to the town"]
+    assert rollout_picks(s) == {"transfer 2 keyples to the town"}
+    assert s.action_to_string(GreedyAgent(seed=1).step(s)) == "transfer 2 keyples to the town"
+    s = table(2)
+    setv(s, 0, "keyples", "M1", 1)            # blue market, flipped to pig -> 2 fish
+    setv(s, 0, "level", "blue", 1)
+    setv(s, 0, "good", "fish", 1)
+    setv(s, 0, "good", "pig", 1)
+    setv(s, 0, "owner", 1, 1)                 # P0 owns farm 1 (R2), a pig on icon 1
+    setv(s, 0, "keyples", "R2", 1)
+    setv(s, 0, "farm_animal", 0, 1)
+    play(s, "pay fish: flip market M1 (blue)", "blue 4 to mat", "blue 2 right", "activate market M1 (blue)",
+         "market blue: pig->2 fish")
+    assert names(s) == ["pay pig from the barn", "pay pig from farm 1 icon 1 (wheat)"]
+    assert rollout_picks(s) == {"pay pig from the barn"}
+    s = table(2)
+    assert len(rollout_picks(s)) > 3            # a landing turn: random

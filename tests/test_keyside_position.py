@@ -106,7 +106,7 @@ def test_position_is_searched_and_replays():
     move = result.best_action
     assert move in pos.legal_actions()
     pos.apply(move)
-    again = game.replay(pos.to_record())
+    again = game.replay(json.loads(json.dumps(pos.to_record())))
     assert again.observation(seat) == pos.observation(seat)
 
 
@@ -185,8 +185,8 @@ BAD_PLAY = [
     ("markets\\[1\\] \\(M2\\): market .* is on two locations", lambda f: f["markets"][1].update(tile=f["markets"][0]["tile"])),
     ("markets\\[0\\] \\(M1\\) side", lambda f: f["markets"][0].update(side="left")),
     ("resource_locations\\[\\d\\] \\(R\\d\\): farm \\d is on two locations",
-     lambda f: [r for r in f["resource_locations"] if r["kind"] == "farm"][1].update(
-         farm=[r for r in f["resource_locations"] if r["kind"] == "farm"][0]["farm"])),
+     lambda f: [r for r in f["resource_locations"] if r["kind"] == "farm"][1].update(   # (its icons would
+         farm=[r for r in f["resource_locations"] if r["kind"] == "farm"][0]["farm"], icons=None)),  # not match)
     ("resource_locations\\[\\d\\] \\(R\\d\\): P0's keyple is on the .*, which still has tokens",
      lambda f: (_first_field(f).update(tokens=2),
                 _set_keyple(f, 0, f"R{f['resource_locations'].index(_first_field(f)) + 1}", 1))),
@@ -220,6 +220,29 @@ BAD_PLAY = [
      lambda f: next(r for i, r in enumerate(f["resource_locations"])
                     if f"R{i + 1}" not in f["seats"][1]["keyples"]).update(owner=1)),
     ("seats\\[1\\].strip: the game is played without dice strips", lambda f: f["seats"][1].update(strip=2)),
+    # A value of the wrong type is refused by name, never read as "absent" or as a number.
+    ("headlands must be a list, got ''", lambda f: f.update(headlands="")),
+    ("headlands must be a list, got False", lambda f: f.update(headlands=False)),
+    ("headlands must be a list, got \\{\\}", lambda f: f.update(headlands={})),
+    ("skill_stacks must be a dict, got \\[\\]", lambda f: f.update(skill_stacks=[])),
+    ("skill_stacks must be a dict, got ''", lambda f: f.update(skill_stacks="")),
+    ("skill_stacks blue must be an integer 0..3, got True", lambda f: f.update(skill_stacks={"blue": True})),
+    ("skill_stacks blue: the tiles left", lambda f: f.update(skill_stacks={"blue": [3, True]})),
+    ("gem_bag must be a dict, got False", lambda f: f.update(gem_bag=False)),
+    ("seats\\[0\\] keyples must be a dict, got ''", lambda f: f["seats"][0].update(keyples="")),
+    ("seats\\[0\\] goods must be a dict, got \\[\\]", lambda f: f["seats"][0].update(goods=[])),
+    ("seats\\[0\\] skill_tiles must be a list, got \\{\\}", lambda f: f["seats"][0].update(skill_tiles={})),
+    ("seats\\[0\\] skill_tiles: each is", lambda f: f["seats"][0].update(skill_tiles=[["blue", True]])),
+    ("seats\\[0\\] dice_left must be a list, got ''", lambda f: f["seats"][0].update(dice_left="")),
+    ("seats\\[0\\] town must be an integer 0..18, got True", lambda f: f["seats"][0].update(town=True)),
+    ("end_triggered must be true or false, got 0", lambda f: f.update(end_triggered=0)),
+    ("harbours\\[0\\] \\(H1\\) dice must be a list, got False", lambda f: f["harbours"][0].update(dice=False)),
+    ("harbours\\[0\\] \\(H1\\) indent must be an integer, got True", lambda f: f["harbours"][0].update(indent=True)),
+    ("headlands\\[2\\] \\(H3\\|H4\\) faces", lambda f: (
+        f["headlands"].__setitem__(2, {"tile": "A", "owner": 0, "faces": True}), f["seats"][0].update(headlands_built="A"))),
+    ("resource_locations\\[\\d\\] \\(R\\d\\) icons\\[0\\]: unknown 'x'", lambda f: next(
+        r for r in f["resource_locations"] if r["kind"] == "farm")["icons"][0].update(x=object())),
+    ("boats\\[0\\] sailors must be a list, got ''", lambda f: f["boats"][0].update(sailors="")),
 ]
 
 
@@ -265,6 +288,22 @@ def test_solo_facts_are_checked():
         ("turn must be a seat 0..0 or keytoma", lambda f: f.update(turn=2)),
         ("keytoma keyples\\[0\\] must be an integer 0..18",
          lambda f: f["keytoma"].update(keyples=[19] + [0] * 11)),
+        # wrong types, which once went into the record as they were (json.dumps then failed)
+        ("headlands\\[0\\] \\(H1\\|H2\\) owner: a landslide has none, got b'x'",
+         lambda f: f["headlands"].__setitem__(0, {"tile": "landslide", "owner": b"x"})),
+        ("headlands\\[0\\] \\(H1\\|H2\\) faces: a landslide has none",
+         lambda f: f["headlands"].__setitem__(0, {"tile": "landslide", "faces": object()})),
+        ("headlands\\[0\\] \\(H1\\|H2\\) owner must be a seat 0..0 or keytoma, got True",
+         lambda f: f["headlands"].__setitem__(0, {"tile": "A", "owner": True})),
+        ("headlands\\[0\\] \\(H1\\|H2\\) faces must be H1 or H2, got b'x'",
+         lambda f: f["headlands"].__setitem__(0, {"tile": "A", "owner": 0, "faces": b"x"})),
+        ("pirates must be a list, got ''", lambda f: f.update(pirates="")),
+        ("keytoma must be a dict, got False", lambda f: f.update(keytoma=False)),
+        ("keytoma keyples must be a list, got \\{\\}", lambda f: f["keytoma"].update(keyples={})),
+        ("keytoma supply: 18 minus", lambda f: f["keytoma"].update(supply=0)),
+        ("beacons\\[0\\] lit must be true or false", lambda f: f.update(
+            beacons=[{"beacon": f["beacons"][0], "lit": object()}] + f["beacons"][1:])),
+        ("turn must be a seat 0..0 or keytoma, got True", lambda f: f.update(turn=True)),
         ("seats\\[0\\].strip: dice strip . is Keytoma's",
          lambda f: f["seats"][0].update(strip=(f["keytoma"]["strips_left"] or [1])[0])
          if f["keytoma"]["strips_left"] else f.update(weather=1)),

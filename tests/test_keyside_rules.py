@@ -323,7 +323,7 @@ def test_spend_skill_tile_anytime_advances_its_track():
     setv(s, 0, "skill", 3 * 2 + 0, 1)       # a red 5 skill tile
     play(s, "spend skill tile red 5")
     assert obs(s)["seats"][0]["tracks"]["red"] == 1 and names(s)[:2] == ["red 1 left", "red 1 right"]
-    play(s, "red 1 left")
+    play(s, "red 1 left", "transfer 2 keyples to the town")
     assert obs(s)["seats"][0]["mat"] == 10 and obs(s)["task"]["kind"] == "land"
 
 
@@ -491,7 +491,20 @@ def test_golden_playthrough():
     assert (len(s.history), digest, totals) == GOLDEN
 
 
-GOLDEN = (350, 'fe1c19ef2e8ca951', [14, 19, 36])
+GOLDEN = (325, '9caa362263228818', [27, 28, 17])
+
+
+@pytest.mark.parametrize("params", [{"players": 2}, {"players": 1}, {"players": 3, "scoring": "mixed",
+                                                                      "dice_strips": True, "first_game": True}])
+def test_str_draws_every_set_up_step(params):
+    """str(state) draws the table at every chance step of the set-up (markets, fields and
+    flags not dealt yet are left out) and into the first year."""
+    s = boardlab.make("keyside", **params).new_initial_state(0)
+    while s.is_chance() or obs(s)["phase"] == "setup":
+        text = str(s)
+        assert text.startswith("Keyside") and "H0" not in text
+        s.apply(s.chance_outcomes()[0][0])
+    assert "M1" in str(s)
 
 
 def test_bad_parameters_are_rejected():
@@ -521,8 +534,8 @@ def test_cli_play_whole_game_hides_the_others_secret_dice():
     assert r.returncode == 0, r.stderr
     assert "Game over." in r.stdout
     others = [line for line in r.stdout.splitlines() if line.startswith("> P1 ")]
-    assert any("sets a die in secret" in line for line in others)
-    assert not any(re.search(r"(yellow|green|red|blue|purple|orange) = \d", line) for line in others)
+    assert sum("P1 sets their dice in secret" in line for line in others) == 3     # once a year
+    assert not any(re.search(r"(yellow|green|red|blue|purple|orange) = \d|dice strip", line) for line in others)
 
 
 def test_a_market_is_activated_once_per_turn_by_a_player():
@@ -711,6 +724,8 @@ def test_track_levels(colour, level, side, check):
     play(s, f"{colour} {die} to mat")
     if side:
         play(s, f"{colour} {level} {side}")
+    if colour == "red":                     # "up to 2": the most
+        play(s, "transfer 2 keyples to the town")
     assert check(obs(s)["seats"][0])
 
 
@@ -735,6 +750,102 @@ def test_green_level_four_exchanges_animals():
     play(s, "exchange cow -> pig", "exchange cow -> sheep")
     g = obs(s)["seats"][0]["goods"]
     assert (g["cow"], g["pig"], g["sheep"]) == (0, 1, 1)
+
+
+def test_green_level_four_exchanges_an_animal_in_a_farm_you_control_in_place():
+    """"You can exchange an animal in a farm you control or in your barn. The exchanged animal
+    is placed in the same location": the cow on P0's farm becomes a pig on that icon (black 10
+    and red 1-3 count animals in farms, not in the barn); another seat's farm is not offered."""
+    s = table(2)
+    setv(s, 0, "level", "green", 3)
+    setv(s, 0, "building", "green", 4)
+    setv(s, 0, "house", "green", 1)
+    setv(s, 0, "owner", 1, 1)                        # P0 owns R2: farm 1 ...
+    setv(s, 0, "farm_animal", 0, 0)                  # ... with a cow on its icon 1 (wheat)
+    setv(s, 1, "owner", 2, 1)                        # P1 owns R3: farm 2, a sheep on its icon 1
+    setv(s, 1, "farm_animal", 4, 2)
+    play(s, "green 2 to mat")
+    assert names(s) == ["pass", "exchange cow on farm 1 icon 1 -> pig", "exchange cow on farm 1 icon 1 -> sheep"]
+    play(s, "exchange cow on farm 1 icon 1 -> pig")
+    o = obs(s)
+    assert o["resource_locations"][1]["icons"][0] == {"resource": "wheat", "animal": "pig"}
+    assert (o["seats"][0]["goods"]["pig"], o["seats"][0]["goods"]["wheat"]) == (0, 0)   # nothing gained
+    assert o["task"] == {"kind": "exchange", "player": 0, "exchanges_left": 1}        # up to 2: one more
+    assert names(s) == ["pass", "exchange pig on farm 1 icon 1 -> cow", "exchange pig on farm 1 icon 1 -> sheep"]
+    play(s, "pass")
+    assert s.current_player == 1
+
+
+def test_red_left_transfers_up_to_two_keyples_as_the_player_chooses():
+    """Red levels 1-3 left: "Transfer up to 2 keyples from your store to the town": 2, 1 or none."""
+    s = table(2)
+    play(s, "red 3 to mat", "red 1 left")
+    assert obs(s, 1)["task"] == {"kind": "recruit", "player": 0, "keyples_most": 2}
+    assert names(s) == ["pass", "transfer 1 keyple to the town", "transfer 2 keyples to the town"]
+    play(s, "transfer 1 keyple to the town")
+    assert (obs(s)["seats"][0]["mat"], obs(s)["seats"][0]["town"]) == (11, 7) and s.current_player == 1
+    s = table(2)
+    setv(s, 0, "mat", 0, 1)                          # one keyple left on the mat: 1 or none
+    play(s, "red 3 to mat", "red 1 left")
+    assert names(s) == ["pass", "transfer 1 keyple to the town"]
+    s = table(2)
+    setv(s, 0, "mat", 0, 0)                          # none left: nothing to decide
+    play(s, "red 3 to mat", "red 1 left")
+    assert s.current_player == 1
+
+
+@pytest.mark.parametrize("market, side, animal, trade", [
+    ("blue", 0, "pig", "market blue: pig->2 fish"), ("green", 1, "sheep", "market green: sheep->2 wheat")])
+def test_an_animal_paid_at_a_market_comes_from_the_barn_or_a_farm_you_control(market, side, animal, trade):
+    """"Items given in exchange can be from your player mat, or, if an animal, from a farm you
+    control": where from is the player's choice (a farm's animal scores for black 10, and its
+    icon is free to yield again); with the animal in one place only there is nothing to ask."""
+    m = ["blue", "green"].index(market) + 1
+    a = ["cow", "pig", "sheep"].index(animal)
+
+    def at_market(barn, farm_icons):
+        s = table(2)
+        setv(s, 0, "keyples", f"M{m}", 1)
+        setv(s, 0, "level", "blue", 1)
+        setv(s, 0, "good", "fish", 1)
+        setv(s, 0, "good", animal, barn)
+        setv(s, 0, "owner", 1, 1)                    # P0 owns farm 1 (R2)
+        for i in farm_icons:
+            setv(s, 0, "farm_animal", i, a)
+        play(s, f"pay fish: flip market M{m} ({market})", "blue 4 to mat", "blue 2 right",
+             f"activate market M{m} ({market})", trade)
+        return s
+
+    s = at_market(1, [1, 3])
+    assert obs(s, 1)["task"] == {"kind": "pay_animal", "player": 0, "animal": animal}
+    assert names(s) == [f"pay {animal} from the barn", f"pay {animal} from farm 1 icon 2 (stone)",
+                        f"pay {animal} from farm 1 icon 4 (fish)"]
+    play(s, f"pay {animal} from farm 1 icon 4 (fish)")
+    o = obs(s)
+    assert o["seats"][0]["goods"][animal] == 1 and o["resource_locations"][1]["icons"][3]["animal"] is None
+    assert o["resource_locations"][1]["icons"][1]["animal"] == animal and s.current_player == 1
+    s = at_market(1, [])                             # only the barn: taken from there
+    assert s.current_player == 1 and obs(s)["seats"][0]["goods"][animal] == 0
+    s = at_market(0, [2])                            # only farm 1's icon 3
+    assert s.current_player == 1 and obs(s)["resource_locations"][1]["icons"][2]["animal"] is None
+
+
+def test_animals_into_farms_how_many_which_and_where_are_the_player_s():
+    """Green 2-3 right and harbour B ("up to 2 animals", "place any animal from your barn onto a
+    resource icon"): each animal is a choice of animal and icon, and pass places no more."""
+    s = table(2)
+    setv(s, 0, "level", "green", 1)
+    setv(s, 0, "good", "cow", 1)
+    setv(s, 0, "good", "sheep", 2)
+    play(s, "green 2 to mat", "green 2 right")
+    n = names(s)
+    assert obs(s)["task"] == {"kind": "farm", "player": 0, "animals_left": 2}
+    assert len(n) == 2 * 20 + 1 and n[-1] == "pass"           # cow or sheep, onto any of 20 free icons
+    assert "sheep -> farm 3 icon 4 (wheat)" in n and "cow -> farm 5 icon 4 (wheat)" in n
+    play(s, "sheep -> farm 3 icon 4 (wheat)", "pass")         # one animal, not two
+    o = obs(s)
+    assert (o["seats"][0]["goods"]["sheep"], o["seats"][0]["goods"]["cow"]) == (1, 1)
+    assert o["task"]["kind"] == "move"                         # then the footprint move
 
 
 def test_fields_run_out_flip_and_can_be_claimed():
@@ -914,6 +1025,44 @@ def test_solo_sailors_not_refilled_and_win_condition():
     setv(s2, 0, "good", "fish", 0)                    # only one beacon: lost
     drive(s2, lambda s: s.is_terminal())
     assert obs(s2)["won"] is False and s2.returns()[0] == -1
+
+
+def _c1_lit(s):
+    return obs(s)["beacons"][2] == {"beacon": "C1", "lit": True}
+
+
+BELOW_12 = {   # scoring tiles at their own most per keyple, which is below 12
+    "black 3 (4 cows: 8)": ("black", "H3", lambda s: setv(s, 0, "good", "cow", 4)),
+    "black 8 (none on the mat: 6)": ("black", "H8", lambda s: setv(s, 0, "mat", 0, 0)),
+    "black 9 (6 headlands: 8)": ("black", "H9", lambda s: [setv(s, 0, "headland", k, k) for k in range(6)]),
+    "black 12 (6 skill tile colours: 8)": ("black", "H12",
+                                           lambda s: [setv(s, 0, "skill", 3 * c + 2, 1) for c in range(6)]),
+    "red 8 (10 or fewer keyples on harbours: 10)": ("red", "H8", lambda s: None),
+}
+
+
+@pytest.mark.parametrize("case", sorted(BELOW_12))
+def test_beacon_c1_counts_a_harbour_only_where_a_keyple_scores_12(case):
+    """C1, "Fulfil the 12-point multiplier condition in 2 harbours", read alike on every tile: a
+    harbour with your keyple whose tile pays 12 a keyple. A tile at a most below 12 (black 3
+    at 8 for 4 cows, as black 8, 9, 12 and red 8 at theirs) is not one of the two."""
+    side, harbour, fill = BELOW_12[case]
+    s = table(1, beacons=("A1", "B1", "C1"), scoring=side)
+    play(s, "Keytoma's dice strip 1 light side")
+    setv(s, 0, "keyples", "H4", 1)            # black 4: 12 wheat = 12; red 4: 6 kinds x 2 = 12
+    for good in (("wheat",) if side == "black" else ("cow", "pig", "sheep", "stone", "wood", "wheat")):
+        setv(s, 0, "good", good, 12 if side == "black" else 1)
+    assert score(s, 0)["harbours"][3] == 12 and not _c1_lit(s)      # one harbour at 12
+    setv(s, 0, "keyples", harbour, 1)
+    fill(s)
+    number = int(harbour[1:])
+    assert 0 < score(s, 0)["harbours"][number - 1] < 12
+    assert not _c1_lit(s)
+    second = {"black": ("H7", {"stone": 24}), "red": ("H6", {"ruby": 6, "stone": 6})}[side]
+    setv(s, 0, "keyples", second[0], 1)      # a second harbour at 12: black 7, red 6
+    for good, n in second[1].items():
+        setv(s, 0, "good", good, n)
+    assert score(s, 0)["harbours"][int(second[0][1:]) - 1] == 12 and _c1_lit(s)
 
 
 def test_solo_harder_options():

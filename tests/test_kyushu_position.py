@@ -97,6 +97,15 @@ BAD = [
     ("most_fewest", lambda f: f.update(most_fewest=[[1, "most"]] * 3)),
     ("discarded", lambda f: f.update(discarded=[1, 2])),
     ("unknown kyushu position fact", lambda f: f.update(weather="rain")),
+    # An empty or false value of the wrong type is not "absent" (it once read as an empty list).
+    ("turn", lambda f: f.update(turn="")),
+    ("tiles", lambda f: f.update(tiles={})),
+    ("travelers", lambda f: f.update(travelers=False)),
+    ("discarded", lambda f: f.update(discarded="")),
+    ("phase", lambda f: f.update(phase=False)),
+    ("pool", lambda f: f.update(pool=[])),
+    ("travelers[0] active", lambda f: f.update(travelers=[{"owner": 0, "host": 0, "row": 0, "col": 0,
+                                                              "active": 1}])),
 ]
 
 

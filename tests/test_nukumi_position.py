@@ -1,6 +1,7 @@
 """Nukumi's Game.position from a real game's seat facts: advanced play (the face-up Helpers
 and action cards, what the clean-up slide put under the decks) and the other modes set up
 the same position again, as that seat sees it, with the same legal moves."""
+import json
 import random
 import re
 
@@ -115,3 +116,99 @@ def test_position_facts_need_one_seats_view():
     game, (state,) = turn_starts({"players": 2}, seed=3, count=1)
     with pytest.raises(ValueError, match="one seat's observation"):
         nukumi.position_facts(state.full_observation())
+
+
+# ------------------------------------------------------------------ strict fact types
+
+def _plain_facts():
+    """A 2-player round-2 position of P0's turn (every fact kind given once)."""
+    return {"round": 2, "round_cards": ["E-01", "E-02", "E-03", "E-04", "E-05"], "nukumaru": "g2",
+            "start_player": 1, "start_face_down": False, "hand": ["S-03", "S-07"], "discard": ["S-10"],
+            "seats": [{"partner": "Yumomi", "square": "c3", "coins": 5, "fun": 1, "oishi": 0,
+                       "passed": False, "bag": {"stone": 2, "wood": 1},
+                       "drawn": {"food": 2, "networking": 1, "stone": 1}, "spent": {"wood": 1},
+                       "played": ["S-01"], "used": ["mining"], "cards": [],
+                       "buildings": [{"square": "c3", "building": "stall"}]},
+                      {"partner": "Miko", "square": "e5", "coins": 3, "hand_size": 2, "passed": True,
+                       "bag": {"wood": 3}, "drawn": {"gold": 1}, "cards": ["EX-05"], "used": ["EX-05"]}]}
+
+
+def _seat(p, **change):
+    def edit(f):
+        f["seats"][p] |= change
+    return edit
+
+
+# An empty or false value of the wrong type is not "absent" (it once read as an empty list
+# or dict), and a bool is not an int nor any truthy value a bool.
+BAD_TYPES = [
+    ("hand", lambda f: f.update(hand="")),
+    ("hand", lambda f: f.update(hand=False)),
+    ("discard", lambda f: f.update(discard={})),
+    ("start_face_down", lambda f: f.update(start_face_down=0)),
+    ("start_player", lambda f: f.update(start_player=True)),
+    ("round", lambda f: f.update(round=2.0)),
+    ("round_cards", lambda f: f.update(round_cards="E-01 E-02 E-03 E-04 E-05")),
+    ("seats", lambda f: f.update(seats={})),
+    ("npcs", lambda f: f.update(npcs=False)),             # not Score Attack: no NPCs at all
+    ("npcs", lambda f: f.update(npcs="")),
+    ("npc_cubes", lambda f: f.update(npc_cubes=[])),
+    ("nukumaru_cubes", lambda f: f.update(nukumaru_cubes={})),
+    ("helper_row", lambda f: f.update(helper_row=False)),  # not advanced: no rows
+    ("seats[1] passed", _seat(1, passed="no")),
+    ("seats[1] passed", _seat(1, passed=1)),
+    ("seats[0] coins", _seat(0, coins=True)),
+    ("seats[0] fun", _seat(0, fun=False)),
+    ("seats[1] hand_size", _seat(1, hand_size=True)),
+    ("seats[0] used", _seat(0, used="")),
+    ("seats[0] used", _seat(0, used={})),
+    ("seats[0] cards", _seat(0, cards=False)),
+    ("seats[0] played", _seat(0, played={})),
+    ("seats[0] buildings", _seat(0, buildings="")),
+    ("seats[0] buildings", _seat(0, buildings=[{"square": "c3", "building": "stall", "owner": 0}])),
+    ("seats[0] bag", _seat(0, bag=[])),
+    ("seats[0] spent", _seat(0, spent="")),
+    ("seats[0] drawn", _seat(0, drawn=False)),
+    ("seats[0] drawn stone", _seat(0, drawn={"stone": True})),
+    ("seats[0] square", _seat(0, square=False)),
+    ("seats[0] partner", _seat(0, partner=0)),
+]
+
+
+@pytest.mark.parametrize("fact,change", BAD_TYPES, ids=[f"{f}-{i}" for i, (f, _) in enumerate(BAD_TYPES)])
+def test_a_fact_of_the_wrong_type_is_refused_by_name(fact, change):
+    game = boardlab.make("nukumi", players=2)
+    game.position(0, **_plain_facts())                   # the unchanged facts are accepted
+    facts = _plain_facts()
+    change(facts)
+    with pytest.raises(ValueError, match=re.escape(fact)):
+        game.position(0, **facts)
+
+
+@pytest.mark.parametrize("params,extra", [
+    ({"players": 1, "solo": "score_attack"}, {"npcs": ["d4", "e4", "d6"], "npc_cubes": ["e4"]}),
+    ({"players": 1, "solo": "chasing"}, {"nukumaru_cubes": []}),
+])
+def test_solo_facts_of_the_wrong_type_are_refused(params, extra):
+    game = boardlab.make("nukumi", **params)
+    facts = _plain_facts() | extra | {"start_player": 0}
+    facts["seats"] = facts["seats"][:1]
+    game.position(0, **facts)
+    for name in extra:
+        for bad in ("", False, {}):
+            with pytest.raises(ValueError, match=re.escape(name)):
+                game.position(0, **(facts | {name: bad}))
+
+
+@pytest.mark.parametrize("params", [{"players": 2}, ADVANCED,
+                                    {"players": 1, "solo": "score_attack"},
+                                    {"players": 1, "solo": "chasing", "advanced": True}])
+def test_an_accepted_position_round_trips_through_its_json_record(params):
+    game, states = turn_starts(params, seed=21, count=3)
+    for state in states:
+        seat = state.current_player
+        again = game.position(seat, seed=4, **nukumi.position_facts(state.observation(seat)))
+        again.apply(int(again.legal_actions()[0]))
+        assert boardlab.replay(json.loads(json.dumps(again.to_record()))) == again
+    plain = boardlab.make("nukumi", players=2).position(0, **_plain_facts())
+    assert boardlab.replay(json.loads(json.dumps(plain.to_record()))) == plain

@@ -9,8 +9,8 @@ import pytest
 import boardlab
 from boardlab import IllegalActionError
 from boardlab.games import nukumi
-from nukumi_table import (SQUARES, give, hand_of, names, obs, play, seat, setf, start_round,
-                          table)
+from nukumi_table import (SQUARES, give, hand_of, helper, names, obs, play, seat, setf,
+                          start_round, table)
 
 DATA = nukumi.DATA
 
@@ -133,6 +133,16 @@ def test_helper_phase_each_draws_one_hidden_from_the_others():
     assert seat(s, 1, viewer=1)["hand"] == ["S-06"]
 
 
+def test_the_observation_names_the_seat_a_chance_outcome_is_for():
+    """At a chance node current_player is CHANCE; whose Helper is drawn is public all the
+    same (a seat's last event answer and the Helper phase's first draw looked alike)."""
+    s = table(players=3)
+    play(s, "decline E-01", "decline E-01", "decline E-01")
+    assert s.is_chance() and [obs(s, p)["acting_seat"] for p in range(3)] == [0, 0, 0]
+    play(s, "P0 draws S-05")
+    assert obs(s, 2)["acting_seat"] == 1 and obs(s)["current_player"] == boardlab.CHANCE
+
+
 def test_resource_draws_are_chance_weighted_by_the_bag_and_the_bag_is_known():
     s = table()
     play(s, "decline E-01", "decline E-01", "P0 draws S-05", "P1 draws S-06")
@@ -160,7 +170,7 @@ def test_draw_size_from_the_partner_board_plus_one_for_the_face_down_start_card(
 def test_actions_clockwise_one_each_then_next_player():
     s = to_actions()
     assert s.current_player == 0
-    play(s, "gold mining", "pay stone+stone+wood")
+    play(s, "gold mining", "pay stone+stone+wood", "end turn")
     assert s.current_player == 1
     play(s, "pass")
     assert s.current_player == 0 and seat(s, 1)["passed"]
@@ -172,7 +182,7 @@ def test_a_player_without_resources_passes_for_the_rest_of_the_round():
     s = to_actions()
     hand_of(s, 0, {"stone": 1, "wood": 1})
     play(s, "mining", "P0 draws S-07")             # pays the last two
-    play(s, "gold mining", "pay stone+wood+networking")
+    play(s, "gold mining", "pay stone+wood+networking", "end turn")
     assert s.current_player == 1                    # P0 has nothing left: passed
     assert seat(s, 0)["passed"]
 
@@ -181,7 +191,7 @@ def test_cleanup_returns_everything_to_the_bag_nothing_carried_over():
     s = to_actions()
     before = {r: seat(s, 0)["bag"][r] + seat(s, 0)["drawn"][r] for r in nukumi.RESOURCES}
     play(s, "gold mining", "pay stone+stone+wood")  # +1 gold +4 coins into the bag
-    play(s, "pass", "pass")
+    play(s, "end turn", "pass", "pass")
     after = seat(s, 0)
     assert after["drawn"] == {r: 0 for r in nukumi.RESOURCES} and after["spent"] == {r: 0 for r in nukumi.RESOURCES}
     before["gold"] += 1
@@ -213,7 +223,9 @@ def test_mining_pays_stone_and_any_gains_two_stone_into_the_bag_and_a_helper():
     assert seat(s, 0)["drawn"]["stone"] == 1        # gained stone is in the bag, not usable now
     assert seat(s, 0)["bag"]["stone"] == 2
     play(s, "P0 draws S-09")
-    assert "S-09" in seat(s, 0)["hand"] and s.current_player == 1
+    assert "S-09" in seat(s, 0)["hand"] and obs(s)["phase"] == "end of turn"
+    play(s, "end turn")
+    assert s.current_player == 1
 
 
 def test_logging_gains_two_wood_and_plays_one_helper():
@@ -257,7 +269,7 @@ def test_recruitment_draws_a_helper_then_plays_up_to_two_with_a_free_move_betwee
     play(s, "recruitment", "P0 draws S-20")
     play(s, "play S-10")
     # a free action in the middle of the action (FAQ), then the second Helper
-    play(s, "discard S-30 to move", "step d5", "play S-11")
+    play(s, "discard S-30 to move", "step d5", "play S-11", "end turn")
     assert seat(s, 0)["coins"] == 8 and seat(s, 0)["square"] == "d5"
     assert set(seat(s, 0)["played"]) == {"S-10", "S-11"} and s.current_player == 1
 
@@ -269,7 +281,7 @@ def test_moving_pays_networking_or_food_never_gold_two_spots():
     hand_of(s, 0, {"networking": 1, "food": 1, "gold": 1})
     play(s, "move (1)")
     assert set(names(s)) == {"pay networking", "pay food"}
-    play(s, "pay food", "step c4")
+    play(s, "pay food", "step c4", "end turn")
     play(s, "pass")
     assert "move (1)" not in names(s) and "move (2)" in names(s)     # each spot once a round
     play(s, "move (2)", "step b4")
@@ -279,7 +291,7 @@ def test_moving_pays_networking_or_food_never_gold_two_spots():
 def test_each_action_once_per_round():
     s = to_actions()
     hand_of(s, 0, {"stone": 5})
-    play(s, "mining", "P0 draws S-09", "pass")
+    play(s, "mining", "P0 draws S-09", "end turn", "pass")
     assert "mining" not in names(s) and "gold mining" in names(s)
 
 
@@ -290,7 +302,7 @@ def test_add_an_action_costs_a_resource_and_4_coins_usable_the_same_round():
     play(s, "add an action", "pay wood", "take EX-06")
     assert seat(s, 0)["coins"] == 16 and seat(s, 0)["cards"] == ["EX-06"]
     assert "EX-06" not in obs(s)["cards_open"]
-    play(s, "pass")                                 # P1
+    play(s, "end turn", "pass")                     # then P1 passes
     assert "use EX-06" in names(s)                  # available immediately (FAQ)
     play(s, "use EX-06")                            # Stone Kiln: 1 stone -> oishi, 2 coins
     assert seat(s, 0)["oishi"] == 1 and seat(s, 0)["coins"] == 18
@@ -300,14 +312,14 @@ def test_second_and_third_action_card():
     s = to_actions()
     setf(s, "coins", 0, 0, 30)
     hand_of(s, 0, {"wood": 3})
-    play(s, "add an action", "take EX-05", "pass")
+    play(s, "add an action", "take EX-05", "end turn", "pass")
     assert "add an action" not in names(s)          # once per round
     play(s, "pass")                                 # round 2
     start_round(s)
     hand_of(s, 0, {"wood": 3})
     play(s, "add an action", "take EX-07")
     assert seat(s, 0)["coins"] == 30 - 4 - 6 and seat(s, 0)["cards"] == ["EX-05", "EX-07"]
-    play(s, "pass", "pass")
+    play(s, "end turn", "pass", "pass")
     start_round(s)
     hand_of(s, 0, {"wood": 3})
     assert "add an action" not in names(s)
@@ -318,7 +330,7 @@ def test_action_cards_specific_resources_never_gold():
     setf(s, "coins", 0, 0, 20)
     hand_of(s, 0, {"wood": 1, "gold": 2})
     play(s, "add an action", "pay wood", "take EX-06")   # Stone Kiln needs a stone
-    play(s, "pass")
+    play(s, "end turn", "pass")
     assert "use EX-06" not in names(s)
     hand_of(s, 0, {"stone": 1})
     assert "use EX-06" in names(s)
@@ -451,7 +463,7 @@ def test_build_effect_waits_for_a_free_move_and_can_build_nothing():
     play(s, "discard S-10 to move", "step e4")      # a free action in the middle of the effect
     assert obs(s)["phase"] == "build" and "build public bath" in names(s)
     assert "build stall" not in names(s)            # its wood and food are spent
-    play(s, "build nothing")
+    play(s, "build nothing", "end turn")
     assert obs(s)["buildings"] == [] and s.current_player == 1
 
 
@@ -473,7 +485,7 @@ def test_construction_card_and_daiku_build_and_pay_with_a_choice():
     play(s, "build public bath")
     assert set(names(s)) == {"pay stone+stone", "pay stone+gold"}
     assert obs(s)["paying_for"] == "build public bath"
-    play(s, "pay stone+gold")
+    play(s, "pay stone+gold", "end turn")
     assert obs(s)["buildings"][0]["building"] == "public bath" and s.current_player == 1
     assert seat(s, 0)["drawn"]["stone"] == 1 and "partner action" in seat(s, 0)["used"]
 
@@ -484,7 +496,7 @@ def test_action_card_town_planning_builds():
     setf(s, "square", 0, "e4")
     hand_of(s, 0, {"stone": 1, "networking": 1, "wood": 1, "food": 1})
     play(s, "add an action", "pay stone", "take EX-08")
-    play(s, "pass")
+    play(s, "end turn", "pass")
     play(s, "use EX-08")                            # networking, no gold (a card's own resource)
     assert obs(s)["phase"] == "build"
     play(s, "build stall")
@@ -543,6 +555,82 @@ def test_free_actions_discard_coins_sell_unlimited_within_a_turn():
     assert seat(s, 0)["coins"] == 4 and seat(s, 0)["spent"]["stone"] == 2
     assert s.current_player == 0                     # still P0's turn
     assert set(obs(s)["discard"]) == {"S-10", "S-11"}
+
+
+def test_free_actions_after_the_action_until_end_turn():
+    """"Free actions may be taken any time during a player's turn": after the action too, so
+    the 4 Coins Gold Mining just earned pay for a move in the same turn; `end turn` ends it."""
+    s = to_actions()
+    give(s, 0, "S-10")
+    hand_of(s, 0, {"wood": 3, "food": 1})
+    play(s, "gold mining", "pay wood+wood+wood")     # 4 Coins (the player had none)
+    assert s.current_player == 0 and obs(s)["phase"] == "end of turn"
+    assert names(s) == ["discard S-10 to move", "discard S-30 to move", "pay 3 coins to move",
+                        "sell food", "end turn"]     # every free action, no second action
+    play(s, "pay 3 coins to move", "step d5")
+    assert seat(s, 0)["square"] == "d5" and seat(s, 0)["coins"] == 1
+    assert obs(s)["phase"] == "end of turn"          # the move done, still P0's turn
+    play(s, "discard S-10 to move", "step d6")
+    play(s, "end turn")
+    assert s.current_player == 1 and not seat(s, 0)["passed"]
+    assert seat(s, 0)["drawn"]["food"] == 1 and "S-10" in obs(s)["discard"]
+
+
+@pytest.mark.parametrize("solo", ["none", "score_attack", "chasing"])
+def test_alone_the_turn_ends_with_its_action_and_the_next_begins_with_the_free_actions(solo):
+    """1 player: after `end turn` the same seat's next turn would begin at once with the same
+    free actions (and the square bonuses anew), so the turn ends with the action."""
+    s = table(players=1, solo=solo, partners=("Yumomi",))
+    if solo == "score_attack":
+        play(s, "NPC 1 die 1", "NPC 2 die 1", "NPC 3 die 1")
+    start_round(s)
+    give(s, 0, "S-10")
+    hand_of(s, 0, {"wood": 3, "food": 1})
+    play(s, "gold mining", "pay wood+wood+wood")
+    assert obs(s)["phase"] == "actions" and "end turn" not in names(s)
+    assert {"discard S-10 to move", "pay 3 coins to move", "sell food"} <= set(names(s))
+
+
+def test_after_the_action_selling_the_last_resource_ends_the_turn():
+    s = to_actions()
+    hand_of(s, 0, {"wood": 3, "food": 1})
+    play(s, "gold mining", "pay wood+wood+wood", "sell food")
+    assert seat(s, 0)["coins"] == 5 and s.current_player == 1   # nothing left: no more free actions
+    play(s, "pass")
+    assert obs(s)["round"] == 1                      # P0, with nothing left, passed when its turn came
+
+
+def test_after_the_action_a_carriage_ride():
+    s = to_actions()
+    setf(s, "square", 0, "b1")
+    hand_of(s, 0, {"networking": 1, "stone": 1})
+    play(s, "move (1)", "step a1")                   # a Carriage Stop
+    assert obs(s)["phase"] == "end of turn" and "carriage to g7" in names(s)
+    play(s, "carriage to g7")
+    assert seat(s, 0)["square"] == "g7" and not any(n.startswith("carriage") for n in names(s))
+    play(s, "end turn")
+    assert s.current_player == 1
+
+
+def test_the_turn_after_the_action_always_ends():
+    """Every free action costs a Helper, 3 Coins or a drawn resource and a ride needs a new
+    arrival, so a player who never chooses `end turn` (nor `stop moving`) still runs out."""
+    s = to_actions()
+    give(s, 0, "S-10", "S-11", "S-12")
+    setf(s, "coins", 0, 0, 12)
+    setf(s, "square", 0, "b1")
+    hand_of(s, 0, {"networking": 1, "stone": 3})
+    play(s, "move (1)", "step a1")
+    for decisions in range(200):
+        if s.current_player != 0:
+            break
+        if s.is_chance():
+            play(s, names(s)[0])
+            continue
+        keep_on = [n for n in names(s) if n not in ("end turn", "stop moving")]
+        play(s, keep_on[-1])                         # rides first, then steps, moves, sales
+    assert s.current_player == 1 and decisions < 200
+    assert sum(seat(s, 0)["drawn"].values()) == 0
 
 
 def test_no_free_actions_without_resources():
@@ -671,7 +759,7 @@ def test_catching_again_with_the_card_already_held_only_coins():
     setf(s, "square", 0, "d2")
     hand_of(s, 0, {"networking": 2, "wood": 1})
     play(s, "move (1)", "step d1", "Nukumaru die 2", "bonus die 5")    # Nukumaru now g2
-    play(s, "pass")
+    play(s, "end turn", "pass")
     setf(s, "square", 0, "f2")
     play(s, "move (2)", "step g2")
     assert seat(s, 0)["coins"] == 3 + 2 + 3 and obs(s)["start_player"] == 0
@@ -685,7 +773,7 @@ def test_start_player_changes_only_by_catching():
     setf(s, "square", 1, "d2")
     hand_of(s, 1, {"networking": 1, "wood": 1})
     play(s, "pass", "move (1)", "step d1", "Nukumaru die 4")
-    play(s, "pass")
+    play(s, "end turn", "pass")
     assert obs(s)["round"] == 2 and s.current_player == 1            # P1 starts round 3
 
 
@@ -733,8 +821,23 @@ def test_scarcity_mining_gains_fewer_but_still_draws_a_helper():
 def test_scarcity_event_in_turn_order():
     s = table(players=3)
     setf(s, "pool", 0, "stone", 2)
-    play(s, "accept E-01", "accept E-01", "accept E-01")
-    assert [seat(s, p)["bag"]["stone"] for p in range(3)] == [3, 2, 1]   # P2 gets none
+    play(s, "accept E-01", "accept E-01")
+    assert names(s) == ["decline E-01"]       # P2 gets none: nothing to take, so no choice
+    play(s, "decline E-01")
+    assert [seat(s, p)["bag"]["stone"] for p in range(3)] == [3, 2, 1]
+
+
+@pytest.mark.parametrize("card,setup", [
+    (6, lambda s: [setf(s, "played", 1, helper(h)) for h in obs(s)["deck"]]),   # Unexpected Visitor, no Helper left
+    (7, lambda s: setf(s, "oishi", 0, 0, 5)),                     # Top Form! (stand-in: oishi 1) at 5
+])
+def test_an_event_that_can_change_nothing_is_not_a_choice(card, setup):
+    """Accepting it would leave the table as declining does: only `decline` is offered (so
+    two seats' histories never differ by a move that changed nothing)."""
+    s = table(rounds=(card, 1, 2, 3, 4))
+    assert names(s) == [f"accept E-{card:02d}", f"decline E-{card:02d}"]
+    setup(s)
+    assert names(s) == [f"decline E-{card:02d}"]
 
 
 def test_coins_are_unlimited():
@@ -842,7 +945,7 @@ def test_golden_playthrough():
     assert (len(s.history), digest, totals) == GOLDEN
 
 
-GOLDEN = (244, "549c16f10019445c", [27, 42, 19])
+GOLDEN = (246, "5d425caaaf3b9b29", [6, 9, 11])
 
 
 # ---------------------------------------------------------------- advanced rules
@@ -891,7 +994,7 @@ def test_advanced_add_an_action_face_up_or_blind():
     assert names(s) == ["take EX-01", "take EX-02", "take EX-03", "take blind"]
     play(s, "take EX-02", "face up EX-09")
     assert obs(s)["card_row"] == ["EX-09", "EX-01", "EX-03"] and seat(s, 0)["cards"] == ["EX-02"]
-    play(s, "pass")
+    play(s, "end turn", "pass")
     s2 = start_round(table(advanced=True))
     setf(s2, "coins", 0, 0, 20)
     hand_of(s2, 0, {"wood": 2})

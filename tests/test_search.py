@@ -399,7 +399,7 @@ def test_game_search_defaults():
 
 
 def test_game_exploration_defaults():
-    # Only Score Attack tunes c (docs/search.md, Nukumi); every other game keeps 0.7.
+    # Only Score Attack tunes c (docs/search.md, "Defaults per game"); every other game keeps 0.7.
     assert search.default_c("kitsu") == search.default_c("keyside", {"players": 1}) == 0.7
     assert search.default_c("nukumi", {"players": 2}) == 0.7
     assert search.default_c("nukumi", {"players": 1, "solo": "chasing"}) == 0.7

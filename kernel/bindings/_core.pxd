@@ -124,3 +124,4 @@ cdef class CoreState:
     """One game state: owns game.g.state_size heap bytes (freed on dealloc)."""
     cdef CoreGame game        # the configuration this state belongs to (kept alive)
     cdef void *st             # game.g.state_size bytes (heap, owned)
+    cdef str _name(self, int32_t action)   # the kernel's notation of a legal action

@@ -330,10 +330,24 @@ cdef class CoreState:
         return s
 
     def action_to_string(self, int32_t action):
+        """Move notation of `action`, which must be legal here: a kernel namer reads the state
+        the action belongs to (a card in a hand, a building on a square) and is only ever
+        called for a legal action, so any id from anywhere is safe to name."""
         _check_state(self)
         cdef BLGame *g = self.game.g
         if action < 0 or action >= g.num_actions:
             raise ValueError(f"action {action} out of range [0, {g.num_actions})")
+        if action not in self.legal_actions():
+            raise ValueError(f"action {action} is not legal in this state")
+        return self._name(action)
+
+    def legal_action_names(self):
+        """[(action, notation)] for every legal action, ascending."""
+        _check_state(self)
+        return [(int(a), self._name(a)) for a in self.legal_actions()]
+
+    cdef str _name(self, int32_t action):
+        cdef BLGame *g = self.game.g
         cdef int cap = 128
         cdef bytearray buf
         cdef int n

@@ -63,7 +63,9 @@ static int32_t vt_sample(const BLGame *g, void *vst) {
 
 /* What observer o cannot know: the order of the gem bag and, before the
  * reveal, the dice the others have set. Both are resampled from rng alone
- * (the bag's public contents, the public count of dice each seat has set). */
+ * (the bag's public contents; which seats have set all six dice: the seat
+ * setting its dice now starts again, as o cannot tell how far it got, nor
+ * whether it used a dice strip). */
 static int vt_determinize(const BLGame *g, void *vst, int o, BLRng *r) {
     const KsConfig *c = KS_CFG(g);
     KsState *s = ST(vst);
@@ -80,6 +82,7 @@ static int vt_determinize(const BLGame *g, void *vst, int o, BLRng *r) {
         for (int q = 0; q < c->players; q++) {
             KsPlayer *pl = &s->pl[q];
             if (q == o || pl->n_set == 0) continue;
+            if (pl->n_set < KC_N) { memset(pl->die, 0, sizeof pl->die); pl->n_set = 0; continue; }
             int8_t v[6] = {1, 2, 3, 4, 5, 6};
             for (int i = 5; i > 0; i--) {
                 int j = (int)bl_rng_below(r, (uint32_t)(i + 1));
@@ -97,7 +100,7 @@ static int vt_determinize(const BLGame *g, void *vst, int o, BLRng *r) {
  * dice still to play, harbours still to resolve for this player, keyples
  * ready to work (town) versus idle (mat), track levels (abilities and future
  * actions) and goods not yet scoring. Weights were set by hand and checked in
- * ISMCTS/Greedy matches (docs/search.md). */
+ * ISMCTS/Greedy matches (docs/experiments/, Keyside). */
 static double projected(const KsConfig *c, const KsState *s, int p) {
     KsScore x;
     ks_score(c, s, p, -1, &x);
@@ -127,10 +130,10 @@ static int tile_max(int num, int red) {
 /* The C beacons' progress, 0..1. Points need both keyples in the harbour and
  * the tile's condition met, so the points alone stay at 0 until both are
  * there; part of the credit goes to each ingredient so the search sees
- * the first steps. C1: two harbours at their tile's 12 (or 8 for black cows)
- * with a keyple (an empty one at full value counts half); C2-C6: 35 points
+ * the first steps. C1: two harbours paying 12 a keyple with a keyple (an empty
+ * one at 12 counts half; tiles that never pay 12 count nothing); C2-C6: 35 points
  * from the pair (the points, the keyples there and the better tile's value;
- * the keyples weigh most: docs/search.md, "The C pair's weights"). */
+ * the keyples weigh most: docs/experiments/2026-12-03-keyside-c-pair-weights.md). */
 static double harbour_progress(const KsState *s, const KsScore *sc, int k) {
     const KsPlayer *pl = &s->pl[0];
     if (k == 0) {
@@ -138,9 +141,9 @@ static double harbour_progress(const KsState *s, const KsScore *sc, int k) {
         for (int h = 0; h < KS_NH; h++) {
             int num = s->hscore[h];
             if (num < 0) continue;
+            if (tile_max(num, s->hred[h]) < 12) continue;   /* can never pay 12 a keyple */
             int n = pl->kp[KS_H(h)] + (s->red_i == 0 && s->htile[h] == 8);
-            int max = (!s->hred[h] && num == 2) ? 8 : 12;
-            double v = sc->per_keyple[num] >= max ? 1.0 : (double)sc->per_keyple[num] / max;
+            double v = sc->per_keyple[num] >= 12 ? 1.0 : sc->per_keyple[num] / 12.0;
             if (n == 0) v *= 0.5;
             if (v > a) { b = a; a = v; } else if (v > b) b = v;
         }
@@ -243,7 +246,7 @@ static double beacon_progress(const KsState *s, const KsScore *sc, int pile, int
  * years pass, and each beacon lit with a chance that grows with its progress
  * (a lit beacon counts as nearly sure), combined as independent events.
  * A raw-points value saturated near -1 (most games project 60-100), which
- * left the search nearly blind (docs/search.md, Keyside solo). */
+ * left the search nearly blind (docs/experiments/2026-12-01-keyside-solo-leaf-value.md). */
 static double solo_value(const KsConfig *c, const KsState *s, double est) {
     double future = s->year >= 3 ? 1.0 : 4.0 - s->year;   /* years still to play, this one included */
     double ps = sigmoid((est - 120.0) / (6.0 + 8.0 * future));
@@ -266,8 +269,8 @@ static double solo_value(const KsConfig *c, const KsState *s, double est) {
 /* A lost solo game's value to the search, in [-1, -0.5]: -1 plus a quarter of
  * how near it came (the leaf value's 1 + solo_value at the final position).
  * Returns are only won or lost, so once every line within reach lost, the
- * search saw all moves alike and spent what it had lit (docs/search.md,
- * Keyside solo "Graded losses"); graded, it keeps the nearer miss. */
+ * search saw all moves alike and spent what it had lit
+ * (docs/experiments/2026-12-02-keyside-graded-losses.md); graded, it keeps the nearer miss. */
 static double solo_loss_value(const KsConfig *c, const KsState *s) {
     return -1.0 + 0.25 * (solo_value(c, s, projected(c, s, 0)) + 1.0);
 }
@@ -295,6 +298,21 @@ static void vt_evaluate(const BLGame *g, const void *vst, double *out) {
     }
 }
 
+/* Search rollouts: uniformly random, except at two decisions where a random pick mostly
+ * wastes what the rules give, which the engine once took without asking: keyples to the
+ * town (the most: never worse, docs/keyside.md "Effects") and the animal a market takes
+ * (the barn's, keeping the farms' for black 10 and red 1-3). The tree still tries them all. */
+int32_t ks_rollout_action(const BLGame *g, const void *vst, const int32_t *legal, int n, BLRng *rng) {
+    const KsState *s = CST(vst);
+    (void)g;
+    if (s->phase == KP_PLAY && s->ntask) {
+        int kind = s->task[s->ntask - 1].kind;
+        if (kind == KT_RECRUIT) return legal[n - 1];   /* ascending: pass, 1, 2 keyples */
+        if (kind == KT_PAY) return legal[0];           /* the barn (KA_PAYFROM) when it holds one */
+    }
+    return legal[bl_rng_below(rng, (uint32_t)n)];
+}
+
 static int vt_text(const BLGame *g, const void *vst, int32_t a, char *buf, int cap) {
     return ks_action_text(KS_CFG(g), CST(vst), a, buf, cap);
 }
@@ -318,4 +336,5 @@ const BLGameVTable bl_keyside_vtable = {
     vt_text,
     vt_observe,
     ks_position_setup,
+    ks_rollout_action,
 };

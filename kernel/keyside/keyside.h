@@ -50,6 +50,10 @@
  *   KA_ORDER + k       harbours I/J/K: 0 move, 1 market, 2 skill tile (what first / which)
  *   KA_ALLOC + item    start player marker counted as goods item (KG_*)
  *   KA_PASS            pass / skip / done
+ * (added after KA_PASS so that the ids above stay those of older records:)
+ *   KA_RECRUIT + k-1   transfer k (1..2) keyples from the mat to the town
+ *   KA_EXCHF + (f*4+i)*3+b  exchange the animal on farm f icon i (a farm you own) for b, in place
+ *   KA_PAYFROM + src   the animal a market takes: 0 from the barn, 1+f*4+i from farm f icon i
  */
 #ifndef BL_KEYSIDE_H
 #define BL_KEYSIDE_H
@@ -91,7 +95,8 @@ enum {
     KA_MOVE = 327, KA_RESOLVE = 1168, KA_TAKE2 = 1180, KA_TRACK = 1186, KA_SIDE = 1192,
     KA_BUILD = 1194, KA_UPGRADE = 1218, KA_HEAD = 1224, KA_FARM = 1512, KA_MARKET = 1572,
     KA_FLIP = 1580, KA_TRADE = 1588, KA_SKILL = 1594, KA_SPEND = 1600, KA_ANIMAL = 1618,
-    KA_EXCH = 1621, KA_ORDER = 1630, KA_ALLOC = 1633, KA_PASS = 1643, KA_NUM = 1644
+    KA_EXCH = 1621, KA_ORDER = 1630, KA_ALLOC = 1633, KA_PASS = 1643,
+    KA_RECRUIT = 1644, KA_EXCHF = 1646, KA_PAYFROM = 1706, KA_NUM = 1727
 };
 
 /* Setup chance steps, then the game phases. */
@@ -121,10 +126,12 @@ enum {
     KT_TRADE,      /* a = market location index */
     KT_SKILL,      /* take a skill tile */
     KT_ANIMAL,     /* import one animal */
-    KT_EXCH,       /* a = exchanges left */
+    KT_EXCH,       /* a = exchanges left (barn animals, or in place on your farms) */
     KT_ORDER,      /* a = harbour letter (8 I, 9 J, 10 K) */
     KT_FINAL,      /* end of game: spend skill tiles or done */
     KT_ALLOC,      /* start player marker item */
+    KT_RECRUIT,    /* a = most keyples to transfer from the mat to the town ("up to") */
+    KT_PAY,        /* a = animal a market takes: from the barn or which farm icon */
     KT_BENEFIT,    /* automatic: harbour a's benefit at tier b (c: activator) */
     /* Solo: Keytoma. Chance tasks (a die roll or a random pick) from KT_KLAND on. */
     KT_KEFFECT,    /* automatic: resolution card, colour b, at harbour a (-1 none) */
@@ -235,6 +242,8 @@ int ks_beacons(const KsConfig *c, const KsState *s, int alloc_item);
 int ks_solo_won(const KsConfig *c, const KsState *s);
 int ks_chance_task(const KsState *s);
 int ks_task_outcomes(const KsConfig *c, const KsState *s, int32_t *out);
+/* eval.c: the search's rollout policy (the vtable's rollout_action) */
+int32_t ks_rollout_action(const BLGame *g, const void *st, const int32_t *legal, int n, BLRng *rng);
 /* observe.c */
 int ks_action_text(const KsConfig *c, const KsState *s, int32_t a, char *buf, int cap);
 int ks_observe(const KsConfig *c, const KsState *s, int v, char *buf, int cap);

@@ -18,7 +18,8 @@ static const char *const PHASE[] = {"setup", "setup", "setup", "setup", "setup",
 static const char *const TASK[KT_N] = {
     "land", "resolve", "take_or_advance", "follow", "headlands", "keyple_in", "advance", "level", "build",
     "headland", "farm", "move", "market", "trade", "skill_tile", "import_animal", "exchange", "order",
-    "final_spend", "start_marker", "benefit", "keytoma_card", "keytoma_pirates_and_farms", "keytoma_claims",
+    "final_spend", "start_marker", "recruit", "pay_animal", "benefit", "keytoma_card",
+    "keytoma_pirates_and_farms", "keytoma_claims",
     "keytoma_lands", "keytoma_follows", "keytoma_resolves", "keytoma_action", "keytoma_landslide",
     "keytoma_farm", "keytoma_yellow", "keytoma_removes_cottage", "keytoma_removes_skill_tile",
     "keytoma_dice_strip"};
@@ -164,8 +165,23 @@ int ks_action_text(const KsConfig *c, const KsState *s, int32_t a, char *buf, in
         else snprintf(t, sizeof t, "%s first", W[k]);
     } else if (a < KA_PASS) {
         snprintf(t, sizeof t, "start player marker as %s", KS_GOOD[a - KA_ALLOC]);
-    } else {
+    } else if (a == KA_PASS) {
         snprintf(t, sizeof t, "pass");
+    } else if (a < KA_EXCHF) {
+        int k = a - KA_RECRUIT + 1;
+        snprintf(t, sizeof t, "transfer %d keyple%s to the town", k, k > 1 ? "s" : "");
+    } else if (a < KA_PAYFROM) {
+        int x = a - KA_EXCHF, b = x % 3, i = (x / 3) % 4, f = x / 12;
+        int an = s->farm_animal[f][i];
+        snprintf(t, sizeof t, "exchange %s on farm %d icon %d -> %s", an >= 0 ? KS_GOOD[an] : "animal", f + 1, i + 1, KS_GOOD[b]);
+    } else {
+        int src = a - KA_PAYFROM, an = tk && tk->kind == KT_PAY ? tk->a : 0;
+        if (src == 0) snprintf(t, sizeof t, "pay %s from the barn", KS_GOOD[an]);
+        else {
+            int f = (src - 1) / 4, i = (src - 1) % 4;
+            snprintf(t, sizeof t, "pay %s from farm %d icon %d (%s)", KS_GOOD[an], f + 1, i + 1,
+                     ICON[(int)c->farm_icon[f][(int)s->farm_side[f]][i]]);
+        }
     }
     return snprintf(buf, cap, "%s", t);
 }
@@ -196,6 +212,8 @@ static void task_json(BLJw *w, const KsTask *t) {
     case KT_MOVE: bl_jw(w, ",\"keyples_left\":%d,\"farms_and_fields_only\":%s", a, b ? "true" : "false"); break;
     case KT_TRADE: bl_jw(w, ",\"market\":%d", a + 1); break;
     case KT_EXCH: bl_jw(w, ",\"exchanges_left\":%d", a); break;
+    case KT_RECRUIT: bl_jw(w, ",\"keyples_most\":%d", a); break;
+    case KT_PAY: bl_jw(w, ",\"animal\":\"%s\"", KS_GOOD[a]); break;
     case KT_ORDER: bl_jw(w, ",\"harbour_tile\":\"%c\"", 'A' + a); break;
     case KT_BENEFIT: bl_jw(w, ",\"harbour\":%d,\"tier\":%d,\"activator\":%s", a + 1, b, cc ? "true" : "false"); break;
     case KT_KEFFECT:
@@ -363,8 +381,10 @@ int ks_observe(const KsConfig *c, const KsState *s, int v, char *buf, int cap) {
         for (int t = 0; t < 6; t++) if (pl->hl_built >> t & 1) bl_jw(&w, "%c", 'A' + t);
         bl_jw(&w, "\",\"strip\":");
         if (pl->strip >= 0) bl_jw(&w, "%d", pl->strip + 1); else bl_jw(&w, "null");
-        bl_jw(&w, ",\"dice_set\":%d,\"dice\":{", pl->n_set);
         int show = full || q == v || s->revealed;
+        /* Another seat's secret setting shows only once done: its steps would tell six values
+         * from a dice strip's side (one step), and the strips are public. */
+        bl_jw(&w, ",\"dice_set\":%d,\"dice\":{", show || pl->n_set == KC_N ? pl->n_set : 0);
         for (int col = 0; col < KC_N; col++) {
             bl_jw(&w, "%s\"%s\":", col ? "," : "", KS_COLOUR[col]);
             if (show && pl->die[col]) bl_jw(&w, "%d", pl->die[col]); else bl_jw(&w, "null");
@@ -400,7 +420,10 @@ int ks_observe(const KsConfig *c, const KsState *s, int v, char *buf, int cap) {
         bl_jw(&w, "]},\"pirates\":[");
         for (int h = 0; h < KS_NH; h++) bl_jw(&w, "%s%d", h ? "," : "", s->pir[h]);
         bl_jw(&w, "],\"flags\":[");
-        for (int f = 0; f < 3; f++) bl_jw(&w, "%s%d", f ? "," : "", s->flag_at[f] + 1);
+        for (int f = 0; f < 3; f++) {   /* null until the set-up roll places them */
+            if (s->flag_at[f] >= 0) bl_jw(&w, "%s%d", f ? "," : "", s->flag_at[f] + 1);
+            else bl_jw(&w, "%snull", f ? "," : "");
+        }
         int lit = s->beacon[0] >= 0 ? ks_beacons(c, s, s->alloc_item) : 0;
         bl_jw(&w, "],\"beacons\":[");
         for (int b = 0; b < 3; b++) {

@@ -70,16 +70,32 @@ int ks_animals(const KsState *s, int p, int a, int farms_only) {
     return n;
 }
 
-/* Give up one animal a: from the barn first, else from a farm p owns (its
- * icon can then be used again). */
-static void take_animal(KsState *s, int p, int a) {
-    if (s->pl[p].goods[a] > 0) { s->pl[p].goods[a]--; return; }
+/* Where p can give up an animal a (rulebook, markets: "if an animal, from a farm you
+ * control"): KA_PAYFROM + 0 the barn, + 1 + f*4 + i an icon of a farm p owns. */
+static int animal_sources(const KsState *s, int p, int a, int32_t *out) {
+    int n = 0;
+    if (s->pl[p].goods[a] > 0) out[n++] = KA_PAYFROM;
     for (int f = 0; f < KS_NFARM; f++) {
         int r = farm_loc(s, f);
         if (r < 0 || s->rl_owner[r] != p) continue;
         for (int i = 0; i < 4; i++)
-            if (s->farm_animal[f][i] == a) { s->farm_animal[f][i] = -1; return; }
+            if (s->farm_animal[f][i] == a) out[n++] = KA_PAYFROM + 1 + f * 4 + i;
     }
+    return n;
+}
+
+static void take_animal_from(KsState *s, int p, int a, int src) {
+    if (src == 0) s->pl[p].goods[a]--;
+    else s->farm_animal[(src - 1) / 4][(src - 1) % 4] = -1;   /* the icon can be used again */
+}
+
+/* A market takes one animal a: where from is p's decision (a farm's animal scores for
+ * black 10 and red 1-3, the barn's does not; a freed icon yields again), unless only
+ * one place holds one. */
+static void pay_animal(KsState *s, int p, int a) {
+    int32_t src[1 + KS_NFARM * 4];
+    if (animal_sources(s, p, a, src) == 1) take_animal_from(s, p, a, src[0] - KA_PAYFROM);
+    else push(s, KT_PAY, p, a, 0, 0);
 }
 
 /* Stone, wheat and wood come from the quarry, wheat fields and forest while
@@ -319,12 +335,25 @@ static int task_legal(const KsConfig *c, const KsState *s, const KsTask *t, int3
         for (int a = 0; a < 3; a++) out[n++] = KA_ANIMAL + a;
         out[n++] = KA_PASS;
         break;
-    case KT_EXCH:
+    case KT_EXCH:   /* "in a farm you control or in your barn ... placed in the same location" */
         for (int a = 0; a < 3; a++)
             if (pl->goods[a] > 0)
                 for (int b = 0; b < 3; b++) if (a != b) out[n++] = KA_EXCH + a * 3 + b;
+        for (int f = 0; f < KS_NFARM; f++) {
+            int r = farm_loc(s, f);
+            if (r < 0 || s->rl_owner[r] != p) continue;
+            for (int i = 0; i < 4; i++)
+                if (s->farm_animal[f][i] >= 0)
+                    for (int b = 0; b < 3; b++)
+                        if (b != s->farm_animal[f][i]) out[n++] = KA_EXCHF + (f * 4 + i) * 3 + b;
+        }
         out[n++] = KA_PASS;
         break;
+    case KT_RECRUIT:   /* "transfer up to 2 keyples": how many */
+        for (int k = 1; k <= t->a && k <= pl->mat; k++) out[n++] = KA_RECRUIT + k - 1;
+        out[n++] = KA_PASS;
+        break;
+    case KT_PAY: n = animal_sources(s, p, t->a, out); break;
     case KT_ORDER:
         if (t->a == 8) { out[n++] = KA_ORDER; out[n++] = KA_ORDER + 1; out[n++] = KA_ORDER + 2; }
         else if (t->a == 9) { out[n++] = KA_ORDER; out[n++] = KA_ORDER + 1; }
@@ -483,7 +512,7 @@ static void level_effect(const KsConfig *c, KsState *s, int p, int col, int lv, 
         else { push(s, KT_MOVE, p, 1, 1, 0); push(s, KT_FARM, p, 2, 0, 0); }
         break;
     case KC_RED:
-        if (!side) recruit(s, p, 2);
+        if (!side) push(s, KT_RECRUIT, p, 2, 0, 0);
         else push(s, KT_MOVE, p, 2, 0, 0);
         break;
     case KC_BLUE:
@@ -832,8 +861,8 @@ static void do_trade(KsState *s, int p, int m, int k) {
     int side = s->mk_side[m];
     s->mk_used |= (uint8_t)(1u << m);
     switch (s->mk_tile[m]) {
-    case KM_BLUE: if (side) { take_animal(s, p, KG_PIG); gain(s, p, KG_FISH, 2); } else { pl->goods[KG_FISH]--; gain(s, p, KG_PIG, 2); } break;
-    case KM_GREEN: if (side) { take_animal(s, p, KG_SHEEP); gain(s, p, KG_WHEAT, 2); } else { pl->goods[KG_WHEAT]--; gain(s, p, KG_SHEEP, 2); } break;
+    case KM_BLUE: if (side) { gain(s, p, KG_FISH, 2); pay_animal(s, p, KG_PIG); } else { pl->goods[KG_FISH]--; gain(s, p, KG_PIG, 2); } break;
+    case KM_GREEN: if (side) { gain(s, p, KG_WHEAT, 2); pay_animal(s, p, KG_SHEEP); } else { pl->goods[KG_WHEAT]--; gain(s, p, KG_SHEEP, 2); } break;
     case KM_ORANGE: if (side) { pl->goods[KG_STONE]--; gain(s, p, KG_WOOD, 3); } else { pl->goods[KG_WOOD]--; gain(s, p, KG_STONE, 3); } break;
     case KM_PURPLE: if (side) { pl->goods[KG_GEM0 + k - 1]--; gain(s, p, KG_STONE, 3); } else { pl->goods[KG_STONE]--; draw_gems(s, p, 2); } break;
     case KM_GREY1: pl->goods[KG_WHEAT]--; push(s, KT_ADVANCE, p, -1, 0, 0); break;
@@ -985,11 +1014,13 @@ void ks_apply(const KsConfig *c, KsState *s, int32_t a) {
     }
     case KT_ANIMAL: gain(s, p, a - KA_ANIMAL, 1); break;
     case KT_EXCH: {
-        int x = a - KA_EXCH;
-        pl->goods[x / 3]--; pl->goods[x % 3]++;
+        if (a >= KA_EXCHF) { int x = a - KA_EXCHF; s->farm_animal[x / 12][(x / 3) % 4] = (int8_t)(x % 3); }
+        else { int x = a - KA_EXCH; pl->goods[x / 3]--; pl->goods[x % 3]++; }
         if (t.a > 1) push(s, KT_EXCH, p, t.a - 1, 0, 0);
         break;
     }
+    case KT_RECRUIT: recruit(s, p, a - KA_RECRUIT + 1); break;
+    case KT_PAY: take_animal_from(s, p, t.a, a - KA_PAYFROM); break;
     case KT_ORDER: {
         int k = a - KA_ORDER;
         int second = t.a == 9 ? KT_MARKET : KT_SKILL;

@@ -197,12 +197,12 @@ int ks_beacons(const KsConfig *c, const KsState *s, int alloc) {
             /* Harbour rows only (headlands E and F excluded), by scoring tile number. */
             static const int PAIR[6][2] = {{0, 0}, {8, 9}, {1, 2}, {4, 10}, {3, 11}, {7, 12}};
             if (k == 0) {
+                /* C1 "the 12-point multiplier condition": a keyple there scores 12, on every
+                 * tile alike; a tile whose most is below 12 can never count (docs/keyside.md). */
                 int full = 0;
                 for (int h = 0; h < KS_NH; h++) {
                     int n = pl->kp[KS_H(h)] + (s->red_i == 0 && s->htile[h] == 8);
-                    int v = tile_value(&f, s->hscore[h], s->hred[h]);
-                    int max = (!s->hred[h] && s->hscore[h] == 2) ? 8 : 12;
-                    full += n > 0 && v >= max;
+                    full += n > 0 && tile_value(&f, s->hscore[h], s->hred[h]) >= 12;
                 }
                 ok = full >= 2;
             } else {

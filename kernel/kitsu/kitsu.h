@@ -1,6 +1,11 @@
 /* Kitsu — team trick-taking for 2, 4 or 6 players (rules: shared/rules/kitsu.txt,
  * rules as implemented and every choice made: docs/kitsu.md).
  *
+ * Files: setup.c (configure, initial state), rules.c (flow, legal actions,
+ * apply, chance, the function table), score.c (scoring a trick, returns),
+ * observe.c (notation, JSON, determinization), eval.c (heuristic),
+ * position.c (Game.position).
+ *
  * Parameter vector (built by py/boardlab/games/kitsu.py from data/kitsu.json):
  *   [0] players        2, 4 or 6
  *   [1] track_length   spaces from start to absolute wisdom (stand-in default 15)
@@ -24,20 +29,13 @@
  *                      round (decisions), or the first leader (chance)
  *   KA_DEAL + t        chance: the next card dealt or drawn is of type t
  *
- * Position set-up vector (vtable.setup: what seat V knows at a real table, at
- * one of the players' card-play decisions):
- *   [0] V   [1] leader   [2,3] pawns Blue, Orange   [4,5] rounds won
- *   [6..10] per token: -1 available, -2 used this round, else holder seat
- *   then players x hand size (V's entry is ignored: V's hand counts rule)
- *   then 15 x V's hand, 15 x discard pile, 15 x last trick (within the discard),
- *   then players x 15: cards V knows to be in each other hand,
- *   then n (cards in the current trick) and per card, in play order:
- *   type (-1 = another seat's hidden card), hidden, destroyed, token (-1), +3 side (-1)
+ * Position set-up vector (Game.position): described in position.c.
  */
 #ifndef BL_KITSU_H
 #define BL_KITSU_H
 #include <stdint.h>
 #include "../common/game_api.h"
+#include "../common/bitboard.h"
 
 enum { KC_BLUE = 0, KC_ORANGE = 1 };
 enum { KT_WHITE = 12, KT_BLACK = 13, KT_KATANA = 14, K_NTYPES = 15 };
@@ -142,10 +140,89 @@ typedef struct {
 extern const BLGameVTable bl_kitsu_vtable;
 
 /* Give `seat` exactly counts[t] cards of each type t (K_NTYPES entries) from its
- * hand and the stock (inference from play; see kitsu.c). 0, or -1 unchanged. */
+ * hand and the stock (inference from play; see observe.c). 0, or -1 unchanged. */
 int kitsu_set_hand(const BLGame *g, void *st, int seat, const int *counts);
 /* counts[t] = cards of type t in `seat`'s hand; returns the type of its face-down
  * card in the current trick, -1 if none. For worlds (determinizations) only. */
 int kitsu_world_hand(const BLGame *g, const void *st, int seat, int *counts);
+
+/* --- shared between the kernel's files --- */
+#define NO_CAP 255   /* colour_cap: no bound known */
+
+static inline int is_numeral(int t) { return t < 12; }
+static inline int colour_of_type(int t) { return t < 6 ? KC_BLUE : KC_ORANGE; } /* numerals only */
+static inline int value_of_type(int t) { return t % 6 + 1; }
+static inline int clan_of(int seat) { return seat & 1; }
+static inline int next_seat(const KitsuConfig *c, int s) { return (s + 1) % c->players; }
+/* Exchange partner: 4p the partner opposite, 6p the clan member to the left
+ * (next clockwise); both are two seats on. */
+static inline int exchange_target(const KitsuConfig *c, int s) { return (s + 2) % c->players; }
+
+static inline int type_count(const KitsuConfig *c, uint32_t set, int t) {
+    return bb_popcount32(set & c->type_mask[t]);
+}
+/* The physical copy of type t that leaves `set` (copies are interchangeable). */
+static inline int take_type(const KitsuConfig *c, uint32_t set, int t) {
+    return bb_lsb32(set & c->type_mask[t]);
+}
+/* Ascending distinct types of the cards in `set` (ids of a type are consecutive). */
+static inline int types_in(const KitsuConfig *c, uint32_t set, int32_t base, int32_t *out) {
+    int n = 0;
+    while (set) {
+        int t = c->type_of[bb_lsb32(set)];
+        out[n++] = base + t;
+        set &= ~c->type_mask[t];
+    }
+    return n;
+}
+static inline int token_of_seat(const KitsuState *s, int seat) {
+    for (int k = 0; k < K_NTOKENS; k++)
+        if (s->token_holder[k] == seat) return k;
+    return -1;
+}
+static inline int clan_holds_token(const KitsuConfig *c, const KitsuState *s, int clan) {
+    for (int k = 0; k < K_NTOKENS; k++)
+        if (s->token_holder[k] >= 0 && clan_of(s->token_holder[k]) == clan) return 1;
+    (void)c;
+    return 0;
+}
+static inline int token_available(const KitsuState *s, int k) {
+    return s->token_holder[k] < 0 && !(s->tokens_used >> k & 1);
+}
+static inline int clan_size(const KitsuConfig *c) { return c->players / 2; }
+
+/* setup.c */
+int kitsu_configure(BLGame *g, const int32_t *pv, int n, char *err, int errlen);
+void kitsu_init(const BLGame *g, void *st, uint64_t seed);
+/* rules.c */
+int kitsu_current_player(const BLGame *g, const void *st);
+int kitsu_legal_actions(const BLGame *g, const void *st, int32_t *out);
+void kitsu_apply(const BLGame *g, void *st, int32_t a);
+int kitsu_chance_outcomes(const BLGame *g, const void *st, int32_t *acts, double *probs);
+int32_t kitsu_sample_chance(const BLGame *g, void *st);
+/* Take k copies of type t out of *pool into *dst; 0 if there are too few. */
+int kitsu_take_copies(const KitsuConfig *c, uint32_t *pool, uint32_t *dst, int t, int k);
+/* A card `seat` played is seen: the others' knowledge of its hand follows. */
+void kitsu_reveal_played(const KitsuConfig *c, KitsuState *s, int seat, int t, int forced);
+/* Everything after a trick's pawn move and any token handed out. */
+void kitsu_after_trick(const KitsuConfig *c, KitsuState *s);
+/* score.c */
+void kitsu_end_trick(const KitsuConfig *c, KitsuState *s);
+void kitsu_returns(const BLGame *g, const void *st, double *out);
+/* observe.c */
+int kitsu_action_to_string(const BLGame *g, const void *st, int32_t a, char *buf, int cap);
+int kitsu_observe_json(const BLGame *g, const void *st, int viewer, char *buf, int cap);
+int kitsu_determinize(const BLGame *g, void *st, int observer, BLRng *rng);
+/* Deal in place every card seat o cannot see, agreeing with what o knows; -1 if none fits. */
+int kitsu_sample_world(const KitsuConfig *c, KitsuState *s, int o, BLRng *r);
+void kitsu_shuffle_ids(int8_t *ids, int n, BLRng *r);
+/* eval.c */
+void kitsu_evaluate(const BLGame *g, const void *st, double *out);
+/* position.c */
+int kitsu_setup(const BLGame *g, void *st, uint64_t seed, const int32_t *desc, int n, char *err, int errlen);
+
+extern const char *const K_TYPE_NAME[K_NTYPES];
+extern const char *const K_TOKEN_NAME[K_NTOKENS];
+extern const char *const K_CLAN_NAME[2];
 
 #endif

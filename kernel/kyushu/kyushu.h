@@ -2,6 +2,12 @@
  * shared/rules/kyushu.txt; rules as implemented and every choice made:
  * docs/kyushu.md).
  *
+ * Files: setup.c (configure, initial state), map.c (the bitboard map, card
+ * positions and placement, the undo log), rules.c (flow, legal actions, apply,
+ * chance, the function table), score.c (scoring, returns), observe.c
+ * (notation, JSON, determinization), eval.c (heuristic), position.c
+ * (Game.position), scenario.c (map edits for tests).
+ *
  * Parameter vector (built by py/boardlab/games/kyushu.py from data/kyushu.json):
  *   [0] players        2..5
  *   [1] side           Starting Province side: 0 = A, 1 = B
@@ -159,12 +165,127 @@ typedef struct {
     int8_t delta[KY_MAXP][KC_N];    /* resources seat p took from the pool this phase, minus those
                                        it returned (settled at the reveal) */
     uint8_t undo_n[KY_MAXP];
-    uint32_t undo[KY_MAXP][KY_UNDO];   /* cell | old contents << 10 (see kyushu.c) */
+    uint32_t undo[KY_MAXP][KY_UNDO];   /* cell | old contents << 10 (see map.c) */
     KyuMeta meta[KY_MAXP];          /* map meta before the turn */
     KyuMap map[KY_MAXP];
 } KyuState;
 
 extern const BLGameVTable bl_kyushu_vtable;
+
+/* --- shared between the kernel's files --- */
+/* Width and height of a card in each orientation. */
+static const int OW[4] = {3, 2, 3, 2}, OH[4] = {2, 3, 2, 3};
+/* Tile terrain chosen by a discarded colour: blue lake, brown town, grey forest, purple hot spring. */
+static const int TILE_OF[KC_N] = {KT_LAKE, KT_TOWN, KT_FOREST, KT_SPRING};
+
+static inline uint32_t sh(uint32_t x, int d) { return d > 0 ? x >> d : d < 0 ? x << -d : x; }
+static inline int getbit(const uint32_t *pl, int r, int c) { return (int)((pl[r] >> c) & 1u); }
+static inline void setbit(uint32_t *pl, int r, int c) { pl[r] |= 1u << c; }
+static inline void clrbit(uint32_t *pl, int r, int c) { pl[r] &= ~(1u << c); }
+static inline int is_prod(int t) { return t >= KT_PROD && t < KT_PROD + KC_N; }
+static inline int is_fact(int t) { return t >= KT_FACT && t < KT_FACT + KC_N; }
+static inline int left_seat(const KyuConfig *c, int p) { return (p + 1) % c->players; }
+static inline int right_seat(const KyuConfig *c, int p) { return (p + c->players - 1) % c->players; }
+/* Pick box to a seat's left / right (2p: the middle boxes). */
+static inline int left_box(const KyuConfig *c, int p) { return c->players == 2 ? (p == 0 ? 2 : 3) : left_seat(c, p); }
+static inline int right_box(const KyuConfig *c, int p) { return c->players == 2 ? (p == 0 ? 3 : 2) : right_seat(c, p); }
+
+/* Cell (i, j) of the oriented card holding printed square sq (2 rows x 3 columns). */
+static inline void orient_cell(int o, int sq, int *i, int *j) {
+    int pr = sq / 3, pc = sq % 3;
+    switch (o) {
+    case 0: *i = pr; *j = pc; break;
+    case 1: *i = pc; *j = 1 - pr; break;        /* a quarter turn clockwise */
+    case 2: *i = 1 - pr; *j = 2 - pc; break;    /* half turn */
+    default: *i = 2 - pc; *j = pr; break;       /* three quarter turns */
+    }
+}
+
+/* One seat's score (score.c), row by row, and the Most/Fewest criteria. */
+typedef struct {
+    int springs, forests, towns, lakes, factories, travelers, most_fewest, total, fallows;
+    int metric[2][KY_NMF];   /* [0] Most criterion, [1] Fewest criterion, per card */
+} KyuScore;
+
+static inline int cell_res(const KyuMap *m, int r, int c) {
+    for (int k = 0; k < KC_N; k++)
+        if (getbit(m->res[k], r, c)) return k;
+    return -1;
+}
+
+/* The pool during a Map phase. Turns are simultaneous in the rulebook and
+ * modelled as hidden turns in seat order, so a turn must not see what earlier
+ * turns took: each seat takes from (and returns to) the pool as it was when the
+ * phase began, changed by its own turn only (delta). The real pool is settled
+ * at the reveal (settle_pool, rules.c). Outside a Map phase the pool is used
+ * directly. */
+static inline int pool_avail(const KyuState *s, int p, int k) {
+    return s->in_map ? s->pool_start[k] - s->delta[p][k] : s->pool[k];
+}
+static inline void pool_take(KyuState *s, int p, int k) {
+    if (s->in_map) s->delta[p][k]++; else s->pool[k]--;
+}
+static inline void pool_return(KyuState *s, int p, int k) {
+    if (s->in_map) s->delta[p][k]--; else s->pool[k]++;
+}
+
+/* Host of the traveler of the seat at traveler step `steps`, side `side`. */
+static inline int trav_host(const KyuConfig *c, int p, int side) {
+    return side == 0 ? left_seat(c, p) : right_seat(c, p);
+}
+
+/* The real maps (a viewer's view may replace some with maps before their hidden turns). */
+static inline void real_maps(const KyuState *s, const KyuMap **maps) {
+    for (int p = 0; p < KY_MAXP; p++) maps[p] = &s->map[p];
+}
+
+/* setup.c */
+int kyushu_configure(BLGame *g, const int32_t *pv, int n, char *err, int errlen);
+void kyushu_init(const BLGame *g, void *st, uint64_t seed);
+/* map.c */
+uint32_t kyu_get_code(const KyuMap *m, int r, int c);
+void kyu_set_code(KyuMap *m, int r, int c, uint32_t code);
+void kyu_map_reset(KyuMap *m);
+void kyu_bbox_recompute(KyuMap *m);
+int kyu_count_res(const KyuMap *m);
+int kyu_count_plane(const KyuMap *m, const uint32_t *pl);
+int kyu_cells_of(const KyuMap *m, const uint32_t *pl, int32_t *out);
+int kyu_res_cells(const KyuMap *m, int32_t *out);
+void kyu_free_springs(const KyuMap *m, uint32_t *rows);
+void kyu_push_undo(KyuState *s, int p, int r, int c);
+void kyu_save_meta(KyuState *s, int p);
+void kyu_revert_map(const KyuState *s, int p, KyuMap *m);
+int kyu_positions(const KyuConfig *c, const KyuMap *m, int card, int o, int layer, uint32_t *pos);
+void kyu_place_card(const KyuConfig *c, KyuState *s, int p, int card, int o, int R, int C, int layer, int log);
+void kyu_recentre(KyuState *s, int p);
+/* rules.c */
+int kyushu_current_player(const BLGame *g, const void *st);
+int kyushu_legal_actions(const BLGame *g, const void *st, int32_t *out);
+void kyushu_apply(const BLGame *g, void *st, int32_t a);
+int kyushu_chance_outcomes(const BLGame *g, const void *st, int32_t *acts, double *probs);
+int32_t kyushu_sample_chance(const BLGame *g, void *st);
+int kyu_orient_options(const KyuConfig *c, const KyuState *s, int p);
+int kyu_settled_pool(const KyuConfig *c, const KyuState *s, int k);
+int kyu_overdrawn(const KyuConfig *c, const KyuState *s, int k);
+void kyu_begin_map(const KyuConfig *c, KyuState *s);
+void kyu_end_map_turn(const KyuConfig *c, KyuState *s);
+/* score.c */
+void kyu_score_all(const KyuConfig *c, const KyuState *s, const KyuMap *const *maps, KyuScore *out);
+void kyushu_returns(const BLGame *g, const void *st, double *out);
+/* observe.c */
+int kyushu_action_to_string(const BLGame *g, const void *st, int32_t a, char *buf, int cap);
+int kyushu_observe_json(const BLGame *g, const void *st, int viewer, char *buf, int cap);
+int kyushu_determinize(const BLGame *g, void *st, int observer, BLRng *rng);
+void kyu_random_placement(const KyuConfig *c, KyuState *s, int p, BLRng *r);
+/* eval.c */
+void kyushu_evaluate(const BLGame *g, const void *st, double *out);
+/* position.c */
+int kyushu_setup(const BLGame *g, void *st, uint64_t seed, const int32_t *desc, int n, char *err, int errlen);
+
+extern const char *const KY_COLOUR_NAME[KC_N];
+extern const char *const KY_TER_NAME[KT_N];
+extern const char *const KY_ORIENT_NAME[4];
+extern const char *const KY_LAYER_NAME[2];
 
 /* --- entry points for scenario tests only (boardlab._kyushu_scenario) --- */
 /* Both edit the map as if before the current Map phase, if one runs.

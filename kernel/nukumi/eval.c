@@ -61,10 +61,15 @@ static double projected(const NkConfig *c, const NkState *s, int p) {
     int gold = owned[R_GOLD];
     int draw = nk_draw_size(c, s, p);
     double per_round = (draw < bag ? draw : bag) * (3.5 + 1.5 * gold / (double)(bag ? bag : 1));
-    if (c->players == 1)   /* part of that value comes from what the bag can build (measured: docs/search.md) */
+    /* Solo: part of that value comes from what the bag can build
+     * (measured: docs/experiments/2026-12-03-nukumi-bag-build-potential.md). */
+    if (c->players == 1)
         per_round = 0.6 * per_round + 0.7 * build_potential(c, s, owned, bag, draw);
     v += per_round * (rounds_left - 1);
-    v += 1.0 * nk_total(s->drawn[p]);                  /* still to spend this round: a Coin each at worst */
+    /* Still to spend this round: a Coin each at worst (sold), a little more while the seat
+     * is in the round (an action may still use it; selling can wait for the turn's end);
+     * nothing once it has passed. */
+    if (!(s->passed >> p & 1)) v += 1.1 * nk_total(s->drawn[p]);
     v += 2.5 * bb_popcount64(s->hand[p]);
     /* Standing where a building can go (the step before most points). */
     int sq = s->pos[p];

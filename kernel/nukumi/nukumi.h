@@ -58,6 +58,7 @@
  *   NA_BLIND           advanced: draw blind (a Helper, or an action card)
  *   NA_PICKH + h       advanced: take face-up Helper h
  *   NA_ROUTE + i       Score Attack: the i-th of the NPC's tied shortest routes
+ *   NA_END             end the turn (after the action: free actions or this)
  *   chance: NA_ROUNDCARD + k (round card dealt), NA_PARTNERDEAL + k (partner
  *   board dealt to the next seat), NA_DIE + f (die face f + 1),
  *   NA_DRAWRES + r (resource drawn from the bag), NA_DRAWHELPER + h,
@@ -140,7 +141,7 @@ enum {
     NA_ROUNDCARD = NA_DECLINE + 1, NA_PARTNERDEAL = NA_ROUNDCARD + NK_NROUND,
     NA_DIE = NA_PARTNERDEAL + NK_NPART, NA_DRAWRES = NA_DIE + 6, NA_DRAWHELPER = NA_DRAWRES + NK_NRES,
     NA_BLIND = NA_DRAWHELPER + NK_NHELP, NA_PICKH = NA_BLIND + 1, NA_DRAWCARD = NA_PICKH + NK_NHELP,
-    NA_ROUTE = NA_DRAWCARD + NK_NCARD, NA_NUM = NA_ROUTE + 16
+    NA_ROUTE = NA_DRAWCARD + NK_NCARD, NA_END = NA_ROUTE + 16, NA_NUM = NA_END + 1
 };
 
 enum {
@@ -159,6 +160,7 @@ enum {
     NP_CDRAW,           /* chance (advanced): an action card from its deck */
     NP_ROUTE,           /* decision (Score Attack): the NPC's route among tied ones */
     NP_BUILD,           /* decision: which building a "build" effect constructs, or none */
+    NP_AFTER,           /* decision: the action has resolved; free actions, a ride, or end the turn */
     NP_OVER
 };
 /* What the flow returns to when the effect stack runs empty. */
@@ -219,7 +221,7 @@ typedef struct {
     int8_t round_first;             /* start player of the current round */
     int8_t start_holder, start_down;     /* start player card: holder, face down */
     int8_t nuku;                    /* Nukumaru's square */
-    int8_t in_action;               /* the turn's action has begun */
+    int8_t in_action;               /* the turn's action has begun (then NP_AFTER once it resolved) */
     int8_t rode;                    /* carriage ridden since the last step */
     int8_t draw_left;               /* NP_DRAW: resources still to draw */
     int8_t n_round_cards, n_partners;

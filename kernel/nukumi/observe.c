@@ -16,7 +16,7 @@ const char *const NK_BLD_NAME[NK_NBLD] = {"stall", "public bath", "tavern", "ryo
 static const char *const PHASE_NAME[] = {"setup", "setup", "die", "helper draw", "resource draw",
                                          "event", "actions", "payment", "move", "play helpers",
                                          "take a card", "helper choice", "card draw", "npc route", "build",
-                                         "over"};
+                                         "end of turn", "over"};
 static const char *const OP_NAME[EF_N] = {"", "gain", "coins", "draw helpers", "play helpers", "move",
                                           "fun", "oishi", "die rolls", "take a card", "souvenir coins", "build",
                                           "move Nukumaru", "refill face-up helpers", "refill face-up cards", "npc die", "npc move"};
@@ -34,9 +34,11 @@ int nk_action_to_string(const BLGame *g, const void *vst, int32_t a, char *buf, 
     char sq[4];
     int top = s->sp > 0 ? s->stack[s->sp - 1].op : EF_NONE;
     int refill = s->sp > 0 && (s->stack[s->sp - 1].op == EF_REFILL_H || s->stack[s->sp - 1].op == EF_REFILL_C);
+    if (a == NA_END) return snprintf(buf, (size_t)cap, "end turn");
     if (a >= NA_ROUTE) {
         int8_t route[4];
         int len = nk_route_squares(g, vst, a - NA_ROUTE, route), n;
+        if (!len) return snprintf(buf, (size_t)cap, "NPC route %d", a - NA_ROUTE + 1);   /* none on offer */
         n = snprintf(buf, (size_t)cap, "NPC %d route", s->npc);
         for (int i = 0; i < len && n < cap; i++) {
             sq_name(route[i], sq);
@@ -62,9 +64,12 @@ int nk_action_to_string(const BLGame *g, const void *vst, int32_t a, char *buf, 
     if (a >= NA_PARTNERDEAL)
         return snprintf(buf, (size_t)cap, "partner board %d to P%d", a - NA_PARTNERDEAL + 1, s->n_partners);
     if (a >= NA_ROUNDCARD) return snprintf(buf, (size_t)cap, "round card E-%02d", a - NA_ROUNDCARD + 1);
-    if (a == NA_DECLINE || a == NA_ACCEPT)
-        return snprintf(buf, (size_t)cap, "%s E-%02d", a == NA_ACCEPT ? "accept" : "decline",
-                        s->round_card[(int)s->round] + 1);
+    if (a == NA_DECLINE || a == NA_ACCEPT) {
+        const char *verb = a == NA_ACCEPT ? "accept" : "decline";
+        if (s->round < 0 || s->round >= s->n_round_cards)     /* before the deal, after round 5 */
+            return snprintf(buf, (size_t)cap, "%s the event", verb);
+        return snprintf(buf, (size_t)cap, "%s E-%02d", verb, s->round_card[(int)s->round] + 1);
+    }
     if (a >= NA_PAY) {
         const NkConfig *c = NK_CFG(g);
         int n = snprintf(buf, (size_t)cap, "pay");
@@ -87,7 +92,12 @@ int nk_action_to_string(const BLGame *g, const void *vst, int32_t a, char *buf, 
     if (a == NA_COINMOVE) return snprintf(buf, (size_t)cap, "pay 3 coins to move");
     if (a >= NA_DISCARD) return snprintf(buf, (size_t)cap, "discard S-%02d to move", a - NA_DISCARD + 1);
     if (a == NA_PASS) return snprintf(buf, (size_t)cap, "pass");
-    if (a >= NA_CARD) return snprintf(buf, (size_t)cap, "use EX-%02d", s->card[p][a - NA_CARD] + 1);
+    if (a >= NA_CARD) {
+        int j = a - NA_CARD;
+        if (p < 0 || p >= NK_CFG(g)->players || s->card[p][j] < 0)   /* no seat to move, or an empty slot */
+            return snprintf(buf, (size_t)cap, "use action card %d", j + 1);
+        return snprintf(buf, (size_t)cap, "use EX-%02d", s->card[p][j] + 1);
+    }
     if (a == NA_PARTNER) return snprintf(buf, (size_t)cap, "partner action");
     if (a >= NA_BUILD) return snprintf(buf, (size_t)cap, "build %s", NK_BLD_NAME[a - NA_BUILD]);
     return snprintf(buf, (size_t)cap, "%s", NK_SPOT_NAME[a - NA_SPOT]);
@@ -178,6 +188,12 @@ int nk_observe_json(const BLGame *g, const void *vst, int v, char *buf, int cap)
     if (full) bl_jw(&w, "null"); else bl_jw(&w, "%d", v);
     bl_jw(&w, ",\"partner_side\":\"%c\",\"board_side\":\"%c\",\"round\":%d,\"phase\":\"%s\",\"current_player\":%d",
           c->partner_side ? 'B' : 'A', c->board_side ? 'B' : 'A', s->round, PHASE_NAME[(int)s->phase], nk_current_player(g, vst));
+    /* The seat a decision or a chance outcome is for (whose Helper or resource is drawn, whose
+     * bonus die rolls): public, and not told by current_player at a chance node. */
+    if (s->phase == NP_OVER || s->phase == NP_SETUP_ROUND || s->phase == NP_SETUP_PARTNER)
+        bl_jw(&w, ",\"acting_seat\":null");
+    else
+        bl_jw(&w, ",\"acting_seat\":%d", s->to_move);
     bl_jw(&w, ",\"start_player\":%d,\"start_face_down\":%s,\"nukumaru\":", s->start_holder,
           s->start_down ? "true" : "false");
     if (s->nuku >= 0) { sq_name(s->nuku, sq); bl_jw(&w, "\"%s\"", sq); } else bl_jw(&w, "null");

@@ -1,11 +1,14 @@
 /* Nukumi: the default policy of the search's rollouts in the building game
- * for one player (Score Attack and the 1-player game): build when you can, get
- * to a free square to build on, use build cards, play Helpers; seldom pass,
- * sell or wander. Weighted random, so rollouts still vary. Uniform random
- * play passes, sells and wanders, so a rollout's score said little about
- * building. Multiplayer and Chasing Nukumaru keep uniform rollouts (their
- * measured figures were made with them; Chasing wants catches, not
- * buildings). */
+ * (Score Attack, the 1-player game and, since the free actions after the
+ * action, 2-4 players): build when you can, get to a free square to build on,
+ * use build cards, play Helpers; seldom pass, sell or wander. Weighted random,
+ * so rollouts still vary. Uniform random play passes, sells and wanders, so a
+ * rollout's score said little about building; with 2-4 players it also made
+ * the search sell the round's resources right after its action (a sure Coin
+ * beat a resource random play would waste: 27 points a seat lost in 2-player
+ * self-play, docs/nukumi.md). Chasing Nukumaru keeps uniform rollouts (it
+ * wants catches, not buildings). After the action (2-4 players; alone, the
+ * turn ends with its action) a rollout ends the turn 9 times in 10. */
 #include "nukumi.h"
 
 static int free_square(const NkConfig *c, const NkState *s, int sq) {
@@ -55,8 +58,10 @@ static double weight(const NkConfig *c, const NkState *s, int p, int32_t a) {
 int32_t nk_rollout_action(const BLGame *g, const void *vst, const int32_t *legal, int n, BLRng *rng) {
     const NkConfig *c = NK_CFG(g);
     const NkState *s = (const NkState *)vst;
-    if (c->players != 1 || c->solo == SOLO_CHASING || n > NK_MAXLEGAL)
+    if (c->solo == SOLO_CHASING || n > NK_MAXLEGAL)
         return legal[bl_rng_below(rng, (uint32_t)n)];      /* as the search's own uniform choice */
+    /* After the action (2-4 players): end the turn 9 times in 10 (NA_END is the last legal action). */
+    if (s->phase == NP_AFTER && bl_rng_below(rng, 10) < 9) return legal[n - 1];
     int p = s->to_move;
     double w[NK_MAXLEGAL], sum = 0;
     for (int i = 0; i < n; i++) sum += (w[i] = weight(c, s, p, legal[i]));

@@ -323,9 +323,13 @@ static int npc_walk(const NkConfig *c, NkState *s) {
 }
 
 int nk_route_squares(const BLGame *g, const void *vst, int i, int8_t *sq) {
+    const NkState *s = (const NkState *)vst;
+    /* Only while a route is chosen is s->npc an NPC (1..3) and Nukumaru placed: elsewhere
+     * (a route named on another state) there is no route to read. */
+    if (s->phase != NP_ROUTE || s->npc < 1 || s->npc > NK_NPCS || s->nuku < 0) return 0;
     NkRoute r[NK_MAXROUTES];
     int tied[NK_MAXROUTES];
-    int nt = best_routes(NK_CFG(g), (const NkState *)vst, r, tied);
+    int nt = best_routes(NK_CFG(g), s, r, tied);
     if (i < 0 || i >= nt) return 0;
     for (int k = 0; k < r[tied[i]].len; k++) sq[k] = r[tied[i]].sq[k];
     return r[tied[i]].len;
@@ -370,12 +374,17 @@ static int resume(const NkConfig *c, NkState *s) {
         s->order_i = 0;
         return draw_next(c, s);
     case CTX_TURN:
-        if (s->in_action) return next_turn(c, s, (s->to_move + 1) % P);
-        if (nk_total(s->drawn[(int)s->to_move]) == 0) {   /* sold the last one mid-move */
-            s->passed |= (int8_t)(1 << s->to_move);
+        /* Out of resources: the turn is over and no free action is left to take (before
+         * the action, having sold the last one mid-move, the seat passes). */
+        if (nk_total(s->drawn[(int)s->to_move]) == 0) {
+            if (!s->in_action) s->passed |= (int8_t)(1 << s->to_move);
             return next_turn(c, s, (s->to_move + 1) % P);
         }
-        s->phase = NP_TURN;
+        /* Before the action: choose it; after it: free actions until `end turn`. Alone at
+         * the table the next turn follows at once with the same free actions (and the
+         * once-a-turn square bonuses anew), so there the turn ends with its action. */
+        if (s->in_action && P == 1) return next_turn(c, s, s->to_move);
+        s->phase = s->in_action ? NP_AFTER : NP_TURN;
         return 0;
     case CTX_CLEANUP:
         return begin_round(c, s);
@@ -611,6 +620,24 @@ static void free_move(const NkConfig *c, NkState *s) {
 
 /* ---------- vtable: legal actions ---------- */
 
+/* The round card's "may" is a choice only when taking it can change something: not a gain
+ * from an empty pool, a Helper from an empty deck (and, advanced, an empty row), a track
+ * step past level 5 (all public). */
+static int event_does_something(const NkConfig *c, const NkState *s, int p) {
+    const NkEff *e = c->round_eff[(int)s->round_card[(int)s->round]];
+    for (int i = 0; i < NK_NEFF; i++) {
+        switch (e[i].op) {
+        case EF_NONE: break;
+        case EF_GAIN: if (s->pool[(int)e[i].a] > 0) return 1; break;
+        case EF_HELPER: if (s->deck || s->n_hbot || (c->advanced && row_count(s->hrow))) return 1; break;
+        case EF_FUN: if (s->fun[p] < 5) return 1; break;
+        case EF_OISHI: if (s->oishi[p] < 5) return 1; break;
+        default: return 1;
+        }
+    }
+    return 0;
+}
+
 int nk_current_player(const BLGame *g, const void *vst) {
     const NkState *s = CST(vst);
     switch (s->phase) {
@@ -668,7 +695,7 @@ int nk_legal_actions(const BLGame *g, const void *vst, int32_t *out) {
         for (uint64_t d = s->deck; d;) out[n++] = NA_DRAWHELPER + bb_pop_lsb64(&d);
         return n;
     case NP_EVENT:
-        out[n++] = NA_ACCEPT;
+        if (event_does_something(c, s, p)) out[n++] = NA_ACCEPT;
         out[n++] = NA_DECLINE;
         return n;
     case NP_TURN: {
@@ -711,6 +738,11 @@ int nk_legal_actions(const BLGame *g, const void *vst, int32_t *out) {
         n = emit_carriage(c, s, p, out, n);
         out[n++] = NA_STOP;
         return n;
+    case NP_AFTER:                          /* free actions, rides, end the turn */
+        n = emit_free(s, p, out, n);
+        n = emit_carriage(c, s, p, out, n);
+        out[n++] = NA_END;
+        return n;
     case NP_TAKE:
         for (int k = 0; k < NK_NCARD; k++)
             if (s->cards_open >> k & 1) out[n++] = NA_TAKE + k;
@@ -746,7 +778,9 @@ void nk_apply(const BLGame *g, void *vst, int32_t a) {
     const NkConfig *c = NK_CFG(g);
     NkState *s = ST(vst);
     int p = s->to_move;
-    if (a >= NA_ROUTE) {
+    if (a == NA_END) {
+        if (next_turn(c, s, (p + 1) % c->players)) nk_run(c, s);
+    } else if (a >= NA_ROUTE) {
         NkRoute r[NK_MAXROUTES];
         int tied[NK_MAXROUTES];
         best_routes(c, s, r, tied);
@@ -867,9 +901,10 @@ void nk_apply(const BLGame *g, void *vst, int32_t a) {
         s->drawn[p][k]--;
         s->spent[p][k]++;
         s->coins[p]++;
-        /* Out of resources before acting: forced to pass. */
-        if (s->phase == NP_TURN && nk_total(s->drawn[p]) == 0) {
-            s->passed |= (int8_t)(1 << p);
+        /* Out of resources before acting: forced to pass; after the action: the turn
+         * ends (no free action left to take). */
+        if ((s->phase == NP_TURN || s->phase == NP_AFTER) && nk_total(s->drawn[p]) == 0) {
+            if (s->phase == NP_TURN) s->passed |= (int8_t)(1 << p);
             if (next_turn(c, s, (p + 1) % c->players)) nk_run(c, s);
         }
     } else if (a == NA_COINMOVE) {

@@ -9,8 +9,7 @@
 True
 """
 from .errors import CHANCE, HIDDEN, TERMINAL, IllegalActionError, RecordError
-from .game import Game, PlayoutStats, State, games_available, make
-from .records import replay
+from .game import Game, PlayoutStats, State, games_available, make, replay
 
 __version__ = "0.1.0"
 

@@ -169,13 +169,14 @@ def _kyushu_public_text(state, action: int, actor: int, viewer: int):
     return None
 
 
-_KS_DSET, _KS_LEAD = 96, 104   # kernel/keyside/keyside.h: KA_DSET, KA_STRIP .. KA_LEAD
-
-
 def _keyside_public_text(state, action: int, actor: int, viewer: int):
-    """Dice are set in secret: the others only see that a die was set."""
-    if _KS_DSET <= action < _KS_LEAD:
-        return f"P{actor} sets a die in secret"
+    """Dice are set in secret, as six values or (year 3, with the option) a dice strip's side:
+    the others read one line when a seat has set all six, never its steps (their number would
+    tell a strip, and the strips are public)."""
+    from .games.keyside import SECRET_DICE, STRIP_SIDES
+    if action in SECRET_DICE:
+        done = action in STRIP_SIDES or state.observation(actor)["seats"][actor]["dice_set"] == 5
+        return f"P{actor} sets their dice in secret" if done else ""
     return None
 
 
@@ -184,11 +185,12 @@ _PUBLIC_TEXT = {"kitsu": _kitsu_public_text, "kyushu": _kyushu_public_text,
 _EVENTS = {"kitsu": _kitsu_events}
 # Chance outcomes everybody sees (the rest -- deals, draws -- are private to their receiver).
 _PUBLIC_CHANCE = {"kitsu": lambda action: action < _K_DEAL, "kyushu": lambda action: action >= _KY_OFFER,
-                  "keyside": lambda action: action < _KS_DSET}   # Keyside's setup is all public
+                  "keyside": lambda action: action < 96}   # Keyside's setup is all public (< KA_DSET)
 
 
 def move_text(game_name: str, state, action: int, actor: int, viewer: int) -> str:
-    """Notation of a player's move as ``viewer`` may see it (``state`` is before the move)."""
+    """Notation of a player's move as ``viewer`` may see it (``state`` is before the move);
+    "" for a hidden step that is not shown on its own line."""
     if actor != viewer and game_name in _PUBLIC_TEXT:
         hidden = _PUBLIC_TEXT[game_name](state, action, actor, viewer)
         if hidden is not None:
@@ -368,7 +370,9 @@ def cmd_play(args) -> int:
                 return 0
         else:
             action = int(ai[player].step(state))
-        _print(f"> {move_text(args.game, state, action, player, seat)}")
+        text = move_text(args.game, state, action, player, seat)
+        if text:
+            _print(f"> {text}")
         state.apply(action)
         if events:
             for line in events(before, state.observation(seat)):

@@ -15,6 +15,7 @@ True
 from __future__ import annotations
 
 import json
+import math
 import operator
 import re
 from dataclasses import dataclass
@@ -23,7 +24,9 @@ import numpy as np
 
 from . import _core
 from . import games as _games
-from .errors import CHANCE, HIDDEN, TERMINAL, IllegalActionError, brief_repr
+from .errors import CHANCE, HIDDEN, TERMINAL, IllegalActionError, RecordError, brief_repr
+from .facts import param_values
+from .records import make_record, parse_record
 
 _MAX_SEED = 2**64
 #: A move number in parse_action: ASCII digits only ("٣" is not 3), at most 9 of
@@ -56,6 +59,32 @@ def _as_int(value):
         return operator.index(value)
     except TypeError:
         return None
+
+
+def _json_facts(value, where: str = ""):
+    """Position facts as the record will hold them: plain JSON (numpy scalars become numbers,
+    a tuple a list, an int key a string), so that the position built and the one its record
+    replays are the same. A value JSON cannot hold is a ValueError naming where it is."""
+    if isinstance(value, np.generic):
+        value = value.item()
+    if value is None or isinstance(value, (bool, int, str)):
+        return value
+    if isinstance(value, float):
+        if math.isfinite(value):
+            return value
+    elif isinstance(value, (list, tuple)):
+        return [_json_facts(v, f"{where}[{i}]") for i, v in enumerate(value)]
+    elif isinstance(value, dict):
+        out = {}
+        for k, v in value.items():
+            if isinstance(k, np.generic):
+                k = k.item()
+            if not isinstance(k, (str, int)) or isinstance(k, bool):
+                raise ValueError(f"{where or 'facts'}: key {brief_repr(k)} is not a string")
+            out[str(k)] = _json_facts(v, f"{where}.{k}" if where else str(k))
+        return out
+    raise ValueError(f"{where or 'facts'} must be a JSON value (a number, string, true/false, null, "
+                     f"list or object), got {brief_repr(value)}")
 
 
 def games_available() -> list[str]:
@@ -93,7 +122,7 @@ def make(name: str, seed: int | None = None, **params) -> "Game":
     if seed is not None:
         seed = _check_seed(seed)
     full = dict(module.DEFAULTS)
-    full.update(params)
+    full.update(param_values(name, module.DEFAULTS, params))
     vector = module.kernel_params(dict(full))
     core = _core.CoreGame(module.NAME, vector)
     return Game(name, full, seed, module, core)
@@ -187,7 +216,12 @@ class Game:
         """
         seat = self._position_seat(seat)
         seed = _check_seed(seed)
-        position = {"seat": seat, "facts": facts}
+        try:
+            plain = _json_facts(facts)
+        except ValueError:      # the game's own check names a bad fact its way, if it finds it
+            self._start(seed, {"seat": seat, "facts": facts})
+            raise
+        position = {"seat": seat, "facts": plain}
         return State(self, self._start(seed, position), seed, position=position)
 
     def _position_seat(self, seat) -> int:
@@ -210,10 +244,57 @@ class Game:
 
     def replay(self, record) -> "State":
         """Rebuild the state a record (dict or JSON text) describes, checking
-        every action; :class:`boardlab.RecordError` if it does not replay."""
-        from . import records
+        every action; :class:`boardlab.RecordError` naming the first problem
+        (which key, which action index) if it does not replay."""
+        rec = parse_record(record)
+        if rec["game"] != self.name:
+            raise RecordError(f"record is of game {brief_repr(rec['game'])}, not {self.name!r}")
+        unknown = [k for k in rec["params"] if k not in self._module.DEFAULTS]
+        if unknown:
+            raise RecordError(
+                f"record 'params' has unknown parameter {brief_repr(unknown[0])} for {self.name}")
+        params = dict(self._module.DEFAULTS)
+        params.update(rec["params"])
+        if params != self.params:
+            raise RecordError(
+                f"record 'params' {brief_repr(params)} differ from this game's {self.params}")
 
-        return records.replay_into(self, record)
+        seed = rec["seed"]
+        position = rec.get("position")
+        try:
+            start = self._start(seed, position)
+        except ValueError as e:
+            raise RecordError(f"record 'position' rejected: {e}") from None
+        state = State(self, start, seed, position=position)
+        core = state._core
+        moves = rec.get("moves")
+        for i, a in enumerate(rec["actions"]):
+            legal = state.legal_actions().tolist()
+            if a not in legal:
+                where = "the game is already over" if state.is_terminal() else "it is not legal there"
+                raise RecordError(f"actions[{i}] = {brief_repr(a)} cannot be applied: {where}")
+            if moves is not None:
+                note = core.action_to_string(a)
+                if _norm(note) != _norm(moves[i]):
+                    raise RecordError(
+                        f"moves[{i}] = {brief_repr(moves[i])} does not match actions[{i}] = {a} ({note!r})")
+            core.apply(a)
+            state._history.append(a)
+
+        result = rec.get("result")
+        if state.is_terminal():
+            returns = state.returns()
+            if result is None:
+                raise RecordError(
+                    f"record 'result' is null but the game is over with returns {returns.tolist()}")
+            if len(result) != len(returns) or not np.allclose(result, returns, rtol=0, atol=1e-9):
+                raise RecordError(
+                    f"record 'result' {brief_repr(result)} does not match the replayed returns {returns.tolist()}")
+        elif result is not None:
+            raise RecordError(
+                f"record gives 'result' {brief_repr(result)} but the game is not over after "
+                f"{len(rec['actions'])} actions")
+        return state
 
     def random_playouts(self, n: int, seed: int = 0, state: "State | None" = None) -> PlayoutStats:
         """Play ``n`` uniformly random games to the end, in C.
@@ -237,6 +318,18 @@ def _restore_state(game_args, seed, history, determinized, raw, position=None):
     name, game_seed, params = game_args
     game = make(name, seed=game_seed, **params)
     return State(game, game._core.state_from_bytes(raw), seed, history, determinized, position)
+
+
+def replay(record):
+    """Make the record's game and replay it (``boardlab.replay``)."""
+    rec = parse_record(record)
+    try:
+        game = make(rec["game"], seed=rec["seed"], **rec["params"])
+    except RecordError:
+        raise
+    except (ValueError, TypeError) as e:
+        raise RecordError(f"record 'game'/'params' rejected: {e}") from None
+    return game.replay(rec)
 
 
 class State:
@@ -299,7 +392,7 @@ class State:
     def _describe_legal(self, legal) -> str:
         if len(legal) == 0:
             return "none (the game is over)" if self.is_terminal() else "none"
-        items = [f"{a} ({self._core.action_to_string(a)})" for a in legal[:_LIST_LIMIT]]
+        items = [f"{a} ({name})" for a, name in self._core.legal_action_names()[:_LIST_LIMIT]]
         if len(legal) > _LIST_LIMIT:
             items.append(f"... {len(legal) - _LIST_LIMIT} more")
         return ", ".join(items)
@@ -339,15 +432,16 @@ class State:
         if not isinstance(text, str):
             raise IllegalActionError(f"move text must be a str, got {brief_repr(text)}", text, legal)
         key = _norm(text)
-        for a in legal:
-            if _norm(self._core.action_to_string(a)) == key:
+        named = self._core.legal_action_names()
+        for a, name in named:
+            if _norm(name) == key:
                 return a
         number = _INT_TEXT.fullmatch(key)
         if number:
             value = int(number.group(1)) * (-1 if key.startswith("-") else 1)
             if value in legal:
                 return value
-        names = [self._core.action_to_string(a) for a in legal[:_LIST_LIMIT]]
+        names = [name for _, name in named[:_LIST_LIMIT]]
         listed = ", ".join(repr(n) for n in names) or "none"
         raise IllegalActionError(
             f"no legal move matches {brief_repr(text)}; legal moves: {listed}", text, legal)
@@ -444,9 +538,7 @@ class State:
         """The versioned JSON record of this game so far (see boardlab.records)."""
         if self._determinized:
             raise ValueError("a determinized state is a sample, not a real game: it has no record")
-        from . import records
-
-        return records.make_record(self)
+        return make_record(self)
 
     # -- comparison and display ---------------------------------------------
     def __eq__(self, other):

@@ -13,6 +13,9 @@ A record is a JSON object::
 same state (the actions alone already fix the position: chance is explicit).
 ``moves`` and ``result`` are checked when present; extra keys are ignored.
 
+This module writes a record (``State.to_record``) and checks its shape; replaying
+one is ``Game.replay`` and ``boardlab.replay`` (game.py, which imports this module).
+
 >>> import boardlab
 >>> state = boardlab.make("kitsu", players=4).new_initial_state(seed=3)
 >>> state.apply(int(state.legal_actions()[0]))
@@ -25,17 +28,11 @@ from __future__ import annotations
 import json
 import math
 
-import numpy as np
-
 from .errors import RecordError, brief_repr
 
 FORMAT = "boardlab-record"
 VERSION = 1
 _REQUIRED = ("format", "version", "game", "params", "seed", "actions")
-
-
-def _norm(text: str) -> str:
-    return " ".join(text.split()).casefold()
 
 
 def _is_int(v) -> bool:
@@ -139,74 +136,4 @@ def parse_record(record) -> dict:
     return record
 
 
-def replay_into(game, record):
-    """Replay ``record`` on ``game`` (``Game.replay``): a State, or RecordError
-    naming the first problem (which key, which action index)."""
-    from .game import State
-
-    rec = parse_record(record)
-    if rec["game"] != game.name:
-        raise RecordError(f"record is of game {brief_repr(rec['game'])}, not {game.name!r}")
-    unknown = [k for k in rec["params"] if k not in game._module.DEFAULTS]
-    if unknown:
-        raise RecordError(
-            f"record 'params' has unknown parameter {brief_repr(unknown[0])} for {game.name}")
-    params = dict(game._module.DEFAULTS)
-    params.update(rec["params"])
-    if params != game.params:
-        raise RecordError(
-            f"record 'params' {brief_repr(params)} differ from this game's {game.params}")
-
-    seed = rec["seed"]
-    position = rec.get("position")
-    try:
-        start = game._start(seed, position)
-    except ValueError as e:
-        raise RecordError(f"record 'position' rejected: {e}") from None
-    state = State(game, start, seed, position=position)
-    core = state._core
-    moves = rec.get("moves")
-    for i, a in enumerate(rec["actions"]):
-        legal = state.legal_actions().tolist()
-        if a not in legal:
-            where = "the game is already over" if state.is_terminal() else "it is not legal there"
-            raise RecordError(f"actions[{i}] = {brief_repr(a)} cannot be applied: {where}")
-        if moves is not None:
-            note = core.action_to_string(a)
-            if _norm(note) != _norm(moves[i]):
-                raise RecordError(
-                    f"moves[{i}] = {brief_repr(moves[i])} does not match actions[{i}] = {a} ({note!r})")
-        core.apply(a)
-        state._history.append(a)
-
-    result = rec.get("result")
-    if state.is_terminal():
-        returns = state.returns()
-        if result is None:
-            raise RecordError(
-                f"record 'result' is null but the game is over with returns {returns.tolist()}")
-        if len(result) != len(returns) or not np.allclose(result, returns, rtol=0, atol=1e-9):
-            raise RecordError(
-                f"record 'result' {brief_repr(result)} does not match the replayed returns {returns.tolist()}")
-    elif result is not None:
-        raise RecordError(
-            f"record gives 'result' {brief_repr(result)} but the game is not over after "
-            f"{len(rec['actions'])} actions")
-    return state
-
-
-def replay(record):
-    """Make the record's game and replay it (``boardlab.replay``)."""
-    from .game import make
-
-    rec = parse_record(record)
-    try:
-        game = make(rec["game"], seed=rec["seed"], **rec["params"])
-    except RecordError:
-        raise
-    except (ValueError, TypeError) as e:
-        raise RecordError(f"record 'game'/'params' rejected: {e}") from None
-    return replay_into(game, rec)
-
-
-__all__ = ["FORMAT", "VERSION", "make_record", "parse_record", "replay", "replay_into"]
+__all__ = ["FORMAT", "VERSION", "make_record", "parse_record"]

@@ -49,6 +49,8 @@ import time
 from dataclasses import dataclass, field
 from typing import Callable, Optional
 
+from .search import default_c, default_rollout_depth
+
 __all__ = ["ismcts", "ucb", "heuristic_prior", "Node", "ReferenceResult"]
 
 
@@ -118,7 +120,6 @@ def ismcts(state, iterations: int, c: Optional[float] = None, rollout_depth: Opt
            prior: Callable[..., float] = heuristic_prior) -> ReferenceResult:
     """SO-ISMCTS for ``player`` (default: the seat to move) from ``state``, a
     decision node; the options mean what they mean in :func:`boardlab.search.ismcts`."""
-    from .search import default_c, default_rollout_depth
     if isinstance(iterations, bool) or not isinstance(iterations, int) or iterations < 1:
         raise ValueError(f"iterations must be an integer >= 1, got {iterations!r}")
     if state.is_chance() or state.is_terminal():

@@ -338,14 +338,15 @@ def _search_defaults(game_name: str, params: Optional[dict]) -> dict:
 
 def default_rollout_depth(game_name: str, params: Optional[dict] = None) -> int:
     """The game's tuned rollout cut-off (its search defaults' ``rollout_depth``; -1, full
-    rollouts, when it sets none). Kitsu: 0 (its heuristic at the leaf); Kyushu: 10;
-    Nukumi: by mode (docs/search.md has the measurements)."""
+    rollouts, when it sets none). Kitsu: 0 (its heuristic at the leaf); Kyushu, Keyside: 10;
+    Nukumi: by mode (docs/search.md; the measurements in docs/experiments/)."""
     return int(_search_defaults(game_name, params).get("rollout_depth", -1))
 
 
 def default_c(game_name: str, params: Optional[dict] = None) -> float:
     """The game's tuned UCB exploration constant (its search defaults' ``c``; 0.7 when it
-    sets none). Only Nukumi's Score Attack sets one, 0.25 (docs/search.md)."""
+    sets none). Only Nukumi's Score Attack sets one, 0.25
+    (docs/experiments/2026-12-02-nukumi-score-attack-exploration.md)."""
     return float(_search_defaults(game_name, params).get("c", DEFAULT_C))
 
 
@@ -579,6 +580,3 @@ def ismcts(state, iterations: Optional[int] = None, seconds: Optional[float] = N
                         memory_bytes=sum(int(t.memory_bytes) for t in trees),
                         open_hands=open_hands, _tree=tree, _root=core.clone())
 
-
-# The same algorithm in plain Python, to read and extend: boardlab.search.reference.ismcts.
-from . import reference_search as reference  # noqa: E402

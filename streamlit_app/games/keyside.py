@@ -17,7 +17,8 @@ import streamlit as st
 import boardlab
 
 from .. import board_component as bc
-from . import GameUI, esc
+from ..current_game import play_session
+from .base import GameUI, esc
 
 SIZE = 880
 CX = CY = SIZE / 2
@@ -406,7 +407,7 @@ def place_rect(pid: str):
 
 
 PROMPTS = {
-    "dice": "**Set your dice in secret:** choose the value of your next die (the others see only that you set one).",
+    "dice": "**Set your dice in secret:** choose the value of your next die (the others see only when you have set all six).",
     "land": "**Your turn:** choose a die, then click the harbour its boat sails to (or put a die on your mat).",
     "follow": "**Follow?** Put your die of the same colour on this harbour, or pass.",
     "keyple_in": "**A keyple may enter the harbour:** click where it comes from… or pass.",
@@ -574,9 +575,7 @@ def _live_facts(params: dict):
     whose view is on screen (only what that seat knows); None if there is none."""
     from boardlab.games.keyside import position_facts
 
-    from .. import common           # here: common imports this package
-
-    sess = common.play_session()
+    sess = play_session()
     if sess is None or sess.game.name != "keyside" or sess.state.is_terminal():
         return None
     if dict(sess.game.params) != {**boardlab.games.get("keyside").DEFAULTS, **params}:

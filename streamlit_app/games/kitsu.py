@@ -1,4 +1,6 @@
-"""Kitsu in the app: the board as SVG, the hand as clickable cards, follow-up choices.
+"""Kitsu in the app: the page layout and the input (the hand as clickable cards, the trick's
+cards as Katana targets, the last trick for the Recover-card token, follow-up choices, the
+"analyse from a seat" form). The pictures are drawn by kitsu_draw.py.
 
 No rules here: what may be played comes from ``state.legal_actions()`` and the move names
 from ``state.action_to_string``; the picture is drawn from the observation dict. The card
@@ -14,408 +16,17 @@ import streamlit as st
 import boardlab
 
 from .. import board_component as bc
-from . import GameUI, esc, plural
+from . import kitsu_text as kt
+from .base import GameUI
+from .kitsu_draw import (CLAN_NAME, HAND_CARD_W, TOKEN_TITLE, board_svg, card_long_name,
+                         hand_card_svg)
 
-BLUE, BLUE_DARK = "#2f6fd6", "#1c468f"
-ORANGE, ORANGE_DARK = "#ee7a24", "#b4520d"
-GOLD = "#e3a81b"
-NEW = "#7ef0c2"          # ring round what changed since the viewer's last decision
-INK = "#1f2430"
-PAPER = "#fbf7ef"
-CLAN_COLOUR = {"blue": BLUE, "orange": ORANGE}
-CLAN_NAME = {"blue": "Blue", "orange": "Orange"}
-TOKEN_LABEL = {"+3": "+3", "no-advance": "NO ADV", "hidden": "HIDDEN", "recover": "RECOVER",
-               "invert": "INVERT"}
-TOKEN_TITLE = {"+3": "+3 token", "no-advance": "No-advance token", "hidden": "Hidden-card token",
-               "recover": "Recover-card token", "invert": "Colour-inversion token"}
-SPECIAL_TITLE = {"White": "White Kitsune", "Black": "Black Kitsune", "Katana": "Katana"}
 CARD_TYPES = boardlab.games.get("kitsu").CARD_TYPES
 
-_FOX = ("M -20 -4 L -17 -26 L -6 -13 L 6 -13 L 17 -26 L 20 -4 L 11 8 L 0 20 L -11 8 Z")
-_FOX_EYES = "M -9 -3 L -3 0 L -9 1 Z M 9 -3 L 3 0 L 9 1 Z"
-
 
 # ----------------------------------------------------------------------------------------------
-# SVG pieces
+# The hand as clickable cards; the trick's cards as choices
 # ----------------------------------------------------------------------------------------------
-def _defs() -> str:
-    return (
-        "<defs>"
-        f"<linearGradient id='kgB' x1='0' y1='0' x2='0' y2='1'><stop offset='0' stop-color='{BLUE}'/>"
-        f"<stop offset='1' stop-color='{BLUE_DARK}'/></linearGradient>"
-        f"<linearGradient id='kgO' x1='0' y1='0' x2='0' y2='1'><stop offset='0' stop-color='{ORANGE}'/>"
-        f"<stop offset='1' stop-color='{ORANGE_DARK}'/></linearGradient>"
-        "<linearGradient id='kgBack' x1='0' y1='0' x2='1' y2='1'><stop offset='0' stop-color='#2b5d5a'/>"
-        "<stop offset='1' stop-color='#173c3a'/></linearGradient>"
-        "<pattern id='kpBack' width='10' height='10' patternUnits='userSpaceOnUse' "
-        "patternTransform='rotate(45)'><rect width='10' height='10' fill='none'/>"
-        "<line x1='0' y1='0' x2='0' y2='10' stroke='#ffffff' stroke-opacity='0.10' stroke-width='4'/>"
-        "</pattern>"
-        "<filter id='kShadow' x='-20%' y='-20%' width='140%' height='140%'>"
-        "<feDropShadow dx='0' dy='2' stdDeviation='2' flood-color='#000' flood-opacity='0.25'/>"
-        "</filter>"
-        "</defs>")
-
-
-def _fox(cx, cy, scale, fill, eyes) -> str:
-    return (f"<g transform='translate({cx:.1f},{cy:.1f}) scale({scale:.3f})'>"
-            f"<path d='{_FOX}' fill='{fill}'/><path d='{_FOX_EYES}' fill='{eyes}'/></g>")
-
-
-def card_svg(x, y, w, h, card, *, hidden=False, destroyed=False, caption=None) -> str:
-    """One card: face up if ``card`` is a card name, face down if None."""
-    r = w * 0.09
-    out = [f"<g filter='url(#kShadow)'>"]
-    face_down = card is None
-    if face_down:
-        out.append(f"<rect x='{x}' y='{y}' width='{w}' height='{h}' rx='{r:.1f}' fill='url(#kgBack)' "
-                   f"stroke='#0d2624' stroke-width='1'/>")
-        out.append(f"<rect x='{x + 4}' y='{y + 4}' width='{w - 8}' height='{h - 8}' rx='{r * .6:.1f}' "
-                   f"fill='url(#kpBack)' stroke='#d9c58f' stroke-opacity='0.6' stroke-width='1'/>")
-        out.append(_fox(x + w / 2, y + h / 2, w / 110, "#d9c58f", "#173c3a"))
-    elif card[0] in "BO" and card[1:].isdigit():
-        grad = "kgB" if card[0] == "B" else "kgO"
-        num = card[1:]
-        out.append(f"<rect x='{x}' y='{y}' width='{w}' height='{h}' rx='{r:.1f}' fill='url(#{grad})'/>")
-        out.append(f"<rect x='{x + 4}' y='{y + 4}' width='{w - 8}' height='{h - 8}' rx='{r * .6:.1f}' "
-                   f"fill='none' stroke='#ffffff' stroke-opacity='0.55' stroke-width='1.2'/>")
-        big = h * (0.44 if h >= 50 else 0.6)
-        out.append(f"<text x='{x + w / 2:.1f}' y='{y + h * (0.62 if h >= 50 else 0.7):.1f}' "
-                   f"text-anchor='middle' font-size='{big:.1f}' font-weight='800' fill='#ffffff' "
-                   f"font-family='Georgia, serif'>{num}</text>")
-        fs = max(h * 0.12, 8)
-        if h >= 50:
-                out.append(f"<text x='{x + 8}' y='{y + 6 + fs:.1f}' font-size='{fs:.1f}' "
-                           f"font-weight='700' fill='#ffffff' font-family='Georgia, serif'>{num}</text>")
-        if h >= 70:
-            clan = "BLUE" if card[0] == "B" else "ORANGE"
-            out.append(f"<text x='{x + w / 2:.1f}' y='{y + h - 9:.1f}' text-anchor='middle' "
-                       f"font-size='{max(h * 0.075, 7):.1f}' letter-spacing='1.5' fill='#ffffff' "
-                       f"fill-opacity='0.85' font-family='Helvetica, Arial, sans-serif'>{clan}</text>")
-    else:
-        if card == "White":
-            bg, fg, eyes, stroke = "#fffdf6", "#8a8f99", "#fffdf6", "#b8b2a3"
-        elif card == "Black":
-            bg, fg, eyes, stroke = "#22252c", "#f3efe4", "#22252c", "#000000"
-        else:  # Katana
-            bg, fg, eyes, stroke = "#8e1f1f", "#f3efe4", "#8e1f1f", "#5a1010"
-        out.append(f"<rect x='{x}' y='{y}' width='{w}' height='{h}' rx='{r:.1f}' fill='{bg}' "
-                   f"stroke='{stroke}' stroke-width='1.2'/>")
-        out.append(f"<rect x='{x + 4}' y='{y + 4}' width='{w - 8}' height='{h - 8}' rx='{r * .6:.1f}' "
-                   f"fill='none' stroke='{fg}' stroke-opacity='0.45' stroke-width='1'/>")
-        if card == "Katana":
-            cx, cy = x + w / 2, y + h * 0.45
-            s = h / 120
-            out.append(f"<g transform='translate({cx:.1f},{cy:.1f}) rotate(-40) scale({s:.3f})'>"
-                       f"<rect x='-3' y='-40' width='6' height='56' rx='3' fill='{fg}'/>"
-                       f"<rect x='-12' y='16' width='24' height='5' rx='2' fill='{GOLD}'/>"
-                       f"<rect x='-3.5' y='21' width='7' height='20' rx='2' fill='#3a2a1a'/></g>")
-        else:
-            out.append(_fox(x + w / 2, y + h * 0.44, h / 95, fg, eyes))
-        if h >= 70:
-            label = {"White": "WHITE", "Black": "BLACK", "Katana": "KATANA"}[card]
-            out.append(f"<text x='{x + w / 2:.1f}' y='{y + h - 10:.1f}' text-anchor='middle' "
-                       f"font-size='{max(h * 0.08, 7):.1f}' font-weight='700' letter-spacing='1.5' "
-                       f"fill='{fg}' font-family='Helvetica, Arial, sans-serif'>{label}</text>")
-    if destroyed:
-        out.append(f"<rect x='{x}' y='{y}' width='{w}' height='{h}' rx='{r:.1f}' fill='#000' "
-                   f"fill-opacity='0.45'/>")
-        out.append(f"<path d='M {x + 10} {y + 10} L {x + w - 10} {y + h - 10} M {x + w - 10} {y + 10} "
-                   f"L {x + 10} {y + h - 10}' stroke='#ff4d4d' stroke-width='5' stroke-linecap='round'/>")
-    if hidden:
-        cx, cy = x + w / 2, y + h - 14 if not face_down else y + h - 16
-        out.append(f"<rect x='{cx - 28:.1f}' y='{cy - 9:.1f}' width='56' height='16' rx='8' "
-                   f"fill='#6d3fc4' stroke='#fff' stroke-width='1'/>"
-                   f"<text x='{cx:.1f}' y='{cy + 3:.1f}' text-anchor='middle' font-size='9' "
-                   f"font-weight='700' fill='#fff' font-family='Helvetica, Arial, sans-serif'>HIDDEN</text>")
-    out.append("</g>")
-    if caption:
-        out.append(f"<text x='{x + w / 2:.1f}' y='{y - 7}' text-anchor='middle' font-size='12' "
-                   f"fill='#3b3f4a' font-family='Helvetica, Arial, sans-serif'>{esc(caption)}</text>")
-    return "".join(out)
-
-
-def _token_chip(x, y, name, state="free", owner=None) -> str:
-    """A power token chip; state: free, held, used."""
-    label = TOKEN_LABEL.get(name, name)
-    w = 14 + 7 * len(label)
-    fill = {"free": "#6d3fc4", "held": "#6d3fc4", "used": "#c9c3d6", "play": "#e3a81b"}[state]
-    text = "#fff" if state != "used" else "#7a7488"
-    out = [f"<g><title>{esc(TOKEN_TITLE.get(name, name))}{' (used this round)' if state == 'used' else ''}"
-           f"</title><rect x='{x}' y='{y}' width='{w}' height='20' rx='10' fill='{fill}'/>"
-           f"<text x='{x + w / 2:.1f}' y='{y + 14}' text-anchor='middle' font-size='11' font-weight='700' "
-           f"fill='{text}' font-family='Helvetica, Arial, sans-serif'>{esc(label)}</text>"]
-    if state == "used":
-        out.append(f"<line x1='{x + 5}' y1='{y + 10}' x2='{x + w - 5}' y2='{y + 10}' stroke='#7a7488' "
-                   f"stroke-width='1.5'/>")
-    if owner is not None:
-        out.append(f"<text x='{x + w / 2:.1f}' y='{y + 33}' text-anchor='middle' font-size='11' "
-                   f"fill='#3b3f4a' font-family='Helvetica, Arial, sans-serif'>{esc(owner)}</text>")
-    out.append("</g>")
-    return "".join(out), w
-
-
-def _new_ring(x, y, w, h) -> str:
-    """A glow round a card played since the viewer's last decision."""
-    return (f"<rect x='{x - 4:.1f}' y='{y - 4:.1f}' width='{w + 8:.1f}' height='{h + 8:.1f}' "
-            f"rx='{w * 0.12 + 3:.1f}' fill='none' stroke='{NEW}' stroke-width='3.5'>"
-            "<title>played since your last decision</title></rect>")
-
-
-def _text(x, y, s, size=13, weight=400, fill=INK, anchor="start", extra="") -> str:
-    return (f"<text x='{x:.1f}' y='{y:.1f}' font-size='{size}' font-weight='{weight}' fill='{fill}' "
-            f"text-anchor='{anchor}' font-family='Helvetica, Arial, sans-serif' {extra}>{esc(s)}</text>")
-
-
-def relation(seat: int, viewer, clans) -> str:
-    """How ``viewer`` calls ``seat``: "you", "your partner" or "opponent" ("" without a viewer)."""
-    if viewer is None or viewer < 0:
-        return ""
-    if seat == viewer:
-        return "you"
-    return "your partner" if clans[seat] == clans[viewer] else "opponent"
-
-
-def recent_seats(recent) -> set[int]:
-    """Seats that played a card among ``recent`` moves ([(actor, notation), ...])."""
-    return {a for a, name in (recent or ()) if a >= 0 and name.startswith("play ")}
-
-
-def board_svg(obs: dict, viewer=None, *, recent=None, trick_rects=None, last_rects=None,
-              last_cards=None) -> str:
-    """The whole Kitsu table as an SVG string, drawn from an observation dict.
-
-    ``recent``: the moves since the viewer's last decision ([(actor, notation)]): the cards
-    they put on the table are ringed. ``trick_rects`` / ``last_rects``: lists the rectangles
-    (x, y, w, h) of the current / last trick's cards are appended to (where a click lands). ``last_cards``: cards
-    of a last trick known from elsewhere (analysis from a seat), drawn when the observation
-    has none."""
-    W = 820
-    new_seats = recent_seats(recent)
-    n = obs["players"]
-    L = obs["track_length"]
-    parts = [_defs()]
-    # --- wisdom track -------------------------------------------------------------------------
-    parts.append(f"<rect x='8' y='8' width='{W - 16}' height='128' rx='14' fill='#f1e7d2' "
-                 f"stroke='#d8c7a3'/>")
-    parts.append(_text(24, 32, "WISDOM TRACK", 12, 700, "#7a6440", extra="letter-spacing='2'"))
-    x0, x1 = 140, W - 170
-    step = (x1 - x0) / max(L, 1)
-    sw = min(step * 0.82, 40)
-    for i in range(L + 1):
-        cx = x0 + i * step
-        last = i == L
-        fill = GOLD if last else ("#fffaf0" if i else "#e9dcc0")
-        parts.append(f"<rect x='{cx - sw / 2:.1f}' y='44' width='{sw:.1f}' height='48' rx='7' "
-                     f"fill='{fill}' stroke='#bfa878' stroke-width='1'/>")
-        label = "★" if last else ("start" if i == 0 else str(i))
-        parts.append(_text(cx, 106, label, 10 if i == 0 else 11, 600 if last else 400,
-                           "#7a6440", "middle"))
-    for clan, cy in ((0, 57), (1, 79)):
-        pos = obs["pawns"][clan]
-        colour = BLUE if clan == 0 else ORANGE
-        cx = x0 + pos * step
-        parts.append(f"<circle cx='{cx:.1f}' cy='{cy}' r='9.5' fill='{colour}' stroke='#fff' "
-                     f"stroke-width='2.5' filter='url(#kShadow)'/>")
-        parts.append(f"<circle cx='{24 + 6}' cy='{cy}' r='6' fill='{colour}'/>")
-        parts.append(_text(42, cy + 5, f"{'Blue' if clan == 0 else 'Orange'}  {pos}/{L}", 13, 600))
-    # rounds won
-    rx = W - 150
-    parts.append(_text(rx, 32, "ROUNDS WON", 12, 700, "#7a6440", extra="letter-spacing='2'"))
-    for clan, cy in ((0, 57), (1, 79)):
-        colour = BLUE if clan == 0 else ORANGE
-        won = obs["rounds_won"][clan]
-        for k in range(2):
-            filled = k < won
-            parts.append(f"<rect x='{rx + k * 30}' y='{cy - 10}' width='22' height='20' rx='4' "
-                         f"fill='{colour if filled else '#fffaf0'}' stroke='{colour}' stroke-width='2'/>")
-            if filled:
-                parts.append(_text(rx + k * 30 + 11, cy + 5, "✓", 13, 700, "#fff", "middle"))
-        parts.append(_text(rx + 66, cy + 5, "Blue" if clan == 0 else "Orange", 12, 400, "#5b5240"))
-    # power tokens row
-    parts.append(_text(24, 127, "POWER TOKENS", 10, 700, "#7a6440", extra="letter-spacing='1.5'"))
-    tx = 134
-    for name, tok in obs["tokens"].items():
-        if tok.get("in_trick"):
-            st_ = "play"
-        elif tok["used"]:
-            st_ = "used"
-        elif tok["holder"] is not None:
-            st_ = "held"
-        else:
-            st_ = "free"
-        label = f"{TOKEN_LABEL.get(name, name)}"
-        svg, w = _token_chip(tx, 113, name, st_)
-        parts.append(svg)
-        where = {"free": "available", "used": "used", "held": f"held by P{tok['holder']}",
-                 "play": "in this trick"}[st_]
-        parts.append(_text(tx + w + 4, 127, where, 10, 400, "#5b5240"))
-        tx += w + 12 + 6.2 * len(where)
-        del label
-
-    # --- seats --------------------------------------------------------------------------------
-    top = 150
-    ph = 112
-    gap = 10
-    pw = (W - 16 - gap * (n - 1)) / n
-    holders = {tok["holder"]: name for name, tok in obs["tokens"].items()
-               if tok["holder"] is not None}
-    for s in range(n):
-        x = 8 + s * (pw + gap)
-        clan = obs["clans"][s]
-        colour = CLAN_COLOUR[clan]
-        to_move = s == obs["current_player"]
-        parts.append(f"<rect x='{x:.1f}' y='{top}' width='{pw:.1f}' height='{ph}' rx='12' "
-                     f"fill='#ffffff' stroke='{GOLD if to_move else '#d9d4c7'}' "
-                     f"stroke-width='{3.5 if to_move else 1.2}'/>")
-        parts.append(f"<rect x='{x:.1f}' y='{top}' width='{pw:.1f}' height='26' rx='12' fill='{colour}'/>"
-                     f"<rect x='{x:.1f}' y='{top + 14}' width='{pw:.1f}' height='12' fill='{colour}'/>")
-        who = f"P{s} · {CLAN_NAME[clan]}" + ("  (you)" if viewer == s else "")
-        parts.append(_text(x + 12, top + 18, who, 13, 700, "#fff"))
-        if to_move:                 # in the name bar, over neither the name nor the cards
-            if 12 + 7.6 * len(who) + 70 <= pw:
-                parts.append(f"<rect x='{x + pw - 70:.1f}' y='{top + 4}' width='62' height='18' "
-                             f"rx='9' fill='{GOLD}' stroke='#fff' stroke-width='1'/>"
-                             + _text(x + pw - 39, top + 17, "to move", 11, 700, "#fff", "middle"))
-            else:                   # a narrow seat: a gold marker only
-                parts.append(f"<circle cx='{x + pw - 14:.1f}' cy='{top + 13}' r='8' fill='{GOLD}' "
-                             f"stroke='#fff' stroke-width='1'><title>to move</title></circle>"
-                             + _text(x + pw - 14, top + 17, "▶", 9, 700, "#fff", "middle"))
-        bx = x + 12
-        if obs["leader"] == s:
-            parts.append(f"<circle cx='{bx + 9}' cy='{top + 42}' r='9' fill='{GOLD}' stroke='#9a6f0a'/>"
-                         + _text(bx + 9, top + 46, "L", 11, 800, "#fff", "middle")
-                         + _text(bx + 22, top + 46, "Leader", 11, 600, "#7a5a08"))
-            bx += 76
-        if s in holders:
-            svg, w = _token_chip(bx, top + 32, holders[s], "held")
-            parts.append(svg)
-            bx += w + 8
-        hand = obs["hands"][s]
-        size = obs["hand_sizes"][s]
-        cy = top + 58
-        if hand is not None:
-            cw = min(26, (pw - 24) / max(len(hand), 1) - 3)
-            ch = cw * 1.42
-            for i, c in enumerate(hand):
-                parts.append(card_svg(x + 12 + i * (cw + 3), cy, cw, ch, c))
-            if not hand:
-                parts.append(_text(x + 12, cy + 22, "no cards", 12, 400, "#8a8577"))
-        else:
-            k = min(size, 6)
-            for i in range(k):
-                parts.append(card_svg(x + 12 + i * 7, cy, 26, 37, None))
-            parts.append(_text(x + 12 + (k - 1) * 7 + 36, cy + 24,
-                               f"{size} card{'s' if size != 1 else ''}", 13, 600, "#3b3f4a"))
-        known = (obs.get("known") or [[]] * n)[s] if hand is None else []
-        if known:
-            parts.append(_text(x + 12, top + ph - 6, "known: " + " ".join(known), 10, 400, "#5b5240"))
-
-    # --- the trick ----------------------------------------------------------------------------
-    ty = top + ph + 18
-    parts.append(f"<rect x='8' y='{ty}' width='{W - 16}' height='196' rx='14' fill='#2f5e3f' "
-                 f"stroke='#22472f'/>")
-    parts.append(_text(24, ty + 24, "CURRENT TRICK", 12, 700, "#e7f0e2", extra="letter-spacing='2'"))
-    lx = W - 268
-    cap = 6 if n == 6 else 4
-    cw = min(84, (lx - 40) / cap - 14)
-    ch = cw * 1.42
-    trick = obs["trick"]
-    for i, c in enumerate(trick):
-        x = 24 + i * (cw + 14)
-        card = c.get("card")
-        if c["seat"] in new_seats:
-            parts.append(_new_ring(x, ty + 50, cw, ch))
-        parts.append(card_svg(x, ty + 50, cw, ch, card, hidden=c.get("hidden", False),
-                              destroyed=c.get("destroyed", False)))
-        if trick_rects is not None:
-            trick_rects.append((x, ty + 50, cw, ch))
-        parts.append(_text(x + cw / 2, ty + 44, f"#{i + 1}  P{c['seat']}", 12, 700, "#e7f0e2", "middle"))
-        if c.get("destroyed"):
-            parts.append(_text(x + cw / 2, ty + 50 + ch + 15, "destroyed", 11, 700, "#ffb4b4", "middle"))
-        elif relation(c["seat"], viewer, obs["clans"]):
-            parts.append(_text(x + cw / 2, ty + 50 + ch + 15, relation(c["seat"], viewer, obs["clans"]),
-                               11, 400, "#cfe0c8", "middle"))
-    if not trick:
-        who = obs["current_player"]
-        msg = "No card played yet" + (f" — P{who} to lead" if who is not None and who >= 0
-                                      and obs["phase"] == "play" else "")
-        parts.append(_text(24, ty + 100, msg, 15, 400, "#cfe0c8"))
-    notes = []
-    if obs.get("forced"):
-        f = obs["forced"]
-        notes.append(f"P{f['seat']} must play {f['colour']} (Black Kitsune)")
-    if obs.get("plus3_side"):
-        notes.append(f"+3 to {obs['plus3_side']}")
-    for name, tok in obs["tokens"].items():
-        if tok.get("in_trick"):
-            notes.append(f"{TOKEN_TITLE.get(name, name)} played")
-    for k, note in enumerate(notes):
-        parts.append(_text(lx, ty + 180 - 16 * (len(notes) - 1 - k), note, 11.5, 600, "#ffe69a"))
-    # last trick
-    last = obs["last_trick"]
-    entered = not last["cards"] and bool(last_cards)
-    if entered:                 # known from the facts entered, seats and result unknown
-        last = {"cards": [{"seat": None, "card": c} for c in last_cards], "winner": None, "moved": 0}
-    parts.append(f"<line x1='{lx - 16}' y1='{ty + 14}' x2='{lx - 16}' y2='{ty + 182}' stroke='#4f7a5c'/>")
-    parts.append(_text(lx, ty + 24, "LAST TRICK", 12, 700, "#e7f0e2", extra="letter-spacing='2'"))
-    if last["cards"]:
-        mw = min(44, 250 / max(len(last["cards"]), 1) - 6)
-        for i, c in enumerate(last["cards"]):
-            x = lx + i * (mw + 6)
-            if c["seat"] is not None and c["seat"] in new_seats and not trick:
-                parts.append(_new_ring(x, ty + 50, mw, mw * 1.42))
-            parts.append(card_svg(x, ty + 50, mw, mw * 1.42, c.get("card"), destroyed=c.get("destroyed")))
-            if last_rects is not None:
-                last_rects.append((x, ty + 50, mw, mw * 1.42))
-            if c["seat"] is not None:
-                parts.append(_text(x + mw / 2, ty + 44, f"P{c['seat']}", 11, 600, "#e7f0e2", "middle"))
-        if entered:
-            res = "Entered (seats not given)"
-        elif last["winner"]:
-            res = f"{CLAN_NAME.get(last['winner'], last['winner'])} wins, +{last['moved']}"
-        else:
-            res = "Tie: nobody moves"
-        parts.append(_text(lx, ty + 134, res, 14, 700, "#ffffff"))
-    else:
-        parts.append(_text(lx, ty + 70, "—", 14, 400, "#cfe0c8"))
-
-    # --- footer -------------------------------------------------------------------------------
-    fy = ty + 196 + 22
-    bits = [f"Round {obs['round']}", f"deal {obs['deal']}", f"{plural(obs['tricks'], 'trick')} played"]
-    if n == 2 or obs["phase"] == "deal":
-        bits.append(f"draw pile {obs['stock_size']}")
-    bits.append(f"discard {len(obs['discard'])}")
-    parts.append(_text(14, fy, " · ".join(bits), 13, 400, "#4a4f5c"))
-    if obs.get("winner"):
-        parts.append(_text(W - 14, fy, f"Game over: {CLAN_NAME[obs['winner']]} wins", 14, 700,
-                           CLAN_COLOUR[obs["winner"]], "end"))
-    H = fy + 10
-    return (f"<svg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 {W} {H}' width='100%' "
-            f"style='max-width:{W}px;background:{PAPER};border-radius:14px' role='img' "
-            f"aria-label='Kitsu board'>{''.join(parts)}</svg>")
-
-
-# ----------------------------------------------------------------------------------------------
-# The hand as clickable cards
-# ----------------------------------------------------------------------------------------------
-HAND_CARD_W, HAND_CARD_H = 84, 119
-
-
-def hand_card_svg(card: str) -> str:
-    """One card of the hand, as its own small SVG (a piece of the board component)."""
-    w, h = HAND_CARD_W, HAND_CARD_H
-    return (f"<svg xmlns='http://www.w3.org/2000/svg' viewBox='-3 -3 {w + 6} {h + 8}' "
-            f"role='img' aria-label='{esc(card_long_name(card))}'>{_defs()}"
-            f"{card_svg(0, 0, w, h, card)}</svg>")
-
-
-def card_long_name(card: str) -> str:
-    if card[0] in "BO" and card[1:].isdigit():
-        return f"{'Blue' if card[0] == 'B' else 'Orange'} {card[1:]}"
-    return SPECIAL_TITLE.get(card, card)
-
-
 def hand_actions(names: dict, use_token: bool) -> dict:
     """card -> action of playing (or giving) it, from {action: notation}: with the power token
     if ``use_token`` (cards it cannot go with are absent), else plainly."""
@@ -432,12 +43,14 @@ def hand_actions(names: dict, use_token: bool) -> dict:
     return out
 
 
-def hand_places(hand, by_card: dict, names: dict, hint=None):
-    """The hand as places of the board component, and place id -> action."""
+def hand_places(hand, by_card: dict, names: dict, hint=None, obs=None, seat=None):
+    """The hand as places of the board component, and place id -> action. A card's label
+    names what clicking it does, its tip what the card does (``obs``: the mover's view)."""
     hint_card = None
     if hint is not None and hint in names:
         m = re.fullmatch(r"(?:play|give) (\S+).*", names[hint])
         hint_card = m.group(1) if m else None
+    players = (obs or {}).get("players", 4)
     places, actions = [], {}
     for i, card in enumerate(hand):
         a = by_card.get(card)
@@ -445,19 +58,26 @@ def hand_places(hand, by_card: dict, names: dict, hint=None):
         hinted = card == hint_card
         if a is not None:
             actions[pid] = a
-            label = f"{card_long_name(card)}: {names[a]}"
+            label = kt.decision_label(names[a], obs, seat)
+            tip = kt.decision_tip(names[a], obs, seat)
         else:
             label = f"{card_long_name(card)} cannot be played now"
+            tip = kt.card_tip(card, players)
+            forced = (obs or {}).get("forced")
+            if forced and forced.get("seat") == seat:
+                tip = (f"A Black Kitsune obliges you to play {forced['colour']} if you can. "
+                       + tip)
         places.append(bc.Place(pid, label + (" (the AI's hint)" if hinted else ""),
-                               legal=a is not None, svg=hand_card_svg(card),
+                               legal=a is not None, svg=hand_card_svg(card), tip=tip,
                                caption="AI hint" if hinted else "",
                                mark="hint" if hinted else None))
     return places, actions
 
 
-def hand_view(hand, key: str, names=None, by_card=None, hint=None, interactive=True):
+def hand_view(hand, key: str, names=None, by_card=None, hint=None, interactive=True, obs=None,
+              seat=None):
     """Draw the hand (clickable where legal); returns the action clicked, or None."""
-    places, actions = hand_places(hand, by_card or {}, names or {}, hint)
+    places, actions = hand_places(hand, by_card or {}, names or {}, hint, obs, seat)
     if not places:
         st.caption("No cards in your hand.")
         return None
@@ -472,12 +92,12 @@ def katana_places(state, names: dict, obs: dict, seat: int, rects):
         m = re.fullmatch(r"katana #(\d+) P(\d+) (\S+)", nm)
         if not m or not 0 < int(m.group(1)) <= len(rects):
             return None, None                  # not a trick card: the caller offers buttons
-        i, target, card = int(m.group(1)) - 1, int(m.group(2)), m.group(3)
-        who = relation(target, seat, obs["clans"])
+        i = int(m.group(1)) - 1
         pid = f"t{i}"
         actions[pid] = a
-        places.append(bc.Place(pid, f"Destroy {card_long_name(card)} of P{target} ({who})",
-                               rect=rects[i], note=f"{nm}: P{target} ({who})"))
+        label = kt.decision_label(nm, obs, seat)         # "Destroy Orange 4 of P1 (opponent)"
+        places.append(bc.Place(pid, label, rect=rects[i], note=label,
+                               tip=kt.decision_tip(nm, obs, seat)))
     return places, actions
 
 
@@ -493,22 +113,51 @@ def recover_places(names: dict, obs: dict, rects, last_cards=None):
         i = shown.index(m.group(1))
         pid = f"l{i}"
         actions[pid] = a
-        places.append(bc.Place(pid, f"Take {card_long_name(m.group(1))} into your hand",
-                               rect=rects[i], note=nm))
+        label = kt.decision_label(nm, obs)               # "Take Blue 2 back into your hand"
+        places.append(bc.Place(pid, label, rect=rects[i], note=label,
+                               tip=kt.decision_tip(nm, obs)))
     return places, actions
 
 
-def _choice_buttons(names: dict, key: str, hint=None, columns: int = 4):
-    """A button per action (its notation as label); the AI's hint is the primary one."""
+def _choice_buttons(names: dict, key: str, hint=None, columns: int = 4, obs=None, seat=None):
+    """A button per action, named by its effect, its tooltip the longer text; the AI's hint
+    is the primary one."""
     chosen = None
     acts = list(names)
     cols = st.columns(min(columns, max(len(acts), 1)))
     for i, a in enumerate(acts):
-        if cols[i % len(cols)].button(names[a] + ("  · AI hint" if a == hint else ""),
-                                      key=f"{key}_act_{a}", width="stretch", help=names[a],
+        label = kt.decision_label(names[a], obs, seat)
+        tip = kt.decision_tip(names[a], obs, seat) or label
+        if cols[i % len(cols)].button(label + ("  · AI hint" if a == hint else ""),
+                                      key=f"{key}_act_{a}", width="stretch", help=tip,
                                       type="primary" if a == hint else "secondary"):
             chosen = a
     return chosen
+
+
+def table_places(found: list[dict]) -> list:
+    """The table's elements (kitsu_draw.board_svg's ``places``) as inert places with tips."""
+    return [bc.Place(d["id"], d["label"], legal=False, rect=d["rect"], tip=d["tip"],
+                     anim=d["anim"]) for d in found]
+
+
+def draw_table(obs, viewer, *, key: str, recent=None, last_cards=None, before=None, legal=(),
+               hint=None, note: str = ""):
+    """The table as a board: every element with its tip (and how it arrived, since
+    ``before``), ``legal`` places (e.g. the Katana's targets) clickable. Returns the id of the
+    place clicked, or None."""
+    found = []
+    svg = board_svg(obs, viewer, recent=recent, last_cards=last_cards, places=found, before=before)
+    by_id = {p.id: p for p in legal}
+    places = []
+    for p in table_places(found):
+        q = by_id.pop(p.id, None)
+        if q is not None:
+            p = bc.Place(p.id, q.label, rect=q.rect, note=q.note, tip=q.tip or p.tip,
+                         anim=p.anim, mark=q.mark)
+        places.append(p)
+    places += list(by_id.values())
+    return bc.board(places, svg, key=key, max_width=820, note=note)
 
 
 # ----------------------------------------------------------------------------------------------
@@ -554,16 +203,20 @@ class KitsuUI(GameUI):
 
     # -- drawing ----------------------------------------------------------------------------
     def board(self, obs: dict, key: str = "board", viewer=None, changes=None) -> None:
-        """The table; the cards played since the viewer's last decision (``changes``) are
-        ringed. The table is left in a slot the Katana's target is clicked in (see
-        :meth:`move_input`); if that input came first and drew the table, nothing is drawn."""
+        """The table, every element with its tooltip; the cards played since the viewer's last
+        decision (``changes``) are ringed and arrive animated (slid from their seat). The
+        table is left in a slot the Katana's target is clicked in (see :meth:`move_input`);
+        if that input came first and drew the table, nothing is drawn."""
         if bc.claimed("kitsu-table"):
             return
         recent = bc.recent_moves(changes)
+        before = getattr(changes, "before", None) if changes else None
         last = _entered_last_trick(obs)
-        slot = bc.reserve("kitsu-table", obs=obs, viewer=viewer, recent=recent, last_cards=last)
-        slot.markdown(board_svg(obs, viewer, recent=recent, last_cards=last),
-                      unsafe_allow_html=True)
+        slot = bc.reserve("kitsu-table", obs=obs, viewer=viewer, recent=recent, last_cards=last,
+                          before=before)
+        with slot:
+            draw_table(obs, viewer, key=f"{key}-kitsu-table", recent=recent, last_cards=last,
+                       before=before)
 
     # -- input ------------------------------------------------------------------------------
     def move_input(self, state, obs: dict, key: str, hint=None):
@@ -590,13 +243,15 @@ class KitsuUI(GameUI):
                     use_token = st.toggle(f"Play my **{TOKEN_TITLE.get(token, token)}** with this card",
                                           key=f"{key}-usetoken",
                                           value=hint is not None and " with " in names.get(hint, ""))
+                    effect = kt.TOKEN_EFFECT.get(token, "")
+                    st.caption(effect[:1].upper() + effect[1:] + ".")
             by_card = hand_actions(names, use_token)
-            choice = hand_view(hand, key, names, by_card, hint)
+            choice = hand_view(hand, key, names, by_card, hint, obs=obs, seat=seat)
             # anything legal the hand cannot reach (should not happen) stays offered
             reached = set(hand_actions(names, True).values()) | set(hand_actions(names, False).values())
             rest = {a: nm for a, nm in names.items() if a not in reached}
             if rest:
-                choice = _choice_buttons(rest, key, hint) or choice
+                choice = _choice_buttons(rest, key, hint, obs=obs, seat=seat) or choice
             return choice
         if phase in ("katana", "recover"):
             chosen = self._table_input(state, obs, names, key, hint)
@@ -610,7 +265,7 @@ class KitsuUI(GameUI):
             "round_leader": "**Your clan won the round:** who leads the next round?",
         }
         st.markdown(prompts.get(phase, "**Choose:**"))
-        return _choice_buttons(names, key, hint)
+        return _choice_buttons(names, key, hint, obs=obs, seat=seat)
 
     def _table_input(self, state, obs, names, key, hint):
         """A card clicked on the table, redrawn clickable in the board's slot: the Katana's
@@ -620,8 +275,8 @@ class KitsuUI(GameUI):
         kept = bc.reserved("kitsu-table")
         info = kept[1] if kept else {"obs": obs, "viewer": seat, "recent": None, "last_cards": None}
         trick_rects, last_rects = [], []
-        svg = board_svg(info["obs"], info["viewer"], recent=info["recent"], trick_rects=trick_rects,
-                        last_rects=last_rects, last_cards=info["last_cards"])
+        board_svg(info["obs"], info["viewer"], trick_rects=trick_rects, last_rects=last_rects,
+                  last_cards=info["last_cards"])
         if obs["phase"] == "katana":
             places, actions = katana_places(state, names, info["obs"], seat, trick_rects)
             prompt = ("**Katana:** click the card it destroys on the table (a face-up numeral "
@@ -635,13 +290,45 @@ class KitsuUI(GameUI):
         if places is None:
             return False
         st.markdown(prompt)
-        places = [bc.Place(p.id, p.label, rect=p.rect, note=p.note,
+        places = [bc.Place(p.id, p.label, rect=p.rect, note=p.note, tip=p.tip,
                            mark="hint" if actions[p.id] == hint else None) for p in places]
         if not kept:
             bc.claim("kitsu-table")         # the board, drawn after, leaves the table out
         with (kept[0] if kept else st.container()):
-            clicked = bc.board(places, svg, key=f"{key}-{obs['phase']}", max_width=820, note=note)
+            clicked = draw_table(info["obs"], info["viewer"], key=f"{key}-{obs['phase']}",
+                                 recent=info["recent"], last_cards=info["last_cards"],
+                                 before=info.get("before"), legal=places, note=note)
         return bc.pick(clicked, actions)
+
+    def decision_label(self, state, action: int) -> str:
+        seat = state.current_player
+        return kt.decision_label(state.action_to_string(action), state.observation(seat), seat)
+
+    def decision_tip(self, state, action: int) -> str:
+        seat = state.current_player
+        return kt.decision_tip(state.action_to_string(action), state.observation(seat), seat)
+
+    def best_move_mark(self, state, action: int) -> list:
+        """The hand card it plays (hand board), the trick card a Katana destroys or the last
+        trick's card taken back (table board)."""
+        seat = state.current_player
+        name = state.action_to_string(action)
+        obs = state.observation(seat)
+        m = re.fullmatch(r"(?:play|give) (\S+).*", name)
+        if m:
+            hand = obs["hands"][seat] or []
+            return [f"h{hand.index(m.group(1))}-{m.group(1)}"] if m.group(1) in hand else []
+        m = re.fullmatch(r"katana #(\d+) .*", name)
+        if m:
+            return [f"t{int(m.group(1)) - 1}"]
+        m = re.fullmatch(r"recover (\S+)", name)
+        if m:
+            shown = [c.get("card") for c in obs["last_trick"]["cards"]]
+            return [f"l{shown.index(m.group(1))}"] if m.group(1) in shown else []
+        return []
+
+    def how_to_play(self) -> str:
+        return kt.HOW_TO_PLAY
 
     def idle_input(self, obs: dict | None, viewer) -> str:
         """The viewer's hand while the others move, as one inert element in the hand's place

@@ -1,509 +1,37 @@
-"""Kyūshū in the app: every map as SVG, pick boxes and hands as card drawings, the live score
-table, and follow-up choices for the multi-step decisions with a placement preview.
+"""Kyūshū in the app: the page layout (maps, table, hand, the live score table) and the input
+(follow-up choices for the multi-step decisions, placement by clicking with a preview, the
+"analyse from a seat" form). The pictures are drawn by kyushu_draw.py.
 
 No rules here: what may be chosen comes from ``state.legal_actions()`` and the names from
 ``state.action_to_string`` (notation in docs/kyushu.md); pictures are drawn from observation
 dicts only, so a seat never sees more than ``state.observation(seat)`` tells it (other hands,
 and the other players' Map turns until everyone has placed). The placement preview applies the
 candidate actions to a clone of the state and draws the mover's own view of the result.
-The card faces (which squares a numbered card shows) are public component data, read from
-the data file shipped in the wheel.
 """
 from __future__ import annotations
 
-import json
 import re
-from functools import lru_cache
-from importlib import resources
 
 import streamlit as st
 
-from .. import board_component as bc
-from . import GameUI, action_buttons, esc
+import dataclasses
 
-# ----------------------------------------------------------------------------------------------
-# Colours and component data
-# ----------------------------------------------------------------------------------------------
-INK = "#23262f"
-PAPER = "#faf6ee"
-RES = {"blue": "#2f6fd6", "brown": "#8a5a2b", "grey": "#7d8590", "purple": "#8e44ad"}
-RES_LIGHT = {"blue": "#d6e4fb", "brown": "#eddcc8", "grey": "#e3e6ea", "purple": "#ead8f2"}
-TERRAIN_FILL = {"lake": "#5aa9e0", "forest": "#4f9a4f", "town": "#e4b873", "hot_spring": "#ef9f93",
-                "fallow": "#e9dfbd", "factory": "#4a4e5c"}
-TERRAIN_NAME = {"lake": "Lake", "forest": "Forest", "town": "Town", "hot_spring": "Hot spring",
-                "fallow": "Fallow", "production": "Production", "factory": "Factory"}
-SEAT_COLOURS = ["#d1495b", "#2e86ab", "#e0a21b", "#3f9c6d", "#7b5ea7"]
-GOLD = "#f0b429"
-NEW = "#10b981"          # ring round what changed since the viewer's last decision
-FONT = "Helvetica, Arial, sans-serif"
+from .. import board_component as bc
+from . import kyushu_text as kt
+from .base import GameUI
+from .kyushu_draw import (GOLD, SEAT_COLOURS, TERRAIN_NAME, backs_svg, card_size, card_svg,
+                          cell_size, col_name, face_defs, map_svg, most_fewest_text,
+                          oriented_card_svg, parse_square, seat_map, table_svg)
+
 SCORE_ROWS = [("hot_springs", "Hot springs"), ("forests", "Forests"), ("towns", "Towns"),
               ("lakes", "Lakes"), ("factories", "Factories"), ("travelers", "Travelers"),
               ("most_fewest", "Most/Fewest"), ("total", "Total"), ("fallows", "Fallows (tie-break)")]
 MAP_TURN = re.compile(r"^(orient |place |terraform$|discard |choose |\w+ tile at |end turn$)")
 
 
-@lru_cache(maxsize=1)
-def _data() -> dict:
-    return json.loads(resources.files("boardlab").joinpath("data/kyushu.json").read_text())
-
-
-@lru_cache(maxsize=None)
-def card_face(card) -> tuple[list[str], list[tuple[int, int]]]:
-    """(six squares row-major as printed, dual pairs) of a Map card number or a province
-    id such as "S3A"."""
-    data = _data()
-    if isinstance(card, str) and card.startswith("S"):
-        prov = data["starting_provinces"]["cards"][int(card[1:-1]) - 1][card[-1]]
-        face = prov
-    else:
-        face = data["map_cards"]["cards"][int(card) - 1]
-    squares = face["squares"][0] + face["squares"][1]
-    return squares, [tuple(p) for p in face.get("duals", [])]
-
-
-def face_squares(card) -> list[tuple]:
-    """(terrain, colour or None, factory value or None) of the six printed squares: a
-    factory is worth 2, 3 in a dual pair of different colours, 4 in a pair of one colour."""
-    squares, duals = card_face(card)
-    out = []
-    for i, sq in enumerate(squares):
-        terrain, _, colour = sq.partition(":")
-        value = None
-        if terrain == "factory":
-            value = 2
-            for a, b in duals:
-                if i in (a, b):
-                    value = 4 if squares[a] == squares[b] else 3
-        out.append((terrain, colour or None, value))
-    return out
-
-
-def most_fewest_text(card: int, side: str) -> str:
-    return _data()["most_fewest_cards"]["cards"][card - 1][side]
-
-
-def col_name(col: int) -> str:
-    return ("a" if col >= 26 else "") + chr(ord("a") + col % 26)
-
-
-def parse_square(name: str) -> tuple[int, int]:
-    """(row, col) of a square name such as "c4" or "ab17" (0-based)."""
-    m = re.fullmatch(r"([a-z]{1,2})(\d+)", name)
-    letters, row = m.group(1), int(m.group(2)) - 1
-    col = ord(letters[-1]) - ord("a") + (26 if len(letters) == 2 else 0)
-    return row, col
-
-
-def _text(x, y, s, size=12, weight=400, fill=INK, anchor="start", extra="") -> str:
-    return (f"<text x='{x:.1f}' y='{y:.1f}' font-size='{size}' font-weight='{weight}' "
-            f"fill='{fill}' text-anchor='{anchor}' font-family='{FONT}' {extra}>{esc(s)}</text>")
-
-
 # ----------------------------------------------------------------------------------------------
-# One square
+# The score table and the Most/Fewest lines under it
 # ----------------------------------------------------------------------------------------------
-def _icon(terrain: str, colour, cx: float, cy: float, s: float, value=None) -> str:
-    """The icon of a square, centred at (cx, cy), for a square of size s."""
-    k = s / 34.0
-    if terrain == "forest":
-        out = []
-        for dx, dy, sc in ((-6, 2, 0.85), (6, 1, 1.0)):
-            x, y, q = cx + dx * k, cy + dy * k, sc * k
-            out.append(f"<path d='M {x:.1f} {y - 11 * q:.1f} L {x + 7 * q:.1f} {y + 4 * q:.1f} "
-                       f"L {x - 7 * q:.1f} {y + 4 * q:.1f} Z' fill='#1f5e2a'/>"
-                       f"<rect x='{x - 1.3 * q:.1f}' y='{y + 4 * q:.1f}' width='{2.6 * q:.1f}' "
-                       f"height='{4 * q:.1f}' fill='#5b3b1c'/>")
-        return "".join(out)
-    if terrain == "town":
-        w, h = 15 * k, 9 * k
-        x0, y0 = cx - w / 2, cy - h / 2 + 3 * k
-        return (f"<rect x='{x0:.1f}' y='{y0:.1f}' width='{w:.1f}' height='{h:.1f}' fill='#fff7e6' "
-                f"stroke='#7a4a1a' stroke-width='{k:.2f}'/>"
-                f"<path d='M {x0 - 2 * k:.1f} {y0:.1f} L {cx:.1f} {y0 - 8 * k:.1f} "
-                f"L {x0 + w + 2 * k:.1f} {y0:.1f} Z' fill='#b5452b'/>"
-                f"<rect x='{cx - 2 * k:.1f}' y='{y0 + 3.5 * k:.1f}' width='{4 * k:.1f}' "
-                f"height='{5.5 * k:.1f}' fill='#7a4a1a'/>")
-    if terrain == "lake":
-        out = []
-        for dy in (-4, 3):
-            y = cy + dy * k
-            out.append(f"<path d='M {cx - 10 * k:.1f} {y:.1f} q {2.5 * k:.1f} {-3 * k:.1f} "
-                       f"{5 * k:.1f} 0 t {5 * k:.1f} 0 t {5 * k:.1f} 0 t {5 * k:.1f} 0' fill='none' "
-                       f"stroke='#eaf6ff' stroke-width='{1.8 * k:.2f}' stroke-linecap='round'/>")
-        return "".join(out)
-    if terrain == "hot_spring":
-        out = [f"<path d='M {cx - 10 * k:.1f} {cy + 3 * k:.1f} Q {cx:.1f} {cy + 13 * k:.1f} "
-               f"{cx + 10 * k:.1f} {cy + 3 * k:.1f} Z' fill='#fff3ef' stroke='#a8473b' "
-               f"stroke-width='{k:.2f}'/>"]
-        for dx in (-5, 0, 5):
-            x = cx + dx * k
-            out.append(f"<path d='M {x:.1f} {cy + 1 * k:.1f} q {-3 * k:.1f} {-3 * k:.1f} 0 "
-                       f"{-6 * k:.1f} t 0 {-6 * k:.1f}' fill='none' stroke='#ffffff' "
-                       f"stroke-width='{1.6 * k:.2f}' stroke-linecap='round'/>")
-        return "".join(out)
-    if terrain == "fallow":
-        out = []
-        for dy in (-6, 0, 6):
-            y = cy + dy * k
-            out.append(f"<line x1='{cx - 10 * k:.1f}' y1='{y:.1f}' x2='{cx + 10 * k:.1f}' "
-                       f"y2='{y:.1f}' stroke='#b59d62' stroke-width='{1.4 * k:.2f}' "
-                       f"stroke-dasharray='{3 * k:.1f} {2 * k:.1f}'/>")
-        return "".join(out)
-    if terrain == "production":
-        c = RES.get(colour, INK)
-        r = 9 * k
-        return (f"<path d='M {cx:.1f} {cy - r:.1f} L {cx + r:.1f} {cy:.1f} L {cx:.1f} {cy + r:.1f} "
-                f"L {cx - r:.1f} {cy:.1f} Z' fill='none' stroke='{c}' stroke-width='{2 * k:.2f}'/>"
-                f"<path d='M {cx:.1f} {cy - r * .45:.1f} L {cx + r * .45:.1f} {cy:.1f} L {cx:.1f} "
-                f"{cy + r * .45:.1f} L {cx - r * .45:.1f} {cy:.1f} Z' fill='{c}' fill-opacity='.45'/>")
-    if terrain == "factory":
-        c = RES.get(colour, "#ffffff")
-        x0, y0 = cx - 10 * k, cy + 7 * k
-        path = (f"M {x0:.1f} {y0:.1f} L {x0:.1f} {cy - 2 * k:.1f} L {x0 + 5 * k:.1f} "
-                f"{cy - 6 * k:.1f} L {x0 + 5 * k:.1f} {cy - 2 * k:.1f} L {x0 + 10 * k:.1f} "
-                f"{cy - 6 * k:.1f} L {x0 + 10 * k:.1f} {cy - 2 * k:.1f} L {x0 + 15 * k:.1f} "
-                f"{cy - 6 * k:.1f} L {x0 + 15 * k:.1f} {cy - 12 * k:.1f} L {x0 + 20 * k:.1f} "
-                f"{cy - 12 * k:.1f} L {x0 + 20 * k:.1f} {y0:.1f} Z")
-        out = f"<path d='{path}' fill='{c}' stroke='#ffffff' stroke-width='{0.9 * k:.2f}'/>"
-        if value:
-            out += (f"<circle cx='{cx + 10 * k:.1f}' cy='{cy - 10 * k:.1f}' r='{5.2 * k:.1f}' "
-                    f"fill='#ffffff'/>" + _text(cx + 10 * k, cy - 7.2 * k, str(value),
-                                                round(8 * k, 1), 800, INK, "middle"))
-        return out
-    return ""
-
-
-def _fill(terrain: str, colour) -> str:
-    if terrain == "production":
-        return RES_LIGHT.get(colour, "#eeeeee")
-    return TERRAIN_FILL.get(terrain, "#dddddd")
-
-
-def square_svg(x, y, s, terrain, colour=None, value=None) -> str:
-    return (f"<rect x='{x:.1f}' y='{y:.1f}' width='{s:.1f}' height='{s:.1f}' "
-            f"fill='{_fill(terrain, colour)}'/>" + _icon(terrain, colour, x + s / 2, y + s / 2, s, value))
-
-
-def _token(cx, cy, r, colour) -> str:
-    return (f"<circle cx='{cx:.1f}' cy='{cy:.1f}' r='{r:.1f}' fill='{RES[colour]}' stroke='#ffffff' "
-            f"stroke-width='{max(r * .28, 1):.1f}'/><circle cx='{cx - r * .3:.1f}' cy='{cy - r * .3:.1f}' "
-            f"r='{r * .3:.1f}' fill='#ffffff' fill-opacity='.45'/>")
-
-
-def _meeple(cx, cy, s, colour) -> str:
-    k = s / 34.0
-    return (f"<g transform='translate({cx:.1f},{cy:.1f}) scale({k * .55:.3f})'><path d='M 0 -14 "
-            f"a 5 5 0 1 1 0.1 0 M -4 -9 L -12 -4 L -11 1 L -5 -1 L -8 12 L -2 12 L 0 5 L 2 12 L 8 12 "
-            f"L 5 -1 L 11 1 L 12 -4 L 4 -9 Z' fill='{colour}' stroke='#ffffff' stroke-width='2'/></g>")
-
-
-# ----------------------------------------------------------------------------------------------
-# A card drawn on its own (hand, pick boxes, provinces)
-# ----------------------------------------------------------------------------------------------
-def card_svg(card, s: float = 22, *, label=None, dim=False, standalone=True, x=0.0, y=0.0,
-             ring=None) -> str:
-    """A Map card (number) or Starting Province ("S3A") as printed: 2 rows of 3 squares."""
-    _, duals = card_face(card)
-    head = max(s * 0.62, 12)
-    w, h = 3 * s + 6, 2 * s + head + 5
-    out = [f"<g transform='translate({x:.1f},{y:.1f})'>",
-           f"<rect x='0' y='0' width='{w:.1f}' height='{h:.1f}' rx='5' fill='#fffdf8' "
-           f"stroke='{ring or '#9c8f74'}' stroke-width='{2.5 if ring else 1}'/>"]
-    title = label if label is not None else (f"Province {card[1:]}" if isinstance(card, str)
-                                             else f"No. {card}")
-    out.append(_text(5, head - 2.5, title, round(head * .72, 1), 700, "#4b3d22"))
-    for i, (terrain, colour, value) in enumerate(face_squares(card)):
-        out.append(square_svg(3 + (i % 3) * s, head + (i // 3) * s, s, terrain, colour, value))
-    for a, b in duals:
-        ax, ay = 3 + (a % 3) * s + s / 2, head + (a // 3) * s + s / 2
-        bx, by = 3 + (b % 3) * s + s / 2, head + (b // 3) * s + s / 2
-        out.append(f"<line x1='{ax:.1f}' y1='{ay:.1f}' x2='{bx:.1f}' y2='{by:.1f}' stroke='{GOLD}' "
-                   f"stroke-width='{s * .12:.1f}' stroke-opacity='.8' stroke-dasharray='{s * .15:.1f}'/>")
-    out.append(f"<rect x='3' y='{head:.1f}' width='{3 * s:.1f}' height='{2 * s:.1f}' fill='none' "
-               f"stroke='#2b2b2b' stroke-width='1'/>")
-    if dim:
-        out.append(f"<rect x='0' y='0' width='{w:.1f}' height='{h:.1f}' rx='5' fill='#ffffff' "
-                   f"fill-opacity='.55'/>")
-    out.append("</g>")
-    if not standalone:
-        return "".join(out)
-    return (f"<svg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 {w:.1f} {h:.1f}' width='{w:.1f}' "
-            f"height='{h:.1f}' role='img' aria-label='card {esc(card)}'>{''.join(out)}</svg>")
-
-
-def card_size(s: float = 22) -> tuple[float, float]:
-    head = max(s * 0.62, 12)
-    return 3 * s + 6, 2 * s + head + 5
-
-
-def card_back(x, y, s=22, text="") -> str:
-    w, h = card_size(s)
-    return (f"<rect x='{x:.1f}' y='{y:.1f}' width='{w:.1f}' height='{h:.1f}' rx='5' fill='#2f5d62' "
-            f"stroke='#1d3c40'/><rect x='{x + 4:.1f}' y='{y + 4:.1f}' width='{w - 8:.1f}' "
-            f"height='{h - 8:.1f}' rx='3' fill='none' stroke='#d9c58f' stroke-opacity='.7'/>"
-            + (_text(x + w / 2, y + h / 2 + 5, text, 14, 700, "#f3ead2", "middle") if text else ""))
-
-
-# ----------------------------------------------------------------------------------------------
-# One player's map
-# ----------------------------------------------------------------------------------------------
-def map_svg(m: dict, *, cell: float = 40, title: str = "", title_colour: str = INK,
-            highlight=None, marks=None, bounds=None, subtitle: str = "", pad: int = 1,
-            rings=(), extra: str = "", geometry: dict | None = None) -> str:
-    """A map of an observation ({"cells", "cards", "bbox"}) as SVG: terrain squares with icons,
-    resources, tiles, travelers, card outlines with their numbers, column letters and row
-    numbers. ``highlight`` (a card id) is outlined in gold; ``marks`` are (row, col, label,
-    active) dots, e.g. the candidate positions of a placement; ``rings``: cards placed since
-    the viewer's last decision, ringed. ``extra`` is SVG added last (e.g. <defs>);
-    ``geometry``, if a dict, receives where square (row, col) is drawn: its top-left corner is
-    (gx + (col - left) * cell, gy + (row - top) * cell)."""
-    cells = m["cells"]
-    marks = marks or []
-    rows = [c["row"] for c in cells] + [r for r, _, _, _ in marks]
-    cols = [c["col"] for c in cells] + [c for _, c, _, _ in marks]
-    if bounds is not None:
-        rows += [bounds[0], bounds[2]]
-        cols += [bounds[1], bounds[3]]
-    if not rows:
-        body = _text(12, 52, "No map yet (the Starting Province comes first).", 13, 400, "#6b6457")
-        return (f"<svg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 360 70' width='100%' "
-                f"style='max-width:360px;background:{PAPER};border-radius:10px'>"
-                + _text(12, 24, title, 15, 700, title_colour) + body + "</svg>")
-    top, bottom = max(min(rows) - pad, 0), min(max(rows) + pad, 31)
-    left, right = max(min(cols) - pad, 0), min(max(cols) + pad, 31)
-    gx, gy = 24, 46 + (17 if subtitle else 0)        # gutters: row numbers, title + letters
-    W = gx + (right - left + 1) * cell + 10
-    H = gy + (bottom - top + 1) * cell + 10
-    W = max(W, 9 + 8.2 * len(title), 8 + 6.1 * len(subtitle), 200)
-
-    def xy(r, c):
-        return gx + (c - left) * cell, gy + (r - top) * cell
-
-    if geometry is not None:
-        geometry.update(gx=gx, gy=gy, top=top, left=left, bottom=bottom, right=right, cell=cell)
-    out = [_text(8, 21, title, 16, 700, title_colour)]
-    if subtitle:
-        out.append(_text(8, 40, subtitle, 11.5, 400, "#5b5240"))
-    for c in range(left, right + 1):
-        out.append(_text(xy(top, c)[0] + cell / 2, gy - 5, col_name(c), 10, 400, "#8a8170", "middle"))
-    for r in range(top, bottom + 1):
-        out.append(_text(gx - 4, xy(r, left)[1] + cell / 2 + 3.5, str(r + 1), 10, 400, "#8a8170", "end"))
-    # faint grid over the whole area (where cards could go)
-    gw, gh = (right - left + 1) * cell, (bottom - top + 1) * cell
-    out.append(f"<rect x='{gx}' y='{gy}' width='{gw}' height='{gh}' fill='#f1e9d6'/>")
-    for c in range(left, right + 2):
-        x = gx + (c - left) * cell
-        out.append(f"<line x1='{x}' y1='{gy}' x2='{x}' y2='{gy + gh}' stroke='#e3d7bd'/>")
-    for r in range(top, bottom + 2):
-        y = gy + (r - top) * cell
-        out.append(f"<line x1='{gx}' y1='{y}' x2='{gx + gw}' y2='{y}' stroke='#e3d7bd'/>")
-    at = {(c["row"], c["col"]): c for c in cells}
-    duals = {}
-    for c in cells:
-        x, y = xy(c["row"], c["col"])
-        out.append(square_svg(x, y, cell, c["terrain"], c["colour"], c["factory_value"]))
-        if c["tile"]:
-            out.append(f"<rect x='{x + 2.5:.1f}' y='{y + 2.5:.1f}' width='{cell - 5:.1f}' "
-                       f"height='{cell - 5:.1f}' rx='3' fill='none' stroke='#ffffff' stroke-width='1.6' "
-                       f"stroke-dasharray='3 2'/><path d='M {x + cell - 12:.1f} {y + 2:.1f} L "
-                       f"{x + cell - 2:.1f} {y + 2:.1f} L {x + cell - 2:.1f} {y + 12:.1f} Z' fill='#fff'/>"
-                       f"<title>{esc(c['name'])}: terraforming tile ({TERRAIN_NAME[c['terrain']]})</title>")
-        if c["terrain"] == "factory" and (c["factory_value"] or 0) >= 3 and c["card"] is not None:
-            duals[(c["row"], c["col"])] = c
-    # dual factories: a gold link across the shared edge of a visible pair
-    for (r, col), c in duals.items():
-        _, pairs = card_face(c["card"])
-        mate = next((b if a == c["square"] else a for a, b in pairs if c["square"] in (a, b)), None)
-        for nr, nc in ((r, col + 1), (r + 1, col)):
-            o = duals.get((nr, nc))
-            if o is not None and o["card"] == c["card"] and o["square"] == mate:
-                x1, y1 = xy(r, col)
-                x2, y2 = xy(nr, nc)
-                out.append(f"<line x1='{x1 + cell / 2:.1f}' y1='{y1 + cell / 2:.1f}' "
-                           f"x2='{x2 + cell / 2:.1f}' y2='{y2 + cell / 2:.1f}' stroke='{GOLD}' "
-                           f"stroke-width='{cell * .14:.1f}' stroke-linecap='round'/>")
-    # card outlines: thin lines inside a card, thick where the card ends
-    for c in cells:
-        x, y = xy(c["row"], c["col"])
-        edges = (((0, -1), (x, y, x, y + cell)), ((0, 1), (x + cell, y, x + cell, y + cell)),
-                 ((-1, 0), (x, y, x + cell, y)), ((1, 0), (x, y + cell, x + cell, y + cell)))
-        for (dr, dc), (x1, y1, x2, y2) in edges:
-            o = at.get((c["row"] + dr, c["col"] + dc))
-            same = o is not None and o["card"] == c["card"]
-            if same and (dr, dc) in ((0, -1), (-1, 0)):
-                continue
-            colour = GOLD if highlight is not None and str(c["card"]) == str(highlight) and not same \
-                else ("#00000022" if same else "#2a2a2a")
-            width = 3.2 if colour == GOLD else (0.8 if same else 2.0)
-            out.append(f"<line x1='{x1:.1f}' y1='{y1:.1f}' x2='{x2:.1f}' y2='{y2:.1f}' "
-                       f"stroke='{colour}' stroke-width='{width}' stroke-linecap='square'/>")
-    # resources and travelers
-    for c in cells:
-        x, y = xy(c["row"], c["col"])
-        if c["resource"]:
-            if c["terrain"] == "production":
-                out.append(_token(x + cell / 2, y + cell / 2, cell * .21, c["resource"]))
-            else:
-                out.append(_token(x + cell * .73, y + cell * .73, cell * .17, c["resource"]))
-    # card numbers: a tag on each card's first visible square
-    first = {}
-    for c in sorted(cells, key=lambda c: (c["row"], c["col"])):
-        first.setdefault(str(c["card"]), c)
-    for card, c in first.items():
-        x, y = xy(c["row"], c["col"])
-        label = card if card.startswith("S") else card
-        w = 6 + 6.2 * len(label)
-        hl = highlight is not None and card == str(highlight)
-        out.append(f"<rect x='{x + 1.5:.1f}' y='{y + 1.5:.1f}' width='{w:.1f}' height='12' rx='3' "
-                   f"fill='{GOLD if hl else '#23262f'}' fill-opacity='.9'/>"
-                   + _text(x + 1.5 + w / 2, y + 11, label, 10, 700, INK if hl else "#ffffff", "middle"))
-    for t in m.get("travelers", []):            # after the tags: never hidden by one
-        x, y = xy(t["row"], t["col"])
-        out.append(f"<g><title>traveler of P{t['owner']}</title>"
-                   + _meeple(x + cell * .25, y + cell * .64, cell * 1.35, t["colour"]) + "</g>")
-    ring_cards = {str(x) for x in rings}
-    for card in m.get("cards", []):             # placed since the viewer's last decision
-        if str(card["card"]) in ring_cards:
-            x, y = xy(card["row"], card["col"])
-            out.append(f"<rect x='{x - 2:.1f}' y='{y - 2:.1f}' width='{card['width'] * cell + 4:.1f}' "
-                       f"height='{card['height'] * cell + 4:.1f}' rx='4' fill='none' stroke='{NEW}' "
-                       f"stroke-width='4'><title>placed since your last decision</title></rect>")
-    for r, c, label, active in marks:           # the chosen one is the gold outline
-        if active:
-            continue
-        x, y = xy(r, c)
-        out.append(f"<g opacity='.62'><circle cx='{x + cell / 2:.1f}' cy='{y + cell / 2:.1f}' "
-                   f"r='{cell * .19:.1f}' fill='#ffffff' stroke='{INK}' stroke-width='1'/>"
-                   + _text(x + cell / 2, y + cell / 2 + 3.2, label, 8.5, 700, INK, "middle") + "</g>")
-    return (f"<svg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 {W:.0f} {H:.0f}' width='100%' "
-            f"style='max-width:{W:.0f}px;background:{PAPER};border-radius:10px' role='img' "
-            f"aria-label='{esc(title)}'>{''.join(out)}{extra}</svg>")
-
-
-def cell_size(m: dict, width: float = 440) -> float:
-    """Squares as large as fit in about ``width`` pixels (between 26 and 48)."""
-    box = m.get("bbox")
-    if not box:
-        return 40
-    span = max(box["right"] - box["left"], box["bottom"] - box["top"] - 2) + 3
-    return max(26.0, min(48.0, width / span))
-
-
-def seat_map(obs: dict, seat: int) -> dict:
-    """obs["maps"][seat] with the travelers standing on it (and their owners' colours)."""
-    m = dict(obs["maps"][seat])
-    m["travelers"] = [dict(t, colour=SEAT_COLOURS[t["owner"] % len(SEAT_COLOURS)])
-                      for t in (obs.get("travelers") or {}).get("placed", [])
-                      if t["host"] == seat and t.get("active", True)]
-    return m
-
-
-# ----------------------------------------------------------------------------------------------
-# The table: round, pool, pick boxes, Most/Fewest
-# ----------------------------------------------------------------------------------------------
-PHASE_TEXT = {
-    "setup": "setting up", "province": "choosing Starting Provinces",
-    "first_box": "filling the pick boxes", "select": "Selection phase", "pay": "Selection phase",
-    "replace": "Selection phase", "map": "Map phase", "position": "Map phase",
-    "map_after": "Map phase", "terraform_resource_1": "Map phase (terraforming)",
-    "terraform_resource_2": "Map phase (terraforming)", "terraform_colour": "Map phase (terraforming)",
-    "terraform_fallow": "Map phase (terraforming)", "traveler_resource": "Travelers",
-    "traveler_spring": "Travelers", "over": "game over",
-}
-
-
-def table_svg(obs: dict, viewer=None) -> str:
-    """Round, phase, the pool and the draw pile; the pick boxes with their cards."""
-    s = 26
-    cw, ch = card_size(s)
-    boxes = obs["pick_boxes"]
-    gap = 70
-    W = max(820, 24 + len(boxes) * (cw + gap))
-    out = []
-    phase = PHASE_TEXT.get(obs["phase"], obs["phase"].replace("_", " "))
-    rnd = obs["round"]
-    head = (f"Round {rnd} of 12 · {phase}" if rnd else f"Setup · {phase}")
-    out.append(_text(14, 24, head, 16, 700))
-    x = 14
-    out.append(_text(x, 48, "POOL", 10, 700, "#7a6440", extra="letter-spacing='1.5'"))
-    x += 40
-    for colour, k in obs["pool"].items():
-        out.append(_token(x + 8, 44, 7.5, colour) + _text(x + 20, 48, f"{k}", 12, 600))
-        x += 46
-    out.append(_text(x + 8, 48, f"Draw pile {obs['draw_pile_size']} cards", 12, 400, "#4a4f5c"))
-    opts = obs["options"]
-    extras = [f"side {opts['side']}"] + [t for t, on in (("Most/Fewest", opts["most_fewest"]),
-                                                          ("Travelers", opts["travelers"])) if on]
-    out.append(_text(W - 14, 24, ", ".join(extras), 12, 400, "#5b5240", "end"))
-    out.append(_text(14, 76, "PICK BOXES", 10, 700, "#7a6440", extra="letter-spacing='1.5'"))
-    y0 = 84
-    for i, b in enumerate(boxes):
-        x = 14 + i * (cw + gap)
-        owner = b["owner"]
-        label = ("your box" if owner is not None and owner == viewer else
-                 f"P{owner}'s box" if owner is not None else f"middle ({b['label']})")
-        colour = SEAT_COLOURS[owner % len(SEAT_COLOURS)] if owner is not None else "#7a6440"
-        out.append(_text(x, y0 + 10, label, 11.5, 700, colour))
-        if b["card"] is not None:
-            out.append(card_svg(b["card"], s, standalone=False, x=x, y=y0 + 16))
-        else:
-            out.append(f"<rect x='{x}' y='{y0 + 16}' width='{cw:.1f}' height='{ch:.1f}' rx='5' "
-                       f"fill='none' stroke='#b9ab8c' stroke-dasharray='4 3'/>"
-                       + _text(x + cw / 2, y0 + 16 + ch / 2 + 4, "empty", 11, 400, "#9b8f75", "middle"))
-    H = y0 + 16 + ch + 12
-    return (f"<svg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 {W:.0f} {H:.0f}' width='100%' "
-            f"style='max-width:{W:.0f}px;background:#f1e7d2;border-radius:12px' role='img' "
-            f"aria-label='Kyushu table'>{''.join(out)}</svg>")
-
-
-def hand_svg(cards, s: float = 24, taken=None, size=None, title="", per_row=None) -> str:
-    """A row of cards: the taken card (marked) then the hand; face down if cards is None.
-    With ``per_row``, face-up cards wrap after that many (a narrow column)."""
-    cw, ch = card_size(s)
-    if per_row and cards:
-        shown = ([taken] if taken is not None else []) + list(cards)
-        top = 22 if title else 6
-        out = [_text(8, 15, title, 12, 700, "#4b3d22")] if title else []
-        for i, c in enumerate(shown):
-            x, y = 8 + (i % per_row) * (cw + 8), top + (i // per_row) * (ch + 8)
-            out.append(card_svg(c, s, standalone=False, x=x, y=y, ring=GOLD if i == 0 and
-                                taken is not None else None,
-                                label=f"Taken: {c}" if i == 0 and taken is not None else None))
-        rows = (len(shown) + per_row - 1) // per_row
-        W, H = 8 + min(len(shown), per_row) * (cw + 8), top + rows * (ch + 8)
-        return (f"<svg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 {W:.0f} {H:.0f}' "
-                f"width='{W:.0f}' style='max-width:100%' role='img' aria-label='cards'>"
-                f"{''.join(out)}</svg>")
-    out = []
-    x = 8
-    top = 22 if title else 6
-    if title:
-        out.append(_text(8, 15, title, 12, 700, "#4b3d22"))
-    if taken is not None:
-        out.append(card_svg(taken, s, standalone=False, x=x, y=top, label=f"Taken: {taken}",
-                            ring=GOLD))
-        x += cw + 18
-    if cards is None:
-        k = min(size or 0, 6)
-        for i in range(k):
-            out.append(card_back(x + i * 9, top, s))
-        if k:
-            x += (k - 1) * 9 + cw + 8
-        out.append(_text(x, top + ch / 2 + 4, f"hand: {size} card{'s' if size != 1 else ''}",
-                         12, 600, "#3b3f4a"))
-        x += 110
-    else:
-        for c in cards:
-            out.append(card_svg(c, s, standalone=False, x=x, y=top))
-            x += cw + 6
-        if not cards:
-            out.append(_text(x, top + ch / 2 + 4, "hand: empty", 12, 400, "#6b6457"))
-            x += 90
-    W, H = max(x + 4, 120), top + ch + 6
-    return (f"<svg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 {W:.0f} {H:.0f}' width='{W:.0f}' "
-            f"style='max-width:100%' role='img' aria-label='cards'>{''.join(out)}</svg>")
-
-
 def score_rows(obs: dict, viewer=None) -> list[dict]:
     """One row per seat of the score table: {"seat", category: points, ...}."""
     rows = []
@@ -541,19 +69,52 @@ def card_choices(state, choices, key: str, prompt: str, label_of=None, hint=None
         name = state.action_to_string(a)
         pid = f"c{a}"
         actions[pid] = a
-        places.append(bc.Place(pid, name + (" (the AI's hint)" if a == hint else ""),
-                               svg=card_svg(card, 26),
+        places.append(bc.Place(pid, kt.decision_label(name) + (" (the AI's hint)" if a == hint
+                                                                 else ""),
+                               svg=card_svg(card, 26), tip=kt.decision_tip(name),
                                caption=(label_of(a, card) if label_of else name)
                                + (" · AI hint" if a == hint else ""),
                                mark="hint" if a == hint else None))
     return bc.pick(bc.board(places, key=f"{key}_act_cards", piece_width=92), actions)
 
 
+def inert_places(found: list[dict]) -> list:
+    """The drawing's elements (``places`` of kyushu_draw's map_svg / table_svg) as inert
+    places with their tips."""
+    return [bc.Place(d["id"], d["label"], legal=False, rect=d["rect"], tip=d["tip"],
+                     anim=d["anim"]) for d in found]
+
+
+def over_squares(found: list[dict], legal: list) -> list:
+    """The map's inert squares with the ``legal`` places laid over them: a legal place on a
+    square ("p<square>", "s<square>") takes that square's place (and its arrival)."""
+    taken = {p.id[1:]: p for p in legal}
+    out = []
+    for p in inert_places(found):
+        q = taken.get(p.id[1:])
+        if q is None:
+            out.append(p)
+        elif q.anim is None and p.anim is not None:
+            taken[p.id[1:]] = dataclasses.replace(q, anim=p.anim)
+    return out + list(taken.values())
+
+
+def with_hint(places: list, actions: dict, hint) -> list:
+    """``places`` with the AI's hint ringed (the legal place whose action it is)."""
+    return [dataclasses.replace(p, mark="hint") if p.legal and actions.get(p.id) == hint
+            and hint is not None else p for p in places]
+
+
+def svg_width(svg: str) -> int:
+    """The width of an SVG's viewBox (the board's largest size on screen)."""
+    m = re.search(r"viewBox='[-\d.]+ [-\d.]+ ([\d.]+) ", svg)
+    return int(float(m.group(1))) if m else 820
+
+
 # ----------------------------------------------------------------------------------------------
 # Placement on the map by clicking: orientations, the legal positions and their previews
 # ----------------------------------------------------------------------------------------------
 ROTATIONS = ("horizontal", "vertical", "horizontal turned", "vertical turned")
-ROTATION_DEGREES = {"horizontal": 0, "vertical": 90, "horizontal turned": 180, "vertical turned": 270}
 LAYER_TEXT = {"over": "Over: on top of the map", "under": "Under: slid beneath placed cards"}
 SQUARE_PHASES = ("pay", "terraform_resource_1", "terraform_resource_2", "terraform_fallow",
                  "traveler_resource")
@@ -612,17 +173,8 @@ def _score_delta_text(before: dict, after: dict) -> str:
     return f"{total:+d} points" + (f" ({', '.join(bits)})" if bits else "")
 
 
-def face_defs(card, cell: float, prefix: str) -> str:
-    """<defs> with the card's six printed squares drawn at (0, 0), ids ``prefix`` + index."""
-    out = ["<defs>"]
-    for i, (terrain, colour, value) in enumerate(face_squares(card)):
-        out.append(f"<g id='{prefix}{i}'>{square_svg(0, 0, cell, terrain, colour, value)}</g>")
-    out.append("</defs>")
-    return "".join(out)
-
-
 def placement_board(obs: dict, seat: int, card, options: list[dict], *, width: float = 520,
-                    prefix: str = "kyp", recent_cards=()):
+                    prefix: str = "kyp", recent_cards=(), before: dict | None = None):
     """The mover's map with a place on the top-left square of every legal position, each
     previewing the card there. Returns (svg, places, place id -> action)."""
     m = seat_map(obs, seat)
@@ -634,9 +186,11 @@ def placement_board(obs: dict, seat: int, card, options: list[dict], *, width: f
     span = (bounds[3] - bounds[1] + 3) if bounds else 6
     cell = max(22.0, min(44.0, width / span))
     geo: dict = {}
+    found: list = []
     svg = map_svg(m, cell=cell, title=f"P{seat} (you) · place card {card}",
                   title_colour=SEAT_COLOURS[seat % len(SEAT_COLOURS)], bounds=bounds,
-                  rings=recent_cards, extra=face_defs(card, cell, prefix), geometry=geo)
+                  rings=recent_cards, extra=face_defs(card, cell, prefix), geometry=geo,
+                  places=found, before=before["maps"][seat] if before else None)
 
     def xy(r, c):
         return geo["gx"] + (c - geo["left"]) * cell, geo["gy"] + (r - geo["top"]) * cell
@@ -652,13 +206,15 @@ def placement_board(obs: dict, seat: int, card, options: list[dict], *, width: f
                    f"stroke='{GOLD}' stroke-width='3.5'{dash}/>")
         pid = f"p{o['square']}"
         actions[pid] = o["action"]
-        places.append(bc.Place(pid, f"Place {card} with its top-left square at {o['square']} "
-                                    f"({o['layer']})", rect=(x, y, cell, cell), preview=preview,
-                               note=f"{card} at {o['square']} {o['layer']}: {o['delta']}"))
-    return svg, places, actions
+        label = kt.decision_label(o["name"])
+        places.append(bc.Place(pid, label, rect=(x, y, cell, cell), preview=preview,
+                               note=f"{label}: {o['delta']}",
+                               tip=f"{label}: {o['delta']}. {kt.decision_tip(o['name'])}"))
+    return svg, over_squares(found, places), actions
 
 
-def square_places(obs: dict, seat: int, names: dict, *, width: float = 520, recent_cards=()):
+def square_places(obs: dict, seat: int, names: dict, *, width: float = 520, recent_cards=(),
+                  before: dict | None = None):
     """Decisions naming a square of the mover's own map (pay / discard a resource, a tile's
     Fallow, a traveler's resource) as places on that map. Returns (svg, places, id -> action,
     the other actions) or None if two actions share a square."""
@@ -677,45 +233,32 @@ def square_places(obs: dict, seat: int, names: dict, *, width: float = 520, rece
         span = m["bbox"]["right"] - m["bbox"]["left"] + 3
     cell = max(22.0, min(44.0, width / span))
     geo: dict = {}
+    found: list = []
     svg = map_svg(m, cell=cell, title=f"P{seat} (you)", rings=recent_cards,
-                  title_colour=SEAT_COLOURS[seat % len(SEAT_COLOURS)], geometry=geo)
+                  title_colour=SEAT_COLOURS[seat % len(SEAT_COLOURS)], geometry=geo,
+                  places=found, before=before["maps"][seat] if before else None)
+    tips = {d["id"][1:]: d["tip"] for d in found}
     places, actions = [], {}
     for sq, (a, nm) in on_map.items():
         r, c = parse_square(sq)
         x, y = geo["gx"] + (c - geo["left"]) * cell, geo["gy"] + (r - geo["top"]) * cell
         pid = f"s{sq}"
         actions[pid] = a
-        places.append(bc.Place(pid, nm, rect=(x, y, cell, cell), note=nm))
-    return svg, places, actions, rest
-
-
-def oriented_card_svg(card, rotation: str, s: float = 20) -> str:
-    """The card as it will lie: turned clockwise by the rotation."""
-    w, h = card_size(s)
-    deg = ROTATION_DEGREES.get(rotation, 0)
-    W, H = (h, w) if deg in (90, 270) else (w, h)
-    return (f"<svg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 {W:.1f} {H:.1f}' width='{W:.0f}' "
-            f"height='{H:.0f}' role='img' aria-label='card {esc(card)} {esc(rotation)}'>"
-            f"<g transform='translate({W / 2:.1f},{H / 2:.1f}) rotate({deg}) "
-            f"translate({-w / 2:.1f},{-h / 2:.1f})'>{card_svg(card, s, standalone=False)}</g></svg>")
+        label = kt.decision_label(nm)
+        places.append(bc.Place(pid, label, rect=(x, y, cell, cell), note=label,
+                               tip=f"{label}. {kt.decision_tip(nm)} {tips.get(sq, '')}".strip()))
+    return svg, over_squares(found, places), actions, rest
 
 
 RESOURCE_MARK = {"blue": "blue", "brown": "orange", "grey": "gray", "purple": "violet"}
 
 
 def traveler_label(name: str) -> str:
-    """A short, distinguishable button label for a traveler decision."""
+    """A traveler decision's button: its words, a resource marked by a dot of its colour."""
     m = re.fullmatch(r"traveler to (P\d+) with (\w+) from ([a-z]{1,2}\d+)", name)
     if m:
-        c = m.group(2)
-        return f":{RESOURCE_MARK.get(c, 'gray')}[●] {c} from {m.group(3)}"
-    m = re.fullmatch(r"traveler on (P\d+)'s hot spring at ([a-z]{1,2}\d+)", name)
-    if m:
-        return f"hot spring {m.group(2)}"
-    m = re.fullmatch(r"no traveler to (P\d+)", name)
-    if m:
-        return f"No traveler to {m.group(1)}"
-    return name
+        return f":{RESOURCE_MARK.get(m.group(2), 'gray')}[●] {kt.decision_label(name)}"
+    return kt.decision_label(name)
 
 
 def recent_cards(recent) -> dict:
@@ -765,21 +308,32 @@ class KyushuUI(GameUI):
 
     # -- drawing ----------------------------------------------------------------------------
     def board(self, obs: dict, key: str = "board", viewer=None, changes=None) -> None:
-        """The table, then (seen from a seat) that seat's map with its hand and the decision
-        panel beside it, the other maps, and the score table. The seat's map and the panel are
-        slots its decision input draws into (a placement is clicked on the map). If the page
-        drew that input first, the input drew them (with a slot under them for the rest):
-        the order on screen is the same. ``changes``: what happened since the viewer's last
-        decision; the cards placed meanwhile are ringed where the viewer's map view shows them."""
+        """The table, then (seen from a seat) that seat's map with its hand beside it, the
+        other maps, and the score table; every square, card, box and resource with its
+        tooltip. The seat's map is a slot its decision input draws into (a placement is
+        clicked on the map); if the page drew that input first, the input drew the map and
+        it is left out here. ``changes``: what happened since the viewer's last decision; the
+        cards placed meanwhile are ringed where the viewer's map view shows them, and drop in
+        (new resources and tiles flash, a pick box's new card drops in)."""
         recent = bc.recent_moves(changes)
-        st.markdown(table_svg(obs, viewer), unsafe_allow_html=True)
-        if viewer is not None and not bc.claimed("kyushu-map"):
-            self._mine_and_panel(obs, viewer, recent)
-        rest = bc.reserved("kyushu-rest")
-        with (rest[0] if rest else st.container()):
-            self._others_and_scores(obs, viewer, recent)
+        before = getattr(changes, "before", None) if changes else None
+        found: list = []
+        svg = table_svg(obs, viewer, places=found, before=before)
+        bc.board(inert_places(found), svg, key=f"{key}-kytable", interactive=False,
+                 max_width=svg_width(svg))
+        if viewer is not None and bc.claimed("kyushu-map"):
+            self._hand(obs, viewer, viewer, key=key)     # the input drew the map
+        elif viewer is not None:
+            mine, hand = st.columns([3, 1.2], gap="medium")
+            with mine:
+                self._seat_panel(obs, viewer, viewer, 560, recent_cards(recent).get(viewer, ()),
+                                 hand=False, slot="kyushu-map", recent=recent, before=before,
+                                 key=key)
+            with hand:
+                self._hand(obs, viewer, viewer, small=True, key=key)
+        self._others_and_scores(obs, viewer, recent, before=before, key=key)
 
-    def _others_and_scores(self, obs: dict, viewer, recent) -> None:
+    def _others_and_scores(self, obs: dict, viewer, recent, *, before=None, key="board") -> None:
         """Every map but the viewer's (all of them without a viewer), the live scores."""
         n = obs["players"]
         rings = recent_cards(recent)
@@ -795,7 +349,8 @@ class KyushuUI(GameUI):
             cols = st.columns(per_row)
             for col, seat in zip(cols, order[start:start + per_row]):
                 with col:
-                    self._seat_panel(obs, seat, viewer, width, rings.get(seat, ()))
+                    self._seat_panel(obs, seat, viewer, width, rings.get(seat, ()),
+                                     before=before, key=key)
         rows = score_rows(obs, viewer)
         title = "Final scores" if final else "Score so far (live)"
         st.markdown(f"**{title}**" + ("" if final else " — as the maps stand now (factories fed "
@@ -806,19 +361,9 @@ class KyushuUI(GameUI):
             st.markdown(f"**Most/Fewest cards** ({'final' if final else 'current'} counts)  \n"
                         + "  \n".join(lines))
 
-    def _mine_and_panel(self, obs: dict, viewer: int, recent) -> None:
-        """The viewer's map (a slot: "kyushu-map") and beside it the hand and the decision
-        panel (a slot: "kyushu-panel")."""
-        mine, panel = st.columns([3, 2], gap="medium")
-        with mine:
-            self._seat_panel(obs, viewer, viewer, 520, recent_cards(recent).get(viewer, ()),
-                             hand=False, slot="kyushu-map", recent=recent)
-        with panel:
-            self._hand(obs, viewer, viewer, per_row=4)
-            bc.reserve("kyushu-panel", replace=False)
-
     def _seat_panel(self, obs: dict, seat: int, viewer, width: float = 440, rings=(), *,
-                    hand: bool = True, slot: str | None = None, recent=None) -> None:
+                    hand: bool = True, slot: str | None = None, recent=None, before=None,
+                    key="board") -> None:
         colour = SEAT_COLOURS[seat % len(SEAT_COLOURS)]
         me = viewer == seat
         to_move = obs.get("current_player") == seat
@@ -831,38 +376,85 @@ class KyushuUI(GameUI):
         held = (obs.get("travelers") or {}).get("held")
         if obs["options"].get("travelers") and held:
             sub.append(f"travelers left: {held[seat]}")
+        found: list = []
         svg = map_svg(seat_map(obs, seat), title=title, title_colour=colour, rings=rings,
-                      cell=cell_size(obs["maps"][seat], width))
-        where = bc.reserve(slot, obs=obs, recent=recent) if slot else st
-        where.markdown(svg, unsafe_allow_html=True)
+                      cell=cell_size(obs["maps"][seat], width), places=found,
+                      before=before["maps"][seat] if before else None)
+        where = bc.reserve(slot, obs=obs, recent=recent, before=before) if slot else st.container()
+        with where:
+            bc.board(inert_places(found), svg, key=f"{key}-kyseat{seat}", interactive=False,
+                     max_width=svg_width(svg))
         if sub:
             st.caption(" · ".join(sub))
         if hand:
-            self._hand(obs, seat, viewer)
+            self._hand(obs, seat, viewer, key=key)
 
-    def _hand(self, obs: dict, seat: int, viewer, per_row=None) -> None:
+    def _hand(self, obs: dict, seat: int, viewer, small=False, key="board") -> None:
+        """The cards a seat holds as pieces with their tips: the card taken this round (public)
+        and the hand (face down unless it is the viewer's, or everything is shown)."""
         me = viewer == seat
         hand = obs["hands"][seat]
         taken = obs["selected"][seat]
-        if hand or taken is not None or obs["hand_sizes"][seat]:
-            st.markdown(hand_svg(hand, 24 if per_row else 28 if me else 22, taken=taken,
-                                 size=obs["hand_sizes"][seat], per_row=per_row,
-                                 title="Your hand" if me else ("Hand" if hand is not None else "")),
-                        unsafe_allow_html=True)
+        size = obs["hand_sizes"][seat]
+        if not (hand or taken is not None or size):
+            return
+        s = 22 if small or not me else 26
+        places = []
+        if taken is not None:
+            places.append(bc.Place(f"taken{seat}", f"Card {taken}, taken this round", legal=False,
+                                   svg=card_svg(taken, s, label=f"Taken: {taken}", ring=GOLD),
+                                   tip="Taken this round: it goes on the map in the Map phase. "
+                                       + kt.card_tip(taken)))
+        if hand is None:
+            if size:
+                places.append(bc.Place(f"hand{seat}", f"P{seat}'s hand: {size} cards", legal=False,
+                                       svg=backs_svg(size, s),
+                                       tip=f"P{seat}'s hand: {size} Map card"
+                                           f"{'s' if size != 1 else ''}, face down."))
+        else:
+            for c in hand:
+                places.append(bc.Place(f"h{c}", f"Card {c} in {'your' if me else 'the'} hand",
+                                       legal=False, svg=card_svg(c, s), tip=kt.card_tip(c)))
+        st.markdown("**Your hand**" if me else f"**P{seat}'s cards**")
+        bc.board(places, key=f"{key}-kyhand{seat}", interactive=False,
+                 piece_width=int(card_size(s)[0]) + 4)
 
     # -- input ------------------------------------------------------------------------------
     def move_input(self, state, obs: dict, key: str, hint=None):
-        """The decision, in the panel beside the mover's map. The board leaves both; where the
-        page draws the input first, the input draws the map and the panel (and the board then
-        leaves them out)."""
-        kept = bc.reserved("kyushu-panel")
-        if kept is None:                 # no board yet: the map and panel, the rest under them
-            self._mine_and_panel(obs, state.current_player, None)
-            bc.claim("kyushu-map")
-            bc.reserve("kyushu-rest", replace=False)
-            kept = bc.reserved("kyushu-panel")
-        with kept[0]:
-            return self._decide(state, obs, key, hint, narrow=True)
+        """The decision panel, drawn where the page puts it (beside the board on a desktop,
+        under it on a phone): the cards to choose, the pick boxes' choices, rotation and layer.
+        A choice made on the mover's map (a placement, a resource, a Fallow) redraws that map
+        clickable in the board's slot for it; if the page draws the input before the board,
+        the map is drawn here and the board leaves it out."""
+        return self._decide(state, obs, key, hint, narrow=True)
+
+    def decision_label(self, state, action: int) -> str:
+        return kt.decision_label(state.action_to_string(action))
+
+    def decision_tip(self, state, action: int) -> str:
+        return kt.decision_tip(state.action_to_string(action))
+
+    def best_move_mark(self, state, action: int) -> list:
+        """The square of the mover's map it names (a placement's top-left square "p<sq>", a
+        resource or Fallow "s<sq>"), the pick box it takes from ("box<i>" on the table), or
+        the card it chooses ("c<action>" among the cards offered)."""
+        name = state.action_to_string(action)
+        m = re.fullmatch(r"place \d+ .+ at ([a-z]{1,2}\d+) (?:over|under)", name)
+        if m:
+            return [f"p{m.group(1)}"]
+        m = ON_MY_MAP.match(name)
+        if m:
+            return [f"s{m.group(1)}"]
+        m = re.fullmatch(r"(?:pay to )?take (\d+) from .+", name)
+        if m:
+            boxes = state.observation(state.current_player)["pick_boxes"]
+            return [f"box{b['box']}" for b in boxes if b["card"] == int(m.group(1))][:1]
+        if re.fullmatch(r"province \d[AB]|pick box \d+|replace with \d+", name):
+            return [f"c{action}"]
+        return []
+
+    def how_to_play(self) -> str:
+        return kt.HOW_TO_PLAY
 
     def _decide(self, state, obs, key, hint, narrow):
         legal = [int(a) for a in state.legal_actions()]
@@ -915,9 +507,10 @@ class KyushuUI(GameUI):
         acts = list(names)
         cols = st.columns(min(columns, max(len(acts), 1)))
         for i, a in enumerate(acts):
-            text = label(names[a]) if label else names[a]
+            text = label(names[a]) if label else kt.decision_label(names[a])
+            tip = kt.decision_tip(names[a]) or kt.decision_label(names[a])
             if cols[i % len(cols)].button(text + ("  · AI hint" if a == hint else ""),
-                                          key=f"{key}_act_{a}", width="stretch", help=names[a],
+                                          key=f"{key}_act_{a}", width="stretch", help=tip,
                                           type="primary" if a == hint else "secondary"):
                 chosen = a
         return chosen
@@ -929,14 +522,15 @@ class KyushuUI(GameUI):
         kept = bc.reserved("kyushu-map")
         info = kept[1] if kept else {"obs": obs, "recent": None}
         made = square_places(info["obs"], seat, names, recent_cards=recent_cards(
-            info["recent"]).get(seat, ()))
-        if made is None or not made[1]:
+            info["recent"]).get(seat, ()), before=info.get("before"))
+        if made is None or not made[2]:
             return False
         svg, places, actions, rest = made
-        places = [bc.Place(p.id, p.label, rect=p.rect, note=p.note,
-                           mark="hint" if actions[p.id] == hint else None) for p in places]
+        places = with_hint(places, actions, hint)
+        if not kept:
+            bc.claim("kyushu-map")          # the board, drawn after, leaves this map out
         with (kept[0] if kept else st.container()):
-            clicked = bc.board(places, svg, key=f"{key}-kysq", max_width=640,
+            clicked = bc.board(places, svg, key=f"{key}-kysq", max_width=svg_width(svg),
                                note="Lit squares can be chosen: hover to read, click to choose.")
         chosen = bc.pick(clicked, actions)
         if rest:
@@ -947,9 +541,8 @@ class KyushuUI(GameUI):
 
     def _select_input(self, state, obs, names, key, hint=None, narrow=False):
         """Selection: each pick box with its card, and under it the ways to take it."""
-        st.markdown("**Selection:** take a card from a pick box. Free: your own box (replace with "
-                    "any card), the box on your left (replace with a higher card) or on your right "
-                    "(a lower one). Or discard a resource from your map to take from any box.")
+        st.markdown("**Selection:** take a card from a pick box (hover a choice to read what "
+                    "it costs).")
         by_card = {}
         for a, nm in names.items():
             m = re.match(r"(pay to )?take (\d+) from (.+)", nm)
@@ -967,25 +560,23 @@ class KyushuUI(GameUI):
                     owner = b["owner"]
                     where = ("Your box" if owner == seat else f"P{owner}'s box"
                              if owner is not None else f"Middle, {b['label']}")
-                    pic, acts = st.columns([1, 1.3]) if narrow else (st.container(),) * 2
-                    pic.markdown(f"**{where}**")
-                    pic.markdown(card_svg(b["card"], 26), unsafe_allow_html=True)
+                    pic, acts = st.columns([1, 2]) if narrow else (st.container(),) * 2
+                    pic.caption(where)
+                    pic.markdown(card_svg(b["card"], 22, title=kt.pick_box_tip(
+                        b, seat, obs["players"])), unsafe_allow_html=True)
                     for a, pay, frm in sorted(by_card[b["card"]], key=lambda t: t[1]):
-                        if pay:
-                            text = "Pay & take"
-                        elif "left" in frm:
-                            text = "Take · refill higher"
-                        elif "right" in frm:
-                            text = "Take · refill lower"
-                        else:
-                            text = "Take · refill any"
-                        if acts.button(text + (" · AI hint" if a == hint else ""),
-                                       key=f"{key}_act_{a}", help=names[a], width="stretch",
+                        if acts.button(kt.box_choice_label(names[a])
+                                       + (" · AI hint" if a == hint else ""),
+                                       key=f"{key}_act_{a}",
+                                       help=f"{kt.decision_label(names[a])}. "
+                                            f"{kt.decision_tip(names[a])}",
+                                       width="stretch",
                                        type="primary" if a == hint else "secondary"):
                             chosen = a
-        rest = [a for a in names if not any(a == x[0] for v in by_card.values() for x in v)]
+        rest = {a: nm for a, nm in names.items()
+                if not any(a == x[0] for v in by_card.values() for x in v)}
         if rest:
-            pressed = action_buttons(state, rest, key)
+            pressed = self._buttons(state, rest, key, columns=2, hint=hint)
             chosen = chosen if pressed is None else pressed
         return chosen
 
@@ -1039,12 +630,14 @@ class KyushuUI(GameUI):
             info = kept[1] if kept else {"obs": obs, "recent": None}
             svg, places, actions = placement_board(
                 info["obs"], seat, card, options, prefix=f"kyp{abs(hash(key)) % 10**8}",
-                recent_cards=recent_cards(info["recent"]).get(seat, ()))
-            places = [bc.Place(p.id, p.label, rect=p.rect, preview=p.preview, note=p.note,
-                               mark="hint" if actions[p.id] == hint else None) for p in places]
+                recent_cards=recent_cards(info["recent"]).get(seat, ()), before=info.get("before"))
+            places = with_hint(places, actions, hint)
+            if not kept:
+                bc.claim("kyushu-map")      # the board, drawn after, leaves this map out
             with (kept[0] if kept else st.container()):
-                clicked = bc.board(places, svg, key=f"{key}-kymap-{chosen_orient}", max_width=640,
-                                   note=f"{len(places)} lit squares: hover one to see card {card} "
+                clicked = bc.board(places, svg, key=f"{key}-kymap-{chosen_orient}",
+                                   max_width=svg_width(svg),
+                                   note=f"{len(actions)} lit squares: hover one to see card {card} "
                                         "there and the points it makes; click to place it.")
             pick = bc.pick(clicked, actions)
             if pick is not None:
@@ -1054,8 +647,8 @@ class KyushuUI(GameUI):
         if others:
             st.markdown("Or, before placing:")
             for a, nm in others.items():
-                if st.button("Terraform a Fallow first" if nm == "terraform" else nm,
-                             key=f"{key}_first_{a}", help=nm):
+                if st.button(kt.decision_label(nm), key=f"{key}_first_{a}",
+                             help=kt.decision_tip(nm) or kt.decision_label(nm)):
                     result = a
         return result
 

@@ -14,7 +14,8 @@ import streamlit as st
 import boardlab
 
 from .. import board_component as bc
-from . import GameUI, action_buttons, esc
+from ..current_game import play_session
+from .base import GameUI, action_buttons, esc
 
 MOD = boardlab.games.get("nukumi")
 DATA = MOD.DATA
@@ -433,6 +434,7 @@ class NukumiUI(GameUI):
         prompt = {"event": "the round card's event", "actions": "your action (or a free action)",
                   "payment": "how to pay", "move": "other moves", "play helpers": "a Helper to play",
                   "take a card": "an action card", "helper choice": "a face-up Helper or blind",
+                  "end of turn": "a free action, or end your turn",
                   "npc route": "the NPC's route toward Nukumaru (squares in order; these routes "
                                "place as many cubes)"}.get(obs.get("phase"), "a move")
         if obs.get("phase") == "event" and obs["round"] < len(obs.get("round_cards") or []):
@@ -563,8 +565,7 @@ def _live_turn_start():
     """(game, seat, facts) of the Play page's Nukumi game when a human seat's turn in the
     Actions phase has just begun (what Game.position sets up), else None. The facts are
     that seat's observation only."""
-    from .. import common           # here: common imports this package
-    sess = common.play_session()
+    sess = play_session()
     if sess is None or sess.game.name != "nukumi" or sess.state.is_terminal():
         return None
     seat = sess.state.current_player

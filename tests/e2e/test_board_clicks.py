@@ -79,8 +79,8 @@ def test_kitsu_card_clicked_in_the_hand_desktop_and_phone(browser, server, shots
     boxes = [hand.nth(i).bounding_box() for i in range(hand.count())]
     assert len({round(b["y"]) for b in boxes}) == 1               # one row of cards
     card = legal.last
-    name = card.get_attribute("aria-label")                      # "Blue 3: play B3"
-    move = name.split(": ", 1)[1]
+    assert card.get_attribute("aria-label").startswith("Play ")   # "Play Blue 3"
+    move = "play " + card.get_attribute("data-place").split("-", 1)[1]   # place "h2-B3"
     card.hover()
     page.screenshot(path=str(shots / "board-01-kitsu-hand.png"), full_page=True)
     card.click()
@@ -134,8 +134,8 @@ def test_kyushu_card_placed_by_clicking_the_map(browser, server, shots):
     square.hover()
     page.locator("div[class*='-kymap-'] .blb-preview use").first.wait_for(timeout=10000)
     assert page.locator("div[class*='-kymap-'] .blb-preview use").count() == 6
-    page.get_by_text(re.compile(rf"^{card} at [a-z]+\d+ over: [+-]\d+ points")).wait_for(
-        timeout=10000)
+    page.get_by_text(re.compile(rf"^Place card {card} horizontal at [a-z]+\d+ \(over\): "
+                                r"[+-]\d+ points")).wait_for(timeout=10000)
     page.screenshot(path=str(shots / "board-05-kyushu-hover.png"), full_page=True)
     # Rotate beside the map: the lit squares follow the new orientation
     key_before = key_of(lit.first)

@@ -19,9 +19,9 @@ Solo game only (players=1), the four harder options [all False]:
 from __future__ import annotations
 
 import json
-import re
 from importlib import resources
 
+from .. import facts as check
 from ..errors import HIDDEN, brief_repr
 
 NAME = "keyside"
@@ -126,7 +126,11 @@ def kernel_params(params: dict) -> list[int]:
 
 # ---------------------------------------------------------------- drawing
 
-_SECRET_DIE = re.compile(r"(yellow|green|red|blue|purple|orange) = [1-6]")
+#: Secret dice steps (kernel/keyside/keyside.h KA_DSET .. KA_LEAD): a die's value ("red = 4")
+#: or, in year 3 with the option, a dice strip side ("dice strip light side", STRIP_SIDES: all
+#: six at once). The strips are public, so the side chosen would tell all six dice.
+SECRET_DICE = range(96, 104)
+STRIP_SIDES = range(102, 104)
 
 
 def _phase(core) -> str:
@@ -134,25 +138,28 @@ def _phase(core) -> str:
 
 
 def observed_history(start, actions: list[int], seat: int) -> list[int]:
-    """The history as `seat` saw it (State.observed_history): the dice another
-    seat sets in secret are HIDDEN until the dice are revealed together; every
-    other move and chance outcome is public. `start` is a kernel state at the
-    start of `actions`."""
-    out, secret = [], []            # secret: indices of others' dice not yet revealed
+    """The history as `seat` saw it (State.observed_history): another seat's secret dice
+    are one HIDDEN entry when it has set all six, however it set them (six values, or
+    one dice strip side in year 3: the number of steps would tell which), and the
+    setting another seat is in the middle of is left out; at the reveal every step
+    is shown. Every other move and chance outcome is public. `start` is a kernel
+    state at the start of `actions`."""
+    out: list = []                  # actions; a list: another seat's hidden dice steps
+    setting: list[int] = []         # another seat's dice steps so far
     for a in actions:
         actor = start.current_player()
-        sets_a_die = actor >= 0 and _SECRET_DIE.fullmatch(start.action_to_string(a))
+        dice = actor >= 0 and a in SECRET_DICE
         start.apply(a)
-        if sets_a_die and actor != seat:
-            secret.append(len(out))
-            out.append(HIDDEN)
+        if dice and actor != seat:
+            setting.append(a)
+            if start.current_player() != actor:      # its six dice are set
+                out.append(setting)
+                setting = []
         else:
             out.append(a)
-        if secret and _phase(start) != "dice":
-            for i in secret:
-                out[i] = actions[i]
-            secret = []
-    return out
+        if dice and any(isinstance(x, list) for x in out) and _phase(start) != "dice":
+            out = [y for x in out for y in (x if isinstance(x, list) else [x])]   # revealed
+    return [HIDDEN if isinstance(x, list) else x for x in out]
 
 
 def render(obs: dict) -> str:
@@ -168,7 +175,7 @@ def render(obs: dict) -> str:
         dice = " ".join(f"{c[:2]}{v if v is not None else '?'}" for c, v in kt["dice"].items())
         beacons = " ".join(f"{b['beacon']}{'*' if b['lit'] else ''}" for b in obs["beacons"] if b)
         lines.append(f"  Keytoma: dice {dice} (left {','.join(kt['dice_left']) or '-'}); supply {kt['supply']}; "
-                     f"flags at H{', H'.join(map(str, obs['flags']))}; beacons {beacons} (* lit)"
+                     f"flags at {', '.join('-' if f is None else f'H{f}' for f in obs['flags'])}; beacons {beacons} (* lit)"
                      + ("" if obs["won"] is None else f"; {'WON' if obs['won'] else 'lost'}"))
     for h in obs["harbours"]:
         if h["tile"] is None:
@@ -184,9 +191,13 @@ def render(obs: dict) -> str:
         lines.append(f"  H{h['indent']:<2} {h['tile']} score {h['score']}{'r' if h['red'] else 'b'}"
                      f"{boat} {state} {dice} | {keyples}")
     for i, m in enumerate(obs["markets"]):
+        if m is None:           # not dealt yet (set-up)
+            continue
         keyples = " ".join(f"P{q}" for q, k in enumerate(m["keyples"]) if k)
         lines.append(f"  M{i + 1} {m['tile']} ({m['trade']}) {keyples}")
     for i, r in enumerate(obs["resource_locations"]):
+        if r is None:
+            continue
         who = r["owner"]
         owner = "" if who is None else f" owner {who}" if who == "pirates" else f" owner P{who}"
         if r["kind"] == "farm":
@@ -227,70 +238,24 @@ HARBOUR_FACTS = ("tile", "score", "red", "sailor", "colour", "dice", "resolved")
 _SKILL_VALUES = [5, 3, 1]
 
 
-def _is_int(value) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
-def _int(value, what: str, lo: int, hi: int) -> int:
-    if not _is_int(value) or not lo <= value <= hi:
-        raise ValueError(f"{what} must be an integer {lo}..{hi}, got {brief_repr(value)}")
-    return value
-
-
-def _bool(value, what: str) -> int:
-    if not isinstance(value, bool):
-        raise ValueError(f"{what} must be true or false, got {brief_repr(value)}")
-    return int(value)
-
-
-def _one_of(value, what: str, known: list[str]) -> int:
-    if not isinstance(value, str) or value not in known:
-        raise ValueError(f"{what} must be one of {', '.join(known)}, got {brief_repr(value)}")
-    return known.index(value)
-
-
 def _colour(value, what: str, allow_none: bool = True) -> int:
     if value is None and allow_none:
         return -1
-    return _one_of(value, what, COLOURS)
+    return check.choice(value, what, COLOURS)
 
 
 def _colours_mask(value, what: str) -> int:
-    mask = 0
-    for c in _list(value, what):
-        bit = 1 << _colour(c, what, False)
-        if mask & bit:
-            raise ValueError(f"{what}: {c} is listed twice")
-        mask |= bit
-    return mask
-
-
-def _list(value, what: str, length: int | None = None) -> list:
-    if not isinstance(value, (list, tuple)):
-        raise ValueError(f"{what} must be a list, got {brief_repr(value)}")
-    if length is not None and len(value) != length:
-        raise ValueError(f"{what} must list {length} entries, got {len(value)}")
-    return list(value)
-
-
-def _dict(value, what: str, known=None) -> dict:
-    if not isinstance(value, dict):
-        raise ValueError(f"{what} must be a dict, got {brief_repr(value)}")
-    if known is not None:
-        bad = sorted((k for k in value if k not in known), key=str)
-        if bad:
-            raise ValueError(f"{what}: unknown {', '.join(map(repr, bad))}; known: {', '.join(known)}")
-    return value
+    return sum(1 << c for c in check.names(value, what, COLOURS))
 
 
 def _participant(value, what: str, players: int, allow_none: bool = False) -> int:
     """A seat, or (solo) "keytoma" / 1; None -> -1 where allowed."""
     if value is None and allow_none:
         return -1
-    if players == 1 and value in ("keytoma", 1):
+    if players == 1 and (value == "keytoma" or (check.is_int(value) and value == 1)):
         return 1
-    if _is_int(value) and 0 <= value < players:
-        return value
+    if check.is_int(value) and 0 <= value < players:
+        return int(value)
     raise ValueError(f"{what} must be a seat 0..{players - 1}{' or keytoma' if players == 1 else ''}"
                      f"{' or none' if allow_none else ''}, got {brief_repr(value)}")
 
@@ -308,75 +273,88 @@ def _letters(value, what: str, top: str) -> int:
 
 def _indent(value, what: str) -> int:
     """A harbour by its indent number 1..12 (or "H3")."""
-    if isinstance(value, str) and value.startswith("H") and value[1:].isdigit():
+    if isinstance(value, str) and value[:1] == "H" and value[1:3].isascii() and value[1:3].isdigit():
         value = int(value[1:])
-    return _int(value, what, 1, 12) - 1
+    return check.integer(value, what, 1, 12) - 1
 
 
-def _harbours(facts: dict, players: int, scoring: int) -> tuple[list[int], list[int]]:
-    hs = _list(facts["harbours"], "harbours", 12)
+def _solo_list(facts: dict, name: str, players: int, default) -> list:
+    """A solo-only list fact: refused (unless absent) outside the solo game."""
+    value = check.optional(facts, name, None)
+    if players > 1:
+        if value is not None:
+            raise ValueError(f"{name}: only in the solo game")
+        return default
+    return check.sequence(check.optional(facts, name, default), name, len(default))
+
+
+def _harbours(facts: dict, players: int, scoring: int, keytoma: dict) -> tuple[list[int], list[int]]:
+    hs = check.sequence(facts["harbours"], "harbours", 12)
     main, dice = [], []
-    pirates = _list(facts.get("pirates") or [0] * 12, "pirates", 12) if players == 1 else [0] * 12
-    if players > 1 and facts.get("pirates"):
-        raise ValueError("pirates: only in the solo game")
-    kt_kp = (_dict(facts.get("keytoma") or {}, "keytoma").get("keyples") or [0] * 12) if players == 1 else [0] * 12
-    kt_kp = _list(kt_kp, "keytoma keyples", 12)
+    pirates = _solo_list(facts, "pirates", players, [0] * 12)
+    kt_kp = check.sequence(check.optional(keytoma, "keyples", [0] * 12), "keytoma keyples", 12)
     for h, hf in enumerate(hs):
         what = f"harbours[{h}] (H{h + 1})"
-        hf = _dict(hf, what, HARBOUR_FACTS + ("indent",))
-        if "indent" in hf and hf["indent"] != h + 1:
+        hf = check.mapping(hf, what, HARBOUR_FACTS + ("indent",))
+        if "indent" in hf and check.integer(hf["indent"], f"{what} indent") != h + 1:
             raise ValueError(f"{what}: listed in indent order 1..12, got indent {brief_repr(hf['indent'])}")
         for need in ("tile", "score"):
             if need not in hf:
                 raise ValueError(f"{what} needs {need!r}")
-        tile = _one_of(hf["tile"], f"{what} tile", list("ABCDEFGHIJKL"))
-        score = _int(hf["score"], f"{what} score", 1, 12) - 1
-        red = _bool(hf.get("red", scoring == 1), f"{what} red")
+        tile = check.choice(hf["tile"], f"{what} tile", "ABCDEFGHIJKL")
+        score = check.integer(hf["score"], f"{what} score", 1, 12) - 1
+        red = check.boolean(check.optional(hf, "red", scoring == 1), f"{what} red")
         sailor = _colour(hf.get("sailor"), f"{what} sailor")
         owners = []
-        for o in _list(hf.get("dice") or [], f"{what} dice"):
-            if isinstance(o, (list, tuple)) and len(o) == 2:     # [owner, value] as observed
-                o = o[0]
-            if players == 1 and o in ("keytoma", KEYTOMA):
+        for i, o in enumerate(check.sequence(check.optional(hf, "dice", []), f"{what} dice")):
+            if isinstance(o, (list, tuple)):          # [owner, value] as observed (values come from the owners)
+                o, value = check.sequence(o, f"{what} dice[{i}]", 2)
+                check.integer(value, f"{what} dice[{i}] value", 1, 6)
+            if players == 1 and (o == "keytoma" or (check.is_int(o) and o == KEYTOMA)):
                 owners.append(KEYTOMA)
             else:
                 owners.append(_participant(o, f"{what} dice owner", players))
         if len(owners) > 4:
             raise ValueError(f"{what}: at most 4 dice on a harbour, got {len(owners)}")
-        colour = _colour(hf.get("colour", hf.get("sailor")), f"{what} colour")
-        main += [tile, score, red, sailor, colour, _bool(hf.get("resolved", False), f"{what} resolved"),
-                 _int(pirates[h], f"pirates[{h}]", 0, 12), _int(kt_kp[h], f"keytoma keyples[{h}]", 0, 18)]
+        colour = _colour(check.optional(hf, "colour", hf.get("sailor")), f"{what} colour")
+        main += [tile, score, int(red), sailor, colour,
+                 int(check.boolean(check.optional(hf, "resolved", False), f"{what} resolved")),
+                 check.integer(pirates[h], f"pirates[{h}]", 0, 12),
+                 check.integer(kt_kp[h], f"keytoma keyples[{h}]", 0, 18)]
         dice += [len(owners)] + (owners + [-1] * 4)[:4]
     return main, dice
 
 
 def _boats(facts: dict, players: int) -> list[int]:
     n = 2 if players == 2 else 3
-    boats = _list(facts["boats"], "boats", n)
     vec = []
-    for b, bf in enumerate(boats):
-        bf = _dict(bf, f"boats[{b}]", ("at", "sailors"))
-        vec += [_indent(bf.get("at"), f"boats[{b}] at"), _colours_mask(bf.get("sailors", COLOURS), f"boats[{b}] sailors")]
+    for b, bf in enumerate(check.sequence(facts["boats"], "boats", n)):
+        bf = check.mapping(bf, f"boats[{b}]", ("at", "sailors"))
+        vec += [_indent(bf.get("at"), f"boats[{b}] at"),
+                _colours_mask(check.optional(bf, "sailors", COLOURS), f"boats[{b}] sailors")]
     return vec + [-1, 0] * (3 - n)
 
 
 def _headlands(facts: dict, players: int) -> list[int]:
     vec = []
-    for sp, hf in enumerate(_list(facts.get("headlands") or [None] * 12, "headlands", 12)):
+    for sp, hf in enumerate(check.sequence(check.optional(facts, "headlands", [None] * 12), "headlands", 12)):
         what = f"headlands[{sp}] (H{sp + 1}|H{(sp + 1) % 12 + 1})"
         if hf is None:
             vec += [-1, -1, 0]
             continue
-        hf = _dict(hf, what, ("tile", "owner", "faces"))
+        hf = check.mapping(hf, what, ("tile", "owner", "faces"))
         if hf.get("tile") == "landslide":
             if players > 1:
                 raise ValueError(f"{what}: landslides are only in the solo game")
+            for k in ("owner", "faces"):      # as observed: null
+                if hf.get(k) is not None:
+                    raise ValueError(f"{what} {k}: a landslide has none, got {brief_repr(hf[k])}")
             vec += [6, -1, 0]
             continue
-        tile = _one_of(hf.get("tile"), f"{what} tile", list("ABCDEF"))
+        tile = check.choice(hf.get("tile"), f"{what} tile", "ABCDEF")
         owner = _participant(hf.get("owner"), f"{what} owner", players)
-        faces = hf.get("faces", sp + 1)
-        if faces not in (sp + 1, (sp + 1) % 12 + 1):
+        faces = check.optional(hf, "faces", sp + 1)
+        if not check.is_int(faces) or faces not in (sp + 1, (sp + 1) % 12 + 1):
             raise ValueError(f"{what} faces must be H{sp + 1} or H{(sp + 1) % 12 + 1}, got {brief_repr(faces)}")
         vec += [tile, owner, int(faces != sp + 1)]
     return vec
@@ -384,51 +362,68 @@ def _headlands(facts: dict, players: int) -> list[int]:
 
 def _markets(facts: dict) -> list[int]:
     vec = []
-    for m, mf in enumerate(_list(facts["markets"], "markets", 8)):
-        mf = _dict(mf, f"markets[{m}] (M{m + 1})", ("tile", "side"))
-        vec += [_one_of(mf.get("tile"), f"markets[{m}] (M{m + 1}) tile", MARKETS),
-                _one_of(mf.get("side", "top"), f"markets[{m}] (M{m + 1}) side", ["top", "reverse"])]
+    for m, mf in enumerate(check.sequence(facts["markets"], "markets", 8)):
+        what = f"markets[{m}] (M{m + 1})"
+        mf = check.mapping(mf, what, ("tile", "side"))
+        vec += [check.choice(mf.get("tile"), f"{what} tile", MARKETS),
+                check.choice(check.optional(mf, "side", "top"), f"{what} side", ["top", "reverse"])]
     return vec
 
 
-def _resource_locations(facts: dict, players: int) -> tuple[list[int], list[int]]:
+def _farm_animals(rf: dict, what: str, farm: int, side: int) -> list:
+    """The 4 icons' animals: `animals` (names or null) or the observation's `icons`."""
+    if rf.get("icons") is None:
+        return check.sequence(check.optional(rf, "animals", [None] * 4), f"{what} animals", 4)
+    printed = _DATA["farm_tiles"]["tiles"][farm]["ab"[side]]
+    animals = []
+    for i, icon in enumerate(check.sequence(rf["icons"], f"{what} icons", 4)):
+        if isinstance(icon, dict):                    # as observed: {"resource", "animal"}
+            icon = check.mapping(icon, f"{what} icons[{i}]", ("resource", "animal"))
+            if "resource" in icon and icon["resource"] != printed[i]:
+                raise ValueError(f"{what} icons[{i}] resource: farm {farm + 1} side {'ab'[side]} has "
+                                 f"{printed[i]} there, got {brief_repr(icon['resource'])}")
+            icon = icon.get("animal")
+        animals.append(icon)
+    return animals
+
+
+def _resource_locations(facts: dict, players: int, seats: list) -> tuple[list[int], list[int]]:
     vec, tokens = [], [3 * players] * 3
-    for r, rf in enumerate(_list(facts["resource_locations"], "resource_locations", 8)):
+    for r, rf in enumerate(check.sequence(facts["resource_locations"], "resource_locations", 8)):
         what = f"resource_locations[{r}] (R{r + 1})"
-        rf = _dict(rf, what, ("kind", "farm", "side", "animals", "icons", "tokens", "owner"))
+        rf = check.mapping(rf, what, ("kind", "farm", "side", "animals", "icons", "tokens", "owner"))
         owner = rf.get("owner")
         if owner == "pirates" and players > 1:
             raise ValueError(f"{what}: pirates claim locations only in the solo game")
         if owner not in (None, "pirates"):
-            _participant(owner, f"{what} owner", players)
-            seat_facts = facts["seats"][owner]
-            seat_kp = seat_facts.get("keyples") if isinstance(seat_facts, dict) else None
+            owner = _participant(owner, f"{what} owner", players)
+            seat_kp = seats[owner].get("keyples") if isinstance(seats[owner], dict) else None
             if not isinstance(seat_kp, dict) or not seat_kp.get(f"R{r + 1}"):
                 raise ValueError(f"{what}: owner P{owner} needs its keyple there (seats[{owner}].keyples R{r + 1})")
         pirates = int(owner == "pirates")
-        kind = rf.get("kind")
-        if kind in FIELDS:
-            k = FIELDS.index(kind)
-            if "tokens" in rf:
-                tokens[k] = _int(rf["tokens"], f"{what} tokens", 0, 3 * players)
-            vec += [5 + k, 0, pirates, -1, -1, -1, -1]
+        kind = check.choice(rf.get("kind"), f"{what} kind", ["farm"] + FIELDS)
+        if kind:
+            if rf.get("tokens") is not None:
+                tokens[kind - 1] = check.integer(rf["tokens"], f"{what} tokens", 0, 3 * players)
+            for k in ("farm", "side", "animals", "icons"):
+                if rf.get(k) is not None:
+                    raise ValueError(f"{what}: the {FIELDS[kind - 1]} has no {k}")
+            vec += [4 + kind, 0, pirates, -1, -1, -1, -1]
             continue
-        if kind != "farm":
-            raise ValueError(f"{what} kind must be farm, {', '.join(FIELDS)}; got {brief_repr(kind)}")
-        farm = _int(rf.get("farm"), f"{what} farm", 1, 5) - 1
-        side = _one_of(rf.get("side", "a"), f"{what} side", ["a", "b"])
-        if "icons" in rf:           # as observed: [{"resource", "animal"}]
-            animals = [(i or {}).get("animal") if isinstance(i, dict) else i for i in _list(rf["icons"], f"{what} icons", 4)]
-        else:
-            animals = _list(rf.get("animals") or [None] * 4, f"{what} animals", 4)
-        vec += [farm, side, pirates] + [-1 if a is None else _one_of(a, f"{what} animals", GOODS[:3]) for a in animals]
+        if rf.get("tokens") is not None:
+            raise ValueError(f"{what}: a farm has no tokens")
+        farm = check.integer(rf.get("farm"), f"{what} farm", 1, 5) - 1
+        side = check.choice(check.optional(rf, "side", "a"), f"{what} side", ["a", "b"])
+        animals = _farm_animals(rf, what, farm, side)
+        vec += [farm, side, pirates] + [-1 if a is None else check.choice(a, f"{what} animals", GOODS[:3])
+                                        for a in animals]
     return vec, tokens
 
 
 def _skill_held(sf: dict, what: str) -> list[int]:
     held = [0] * 18
-    for t in _list(sf.get("skill_tiles") or [], f"{what} skill_tiles"):
-        if not isinstance(t, (list, tuple)) or len(t) != 2 or t[1] not in _SKILL_VALUES:
+    for t in check.sequence(check.optional(sf, "skill_tiles", []), f"{what} skill_tiles"):
+        if not isinstance(t, (list, tuple)) or len(t) != 2 or not check.is_int(t[1]) or t[1] not in _SKILL_VALUES:
             raise ValueError(f"{what} skill_tiles: each is [colour, 5|3|1], got {brief_repr(t)}")
         i = _colour(t[0], f"{what} skill_tiles", False) * 3 + _SKILL_VALUES.index(t[1])
         if held[i]:
@@ -439,40 +434,42 @@ def _skill_held(sf: dict, what: str) -> list[int]:
 
 def _seat(sf, p: int, players: int, seat: int, play: bool, dice_set: int, red: bool) -> tuple[list[int], list[int]]:
     what = f"seats[{p}]"
-    sf = _dict(sf, what, SEAT_FACTS)
+    sf = check.mapping(sf, what, SEAT_FACTS)
     kp = [0] * len(LOCATIONS)
-    kp[0] = _int(sf.get("town", 0), f"{what} town", 0, 18)
-    for loc, k in _dict(sf.get("keyples") or {}, f"{what} keyples").items():
+    kp[0] = check.integer(check.optional(sf, "town", 0), f"{what} town", 0, 18)
+    for loc, k in check.mapping(check.optional(sf, "keyples", {}), f"{what} keyples").items():
         if loc not in LOCATIONS or loc == "town":
             raise ValueError(f"{what} keyples: unknown location {brief_repr(loc)}; locations are M1..M8, R1..R8, "
                              "H1..H12 (the town is its own fact 'town')")
-        kp[LOCATIONS.index(loc)] = _int(k, f"{what} keyples {loc}", 0, 18)
+        kp[LOCATIONS.index(loc)] = check.integer(k, f"{what} keyples {loc}", 0, 18)
     placed = sum(kp) + int(red)
     if placed > 18:
         raise ValueError(f"{what}: more than 18 keyples ({placed} on the island)")
-    mat = _int(sf["mat"], f"{what} mat", 0, 18) if "mat" in sf else 18 - placed
-    goods = _dict(sf.get("goods") or {}, f"{what} goods", GOODS)
-    tracks = _dict(sf.get("tracks") or {}, f"{what} tracks", COLOURS)
-    vec = [mat] + kp + [_int(goods.get(g, 0), f"{what} goods {g}", 0, 120) for g in GOODS] \
-        + [_int(tracks.get(c, 0), f"{what} tracks {c}", 0, 4) for c in COLOURS] + _skill_held(sf, what)
+    mat = check.integer(check.optional(sf, "mat", 18 - placed), f"{what} mat", 0, 18)
+    goods = check.mapping(check.optional(sf, "goods", {}), f"{what} goods", GOODS)
+    tracks = check.mapping(check.optional(sf, "tracks", {}), f"{what} tracks", COLOURS)
+    vec = [mat] + kp + [check.integer(check.optional(goods, g, 0), f"{what} goods {g}", 0, 120) for g in GOODS] \
+        + [check.integer(check.optional(tracks, c, 0), f"{what} tracks {c}", 0, 4) for c in COLOURS] \
+        + _skill_held(sf, what)
     letters, houses = [-1] * 6, 0
-    for col, b in _dict(sf.get("buildings") or {}, f"{what} buildings", COLOURS).items():
+    for col, b in check.mapping(check.optional(sf, "buildings", {}), f"{what} buildings", COLOURS).items():
         c = COLOURS.index(col)
         if isinstance(b, dict):
-            b = _dict(b, f"{what} buildings {col}", ("letter", "house"))
-            letter, house = b.get("letter"), _bool(b.get("house", False), f"{what} buildings {col} house")
+            b = check.mapping(b, f"{what} buildings {col}", ("letter", "house"))
+            letter = b.get("letter")
+            house = check.boolean(check.optional(b, "house", False), f"{what} buildings {col} house")
         else:
-            letter, house = b, 0
-        letters[c] = _one_of(letter, f"{what} buildings {col}", [chr(65 + i) for i in range(24)])
-        houses |= house << c
-    vec += letters + [houses, _letters(sf.get("headlands_built", ""), f"{what} headlands_built", "ABCDEF")]
-    dice = _dict(sf.get("dice") or {}, f"{what} dice", COLOURS)
-    values = [0 if dice.get(c) is None else _int(dice[c], f"{what} dice {c}", 1, 6) for c in COLOURS]
+            letter, house = b, False
+        letters[c] = check.choice(letter, f"{what} buildings {col}", [chr(65 + i) for i in range(24)])
+        houses |= int(house) << c
+    vec += letters + [houses, _letters(check.optional(sf, "headlands_built", ""), f"{what} headlands_built", "ABCDEF")]
+    dice = check.mapping(check.optional(sf, "dice", {}), f"{what} dice", COLOURS)
+    values = [0 if dice.get(c) is None else check.integer(dice[c], f"{what} dice {c}", 1, 6) for c in COLOURS]
     if play:
-        left = _colours_mask(sf.get("dice_left", []), f"{what} dice_left")
+        left = _colours_mask(check.optional(sf, "dice_left", []), f"{what} dice_left")
         n_set = 6
     else:
-        if "dice_left" in sf and _colours_mask(sf["dice_left"], f"{what} dice_left") != 63:
+        if sf.get("dice_left") is not None and _colours_mask(sf["dice_left"], f"{what} dice_left") != 63:
             raise ValueError(f"{what} dice_left: all six dice are left before the reveal")
         left = 63
         if p == seat:
@@ -481,41 +478,84 @@ def _seat(sf, p: int, players: int, seat: int, play: bool, dice_set: int, red: b
             if given != COLOURS[:n_set]:
                 raise ValueError(f"{what} dice: secret dice are set in colour order {', '.join(COLOURS)}; "
                                  f"give the first {n_set}")
-            if "dice_set" in sf and _int(sf["dice_set"], f"{what} dice_set", 0, 6) != n_set:
+            if sf.get("dice_set") is not None and check.integer(sf["dice_set"], f"{what} dice_set", 0, 6) != n_set:
                 raise ValueError(f"{what} dice_set: {sf['dice_set']}, but {n_set} dice are given")
         else:
-            n_set = _int(sf["dice_set"], f"{what} dice_set", 0, 6) if "dice_set" in sf else dice_set
+            n_set = check.integer(check.optional(sf, "dice_set", dice_set), f"{what} dice_set", 0, 6)
     strip = sf.get("strip")
-    vec += values + [left, n_set, -1 if strip is None else _int(strip, f"{what} strip", 1, 4) - 1]
+    vec += values + [left, n_set, -1 if strip is None else check.integer(strip, f"{what} strip", 1, 4) - 1]
     return vec, vec[1 + len(LOCATIONS) + 7: 1 + len(LOCATIONS) + 10]
+
+
+def _keytoma(facts: dict, players: int) -> dict:
+    """The solo fact `keytoma` (a dict; empty outside the solo game)."""
+    if players > 1:
+        if facts.get("keytoma") is not None:
+            raise ValueError("keytoma: only in the solo game")
+        return {}
+    ktf = check.mapping(check.optional(facts, "keytoma", {}), "keytoma",
+                        ("dice", "dice_left", "keyples", "strips_left", "supply"))
+    if ktf.get("supply") is not None:                 # as observed: 18 minus its keyples on harbours
+        keyples = check.sequence(check.optional(ktf, "keyples", [0] * 12), "keytoma keyples", 12)
+        placed = sum(k for k in keyples if check.is_int(k))
+        if check.integer(ktf["supply"], "keytoma supply", 0, 18) != 18 - placed:
+            raise ValueError(f"keytoma supply: 18 minus its {placed} keyples on harbours, got {ktf['supply']}")
+    return ktf
+
+
+def _beacon(name, b: int) -> int:
+    if isinstance(name, dict):                        # as observed: {"beacon": "A3", "lit": false}
+        name = check.mapping(name, f"beacons[{b}]", ("beacon", "lit"))
+        if name.get("lit") is not None:
+            check.boolean(name["lit"], f"beacons[{b}] lit")
+        name = name.get("beacon")
+    if not isinstance(name, str) or len(name) != 2 or name[0] != "ABC"[b] or name[1] not in "123456":
+        raise ValueError(f"beacons[{b}] must be {'ABC'[b]}1..{'ABC'[b]}6, got {brief_repr(name)}")
+    return int(name[1]) - 1
+
+
+def _gem_bag(facts: dict, full: int, held: list[int]) -> list[int]:
+    bag = check.optional(facts, "gem_bag", None)
+    if bag is None:
+        return [max(0, full - n) for n in held]
+    bag = check.mapping(bag, "gem_bag", GOODS[7:] + ["count", "contents"])
+    if "contents" in bag:                             # as observed: {"count", "contents"}
+        bag = check.mapping(bag["contents"], "gem_bag contents", GOODS[7:])
+    counts = [check.integer(check.optional(bag, g, 0), f"gem_bag {g}", 0, full) for g in GOODS[7:]]
+    if bag.get("count") is not None and check.integer(bag["count"], "gem_bag count") != sum(counts):
+        raise ValueError(f"gem_bag count: {sum(counts)} gems listed, got {bag['count']}")
+    return counts
 
 
 def position_params(params: dict, seat: int, facts: dict) -> list[int]:
     """The kernel's set-up vector for a position `seat` knows (layout:
     kernel/keyside/position.c; the facts: docs/keyside.md "Analysing a real table").
-    The others' secret dice before the reveal and the gem bag's order are dealt at random."""
+    The others' secret dice before the reveal and the gem bag's order are dealt at random.
+    Every fact's type is checked strictly (boardlab.facts): a bool is not a number, a string
+    or an empty dict is not a list, and only a missing fact or null means its default."""
     unknown = sorted(set(facts) - set(POSITION_FACTS), key=str)
     if unknown:
-        raise ValueError(f"unknown keyside position fact(s) {', '.join(map(repr, unknown))}; "
+        raise ValueError(f"unknown keyside position fact(s) {', '.join(map(brief_repr, unknown))}; "
                          f"known: {', '.join(POSITION_FACTS)}")
     for need in ("year", "phase", "harbours", "boats", "markets", "resource_locations", "seats"):
         if need not in facts:
             raise ValueError(f"keyside position needs {need!r}")
     players, solo = params["players"], params["players"] == 1
-    if not solo:
-        for k in ("keytoma", "pirates", "flags", "beacons"):
-            if facts.get(k):
-                raise ValueError(f"{k}: only in the solo game")
-    year = _int(facts["year"], "year", 1, 3)
-    play = _one_of(facts["phase"], "phase", ["dice", "play"]) == 1
-    seats = _list(facts["seats"], "seats", players)
-    start = _participant(facts.get("start_player", 0), "start_player", players)
-    turn = _participant(facts.get("turn", seat), "turn", players)
+    year = check.integer(facts["year"], "year", 1, 3)
+    play = check.choice(facts["phase"], "phase", ["dice", "play"]) == 1
+    seats = check.sequence(facts["seats"], "seats", players)
+    start = _participant(check.optional(facts, "start_player", 0), "start_player", players)
+    turn = _participant(check.optional(facts, "turn", seat), "turn", players)
     red = _participant(facts.get("red_space"), "red_space", players, allow_none=True)
-    head = [seat, year, int(play), start, turn, _bool(facts.get("end_triggered", False), "end_triggered"),
+    head = [seat, year, int(play), start, turn,
+            int(check.boolean(check.optional(facts, "end_triggered", False), "end_triggered")),
             _participant(facts.get("next_start_player"), "next_start_player", players, allow_none=True), red]
-    main, dice = _harbours(facts, players, _SCORING[params["scoring"]])
-    rls, tokens = _resource_locations(facts, players)
+    ktf = _keytoma(facts, players)
+    flags = _solo_list(facts, "flags", players, None) if not solo else check.sequence(facts.get("flags"), "flags", 3)
+    beacons = _solo_list(facts, "beacons", players, None) if not solo else \
+        check.sequence(facts.get("beacons"), "beacons", 3)
+    main, dice = _harbours(facts, players, _SCORING[params["scoring"]], ktf)
+    rls, tokens = _resource_locations(facts, players, seats)
     seat_vecs, gems = [], [0, 0, 0]
     held = [0] * 18
     built = 0
@@ -531,47 +571,31 @@ def position_params(params: dict, seat: int, facts: dict) -> list[int]:
         off = 1 + len(LOCATIONS) + 10 + 6
         held = [a + b for a, b in zip(held, sv[off:off + 18])]
         built |= sum(1 << x for x in sv[off + 18:off + 24] if x >= 0)
-    stacks = _dict(facts.get("skill_stacks") or {}, "skill_stacks", COLOURS)
+    stacks = check.mapping(check.optional(facts, "skill_stacks", {}), "skill_stacks", COLOURS)
     left = []
     for c, col in enumerate(COLOURS):
         v = stacks.get(col)
         if v is None:
             v = 3 - sum(held[3 * c:3 * c + 3])
         elif isinstance(v, (list, tuple)):
-            if list(v) != _SKILL_VALUES[3 - len(v):]:
+            if not all(check.is_int(x) for x in v) or list(v) != _SKILL_VALUES[3 - len(v):]:
                 raise ValueError(f"skill_stacks {col}: the tiles left, top first, e.g. [3, 1], got {brief_repr(v)}")
             v = len(v)
-        left.append(_int(v, f"skill_stacks {col}", 0, 3))
-    cottages = facts.get("cottages_available")
+        left.append(check.integer(v, f"skill_stacks {col}", 0, 3))
+    cottages = check.optional(facts, "cottages_available", None)
     cmask = ((1 << 24) - 1) & ~built if cottages is None else \
         _letters(cottages, "cottages_available", "ABCDEFGHIJKLMNOPQRSTUVWX")
-    bag = facts.get("gem_bag")
-    full = 6 if solo else 12
-    if bag is None:
-        bag_vec = [max(0, full - n) for n in gems]
-    else:
-        bag = _dict(bag, "gem_bag", GOODS[7:] + ["count", "contents"])
-        bag = _dict(bag.get("contents", bag), "gem_bag contents", GOODS[7:] + ["count"])
-        bag_vec = [_int(bag.get(g, 0), f"gem_bag {g}", 0, full) for g in GOODS[7:]]
+    bag_vec = _gem_bag(facts, 6 if solo else 12, gems)
     kt = [0] * 8 + [-1] * 6
     if solo:
-        ktf = _dict(facts.get("keytoma") or {}, "keytoma", ("dice", "dice_left", "keyples", "strips_left", "supply"))
-        kd = _dict(ktf.get("dice") or {}, "keytoma dice", COLOURS)
+        kd = check.mapping(check.optional(ktf, "dice", {}), "keytoma dice", COLOURS)
         strips = 0
-        for k in _list(ktf.get("strips_left", []), "keytoma strips_left"):
-            strips |= 1 << (_int(k, "keytoma strips_left", 1, 4) - 1)
-        flags = _list(facts.get("flags"), "flags", 3)
-        beacons = _list(facts.get("beacons"), "beacons", 3)
-        bvec = []
-        for b, name in enumerate(beacons):
-            if isinstance(name, dict):
-                name = name.get("beacon")
-            if not isinstance(name, str) or len(name) != 2 or name[0] != "ABC"[b] or name[1] not in "123456":
-                raise ValueError(f"beacons[{b}] must be {'ABC'[b]}1..{'ABC'[b]}6, got {brief_repr(name)}")
-            bvec.append(int(name[1]) - 1)
-        kt = [0 if kd.get(c) is None else _int(kd[c], f"keytoma dice {c}", 1, 6) for c in COLOURS] \
-            + [_colours_mask(ktf.get("dice_left", []), "keytoma dice_left"), strips] \
-            + [_indent(f, f"flags[{i}]") for i, f in enumerate(flags)] + bvec
+        for k in check.sequence(check.optional(ktf, "strips_left", []), "keytoma strips_left"):
+            strips |= 1 << (check.integer(k, "keytoma strips_left", 1, 4) - 1)
+        kt = [0 if kd.get(c) is None else check.integer(kd[c], f"keytoma dice {c}", 1, 6) for c in COLOURS] \
+            + [_colours_mask(check.optional(ktf, "dice_left", []), "keytoma dice_left"), strips] \
+            + [_indent(f, f"flags[{i}]") for i, f in enumerate(flags)] \
+            + [_beacon(name, b) for b, name in enumerate(beacons)]
     vec = head + main + dice + _boats(facts, players) + _headlands(facts, players) + _markets(facts) + rls \
         + tokens + left + [cmask] + bag_vec + kt + seat_vecs
     return [int(x) for x in vec]

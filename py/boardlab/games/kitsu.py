@@ -13,6 +13,7 @@ import json
 import re
 from importlib import resources
 
+from .. import facts as check
 from ..errors import CHANCE, HIDDEN, TERMINAL, brief_repr
 
 NAME = "kitsu"
@@ -153,25 +154,11 @@ def render(obs: dict) -> str:
 TOKENS = ["+3", "no-advance", "hidden", "recover", "invert"]
 POSITION_FACTS = ("hand", "leader", "trick", "discard", "last_trick", "pawns", "rounds_won",
                   "tokens", "hand_sizes", "known")
-_INT32 = 2**31   # every number of the set-up vector is an int32
 _SEAT_KEY = re.compile(r"[0-9]{1,2}", re.ASCII)  # a seat as a JSON object key
 
 
-def _is_int(value) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
-def _number(value, what: str) -> int:
-    """An int the kernel can take (its ranges are checked there, with the rules)."""
-    if not _is_int(value):
-        raise ValueError(f"{what} must be an integer, got {brief_repr(value)}")
-    if not -_INT32 <= value < _INT32:
-        raise ValueError(f"{what}: {brief_repr(value)} is out of range")
-    return value
-
-
 def _seat(value, what: str, players: int) -> int:
-    if not _is_int(value) or not 0 <= value < players:
+    if not check.is_int(value) or not 0 <= value < players:
         raise ValueError(f"{what} must be a seat 0..{players - 1} (an integer), got {brief_repr(value)}")
     return value
 
@@ -227,17 +214,11 @@ def _trick_entry(text, i: int) -> list[int]:
 def _pair(value, what: str) -> list[int]:
     if not isinstance(value, (list, tuple)) or len(value) != 2:
         raise ValueError(f"{what} must be [blue, orange] integers, got {brief_repr(value)}")
-    return [_number(x, what) for x in value]
-
-
-def _optional(facts: dict, name: str, default):
-    """A fact's value; absent or None means ``default``."""
-    value = facts.get(name)
-    return default if value is None else value
+    return [check.integer(x, what) for x in value]
 
 
 def position_params(params: dict, seat: int, facts: dict) -> list[int]:
-    """The kernel's set-up vector for what `seat` knows at a real table (see kitsu.h).
+    """The kernel's set-up vector for what `seat` knows at a real table (kernel/kitsu/position.c).
 
     Facts: hand (required), leader (required), trick (cards in play order, e.g.
     ["O3", "hidden", "B5 with +3 blue"]), discard (cards seen in the discard pile),
@@ -258,9 +239,9 @@ def position_params(params: dict, seat: int, facts: dict) -> list[int]:
     hand = _card_counts(facts["hand"], "hand")
     leader = _seat(facts["leader"], "leader", players)
     trick = [_trick_entry(t, i)
-             for i, t in enumerate(_list(_optional(facts, "trick", []), "trick", "cards"))]
+             for i, t in enumerate(_list(check.optional(facts, "trick", []), "trick", "cards"))]
     tokens = [-1] * len(TOKENS)
-    held = _optional(facts, "tokens", {})
+    held = check.optional(facts, "tokens", {})
     if not isinstance(held, dict):
         raise ValueError(f"tokens must map a token name to a seat, 'used' or None, got {brief_repr(held)}")
     for name, holder in held.items():
@@ -268,7 +249,7 @@ def position_params(params: dict, seat: int, facts: dict) -> list[int]:
             raise ValueError(f"tokens: unknown token {brief_repr(name)}; tokens are {', '.join(TOKENS)}")
         if isinstance(holder, str) and holder == "used":
             tokens[TOKENS.index(name)] = -2
-        elif _is_int(holder) and 0 <= holder < players:
+        elif check.is_int(holder) and 0 <= holder < players:
             tokens[TOKENS.index(name)] = holder
         elif holder is not None:
             raise ValueError(f"tokens: {name!r} must be held by a seat 0..{players - 1}, "
@@ -282,20 +263,20 @@ def position_params(params: dict, seat: int, facts: dict) -> list[int]:
     elif not isinstance(sizes, (list, tuple)) or len(sizes) != players:
         raise ValueError(f"hand_sizes must list {players} integers, got {brief_repr(sizes)}")
     else:
-        sizes = [_number(x, "hand_sizes") for x in sizes]
+        sizes = [check.integer(x, "hand_sizes") for x in sizes]
     known = [[0] * len(CARD_TYPES) for _ in range(players)]
-    told = _optional(facts, "known", {})
+    told = check.optional(facts, "known", {})
     if not isinstance(told, dict):
         raise ValueError(f"known must map a seat to the cards known in its hand, got {brief_repr(told)}")
     for p, cards in told.items():
         if isinstance(p, str) and _SEAT_KEY.fullmatch(p):   # JSON keys are strings
             p = int(p)
-        if not _is_int(p) or not 0 <= p < players or p == seat:
+        if not check.is_int(p) or not 0 <= p < players or p == seat:
             raise ValueError(f"known: {brief_repr(p)} is not another seat")
         known[p] = _card_counts(cards, f"known[{p}]")
-    vector = [seat, leader] + _pair(_optional(facts, "pawns", [0, 0]), "pawns") \
-        + _pair(_optional(facts, "rounds_won", [0, 0]), "rounds_won") + tokens + list(sizes) + hand \
-        + _card_counts(_optional(facts, "discard", []), "discard") \
-        + _card_counts(_optional(facts, "last_trick", []), "last_trick") \
+    vector = [seat, leader] + _pair(check.optional(facts, "pawns", [0, 0]), "pawns") \
+        + _pair(check.optional(facts, "rounds_won", [0, 0]), "rounds_won") + tokens + list(sizes) + hand \
+        + _card_counts(check.optional(facts, "discard", []), "discard") \
+        + _card_counts(check.optional(facts, "last_trick", []), "last_trick") \
         + [k for row in known for k in row] + [len(trick)] + [x for e in trick for x in e]
     return [int(x) for x in vector]

@@ -17,7 +17,7 @@ the walked-back hand put in (``kitsu_set_hand``).
 
 Only what the seat saw is read: the opponent's moves come from its observed history, the
 earlier positions and the worlds are determinizations, whose result depends only on what the
-seat knew (kernel/kitsu/kitsu.c). Two games the seat cannot tell apart give the same worlds and
+seat knew (kernel/kitsu/observe.c). Two games the seat cannot tell apart give the same worlds and
 weights (tests/test_open_hands_inference.py). Two players only (no exchange, one opponent).
 """
 from __future__ import annotations

@@ -16,6 +16,7 @@ from __future__ import annotations
 import json
 from importlib import resources
 
+from .. import facts as check
 from ..errors import CHANCE, HIDDEN, brief_repr
 
 NAME = "kyushu"
@@ -238,16 +239,12 @@ POSITION_FACTS = ("round", "hand", "maps", "pick_boxes", "to_move", "taken", "re
                   "travelers", "pool", "most_fewest", "discarded", "phase", "turn")
 POSITION_PHASES = ("selection", "map")
 _ORIENTATIONS = ("horizontal", "vertical", "horizontal turned", "vertical turned")
-_TILE_COLOUR = {"lake": 0, "town": 1, "forest": 2, "hot_spring": 3}   # kyushu.c TILE_OF
-_INT32 = 2**31
+_TILE_COLOUR = {"lake": 0, "town": 1, "forest": 2, "hot_spring": 3}   # kyushu.h TILE_OF
 
 
 def _int(value, what: str) -> int:
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise ValueError(f"{what} must be an integer, got {brief_repr(value)}")
-    if not -_INT32 <= value < _INT32:
-        raise ValueError(f"{what}: {brief_repr(value)} is out of range")
-    return value
+    """An int32 (its range is checked by the kernel, with the rules)."""
+    return check.integer(value, what)
 
 
 def _items(value, what: str, of: str) -> list:
@@ -284,15 +281,9 @@ def _fields(entry, what: str, keys: tuple, optional: dict | None = None) -> dict
     return {**(optional or {}), **entry}
 
 
-def _choice(value, what: str, options) -> int:
-    if not isinstance(value, str) or value not in options:
-        raise ValueError(f"{what} must be one of {', '.join(map(repr, options))}, got {brief_repr(value)}")
-    return list(options).index(value)
-
-
 def position_params(params: dict, seat: int, facts: dict) -> list[int]:
     """The kernel's set-up vector for what `seat` knows at a real table, at a
-    Selection phase or at its own Map turn (see kyushu_setup in kyushu.c).
+    Selection phase or at its own Map turn (see kernel/kyushu/position.c).
 
     Facts: round (1-5 or 7-11, required); hand (the seat's card numbers, required);
     maps (required: per seat the cards in the order placed, the Starting Province
@@ -324,16 +315,16 @@ def position_params(params: dict, seat: int, facts: dict) -> list[int]:
     players, side = params["players"], params["side"]
     boxes_n = 4 if players == 2 else players
     round_ = _int(facts["round"], "round")
-    map_phase = _choice(facts.get("phase") or "selection", "phase", POSITION_PHASES)
+    map_phase = check.choice(check.optional(facts, "phase", "selection"), "phase", POSITION_PHASES)
     to_move = _int(facts.get("to_move") if facts.get("to_move") is not None
                    else (seat if map_phase else 0), "to_move")
-    turn = [_int(a, f"turn[{i}]") for i, a in enumerate(_items(facts.get("turn") or [], "turn", "action ids"))]
+    turn = [_int(a, f"turn[{i}]") for i, a in enumerate(_items(check.optional(facts, "turn", []), "turn", "action ids"))]
     pool = [-1] * len(COLOURS)
-    given = facts.get("pool") or {}
+    given = check.optional(facts, "pool", {})
     if not isinstance(given, dict):
         raise ValueError(f"pool must map a colour to a number, got {brief_repr(given)}")
     for colour, k in given.items():
-        pool[_choice(colour, "pool colour", COLOURS)] = _int(k, f"pool[{colour}]")
+        pool[check.choice(colour, "pool colour", COLOURS)] = _int(k, f"pool[{colour}]")
     maps = _items(facts["maps"], "maps", "one list of cards per seat")
     if len(maps) != players:
         raise ValueError(f"maps must list {players} maps (one per seat), got {len(maps)}")
@@ -347,9 +338,9 @@ def position_params(params: dict, seat: int, facts: dict) -> list[int]:
             what = f"maps[{p}] card {i}"
             e = _fields(card, what, ("card", "orientation", "row", "col"), {"layer": "over"})
             number = _province(e["card"], what, side) + 60 if i == 0 else _map_card(e["card"], what)
-            entries += [number, _choice(e["orientation"], f"{what} orientation", _ORIENTATIONS),
+            entries += [number, check.choice(e["orientation"], f"{what} orientation", _ORIENTATIONS),
                         _int(e["row"], f"{what} row"), _int(e["col"], f"{what} col"),
-                        _choice(e["layer"], f"{what} layer", ("over", "under"))]
+                        check.choice(e["layer"], f"{what} layer", ("over", "under"))]
         provinces.append(entries[0] - 60)
         placed += [len(cards)] + entries
     mf_cards, mf_sides = [-1] * players, [-1] * players
@@ -362,14 +353,14 @@ def position_params(params: dict, seat: int, facts: dict) -> list[int]:
             if not isinstance(pair, (list, tuple)) or len(pair) != 2:
                 raise ValueError(f"most_fewest[{i}] must be [card, 'most' or 'fewest'], got {brief_repr(pair)}")
             mf_cards[i] = _int(pair[0], f"most_fewest[{i}] card") - 1
-            mf_sides[i] = _choice(pair[1], f"most_fewest[{i}] side", ("most", "fewest"))
+            mf_sides[i] = check.choice(pair[1], f"most_fewest[{i}] side", ("most", "fewest"))
     elif params["most_fewest"]:
         raise ValueError("kyushu position needs 'most_fewest' (the Most/Fewest option is on)")
     boxes = _items(facts["pick_boxes"], "pick_boxes", "card numbers or None")
     if len(boxes) != boxes_n:
         raise ValueError(f"pick_boxes must list {boxes_n} boxes, got {len(boxes)}")
     box_ids = [-1 if b is None else _map_card(b, f"pick_boxes[{i}]") for i, b in enumerate(boxes)]
-    taken = _items(facts.get("taken") or [], "taken", "card numbers")
+    taken = _items(check.optional(facts, "taken", []), "taken", "card numbers")
     if map_phase and len(taken) != players:
         raise ValueError(f"taken must list the {players} cards P0..P{players - 1} took this round "
                          f"(in the Map phase every seat has taken one), got {len(taken)}")
@@ -378,24 +369,23 @@ def position_params(params: dict, seat: int, facts: dict) -> list[int]:
                          f"(to_move = {to_move}), got {len(taken)}")
     taken_ids = [_map_card(t, f"taken[{i}]") for i, t in enumerate(taken)] + [-1] * max(0, players - len(taken))
     hand = [_map_card(h, "hand") for h in _items(facts["hand"], "hand", "card numbers")]
-    discarded = [_map_card(h, "discarded") for h in _items(facts.get("discarded") or [], "discarded", "card numbers")]
+    discarded = [_map_card(h, "discarded") for h in _items(check.optional(facts, "discarded", []), "discarded", "card numbers")]
     tiles = []
-    for i, t in enumerate(_items(facts.get("tiles") or [], "tiles", "tiles")):
+    for i, t in enumerate(_items(check.optional(facts, "tiles", []), "tiles", "tiles")):
         e = _fields(t, f"tiles[{i}]", ("seat", "row", "col", "terrain"))
-        _choice(e["terrain"], f"tiles[{i}] terrain", tuple(_TILE_COLOUR))
+        check.choice(e["terrain"], f"tiles[{i}] terrain", tuple(_TILE_COLOUR))
         tiles += [_int(e["seat"], f"tiles[{i}] seat"), _int(e["row"], f"tiles[{i}] row"),
                   _int(e["col"], f"tiles[{i}] col"), _TILE_COLOUR[e["terrain"]]]
     travelers = []
-    for i, t in enumerate(_items(facts.get("travelers") or [], "travelers", "travelers")):
+    for i, t in enumerate(_items(check.optional(facts, "travelers", []), "travelers", "travelers")):
         e = _fields(t, f"travelers[{i}]", ("owner", "host", "row", "col"), {"active": True})
-        if not isinstance(e["active"], bool):
-            raise ValueError(f"travelers[{i}] active must be True or False, got {brief_repr(e['active'])}")
-        travelers += [_int(e[k], f"travelers[{i}] {k}") for k in ("owner", "host", "row", "col")] + [e["active"]]
+        active = check.boolean(e["active"], f"travelers[{i}] active")
+        travelers += [_int(e[k], f"travelers[{i}] {k}") for k in ("owner", "host", "row", "col")] + [int(active)]
     resources = []
-    for i, t in enumerate(_items(facts.get("resources") or [], "resources", "resources")):
+    for i, t in enumerate(_items(check.optional(facts, "resources", []), "resources", "resources")):
         e = _fields(t, f"resources[{i}]", ("seat", "row", "col", "colour"))
         resources += [_int(e["seat"], f"resources[{i}] seat"), _int(e["row"], f"resources[{i}] row"),
-                      _int(e["col"], f"resources[{i}] col"), _choice(e["colour"], f"resources[{i}] colour", COLOURS)]
+                      _int(e["col"], f"resources[{i}] col"), check.choice(e["colour"], f"resources[{i}] colour", COLOURS)]
     vector = [seat, round_, to_move, map_phase] + pool + provinces + mf_cards + mf_sides + box_ids + taken_ids[:players] \
         + [len(hand)] + hand + [len(discarded)] + discarded + placed \
         + [len(tiles) // 4] + tiles + [len(travelers) // 5] + travelers + [len(resources) // 4] + resources \

@@ -19,6 +19,7 @@ import json
 import re
 from importlib import resources
 
+from .. import facts as check
 from ..errors import CHANCE, HIDDEN, brief_repr
 
 NAME = "nukumi"
@@ -38,7 +39,7 @@ PARAMETER_SETS = [
 
 
 def search_defaults(params: dict) -> dict:
-    """The search's tuning by mode (docs/search.md, Nukumi): the 1-player building game
+    """The search's tuning by mode (docs/search.md, "Defaults per game"): the 1-player building game
     (Score Attack, or no solo rule) rolls out 20 decisions of the kernel's rollout policy and
     then asks the heuristic, Score Attack with the exploration constant c = 0.25; Chasing 8
     random decisions; the multiplayer game full rollouts."""
@@ -371,33 +372,10 @@ USED_NAMES = SPOTS + ["partner action"]     # then the card slots (bits 11, 12)
 _NUKU_FACE = {sq["name"]: sq.get("nukumaru", 0) for sq in DATA["board"]["squares"]}
 
 
-def _is_int(value) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
-def _count(value, what: str, top: int = 999) -> int:
-    if not _is_int(value) or not 0 <= value <= top:
-        raise ValueError(f"{what} must be an integer 0..{top}, got {brief_repr(value)}")
-    return value
-
-
 def _square(value, what: str) -> int:
     if not isinstance(value, str) or value not in SQUARES:
         raise ValueError(f"{what} must be a square a1..i7, got {brief_repr(value)}")
     return SQUARES.index(value)
-
-
-def _names(value, what: str, known: list[str]) -> list[int]:
-    if not isinstance(value, (list, tuple)):
-        raise ValueError(f"{what} must be a list, got {brief_repr(value)}")
-    out = []
-    for v in value:
-        if not isinstance(v, str) or v not in known:
-            raise ValueError(f"{what}: unknown {brief_repr(v)}; e.g. {known[0]}")
-        if known.index(v) in out:
-            raise ValueError(f"{what}: {v} is listed twice")
-        out.append(known.index(v))
-    return out
 
 
 def _mask40(ids: list[int]) -> list[int]:
@@ -406,14 +384,12 @@ def _mask40(ids: list[int]) -> list[int]:
 
 
 def _resources(value, what: str) -> list[int]:
-    if value is None:
-        return [0] * len(RESOURCES)
-    if not isinstance(value, dict):
-        raise ValueError(f"{what} must map resource names to counts, got {brief_repr(value)}")
+    """Counts per resource from {name: count} (absent: none)."""
+    check.mapping(value, what)
     for k in value:
         if k not in RESOURCES:
             raise ValueError(f"{what}: unknown resource {brief_repr(k)}; resources are {', '.join(RESOURCES)}")
-    return [_count(value.get(r, 0), f"{what} {r}", 60) for r in RESOURCES]
+    return [check.integer(value.get(r, 0), f"{what} {r}", 0, 60) for r in RESOURCES]
 
 
 def position_params(params: dict, seat: int, facts: dict) -> list[int]:
@@ -440,7 +416,7 @@ def position_params(params: dict, seat: int, facts: dict) -> list[int]:
         if required not in facts:
             raise ValueError(f"nukumi position needs {required!r}")
     if not params["advanced"]:
-        extra = [f for f in ADVANCED_FACTS if f in facts]
+        extra = [f for f in ADVANCED_FACTS if check.optional(facts, f, None) is not None]
         if extra:
             raise ValueError(f"{extra[0]}: only advanced play has face-up rows (make the game "
                              "with advanced=True)")
@@ -448,92 +424,84 @@ def position_params(params: dict, seat: int, facts: dict) -> list[int]:
         raise ValueError("advanced play needs 'helper_row' and 'card_row' (the 3 face-up Helpers "
                          "and action cards, null for an empty slot)")
     players = params["players"]
-    rnd = facts["round"]
-    if not _is_int(rnd) or not 1 <= rnd <= 5:
-        raise ValueError(f"round must be 1..5, got {brief_repr(rnd)}")
-    rcs = _names(facts["round_cards"], "round_cards", ROUND_IDS)
+    get = lambda name, default: check.optional(facts, name, default)   # noqa: E731
+    rnd = check.integer(facts["round"], "round", 1, 5)
+    rcs = check.names(facts["round_cards"], "round_cards", ROUND_IDS)
     if len(rcs) != 5:
         raise ValueError(f"round_cards must list the 5 round cards in play, got {len(rcs)}")
-    start = facts.get("start_player", 0)
-    if not _is_int(start) or not 0 <= start < players:
+    start = get("start_player", 0)
+    if not check.is_int(start) or not 0 <= start < players:
         raise ValueError(f"start_player must be a seat 0..{players - 1}, got {brief_repr(start)}")
-    down = facts.get("start_face_down", False)
-    if not isinstance(down, bool):
-        raise ValueError(f"start_face_down must be True or False, got {brief_repr(down)}")
+    down = check.boolean(get("start_face_down", False), "start_face_down")
     nuku = _square(facts["nukumaru"], "nukumaru")
     if not _NUKU_FACE[facts["nukumaru"]]:
         raise ValueError(f"nukumaru must be on a Nukumaru square, {facts['nukumaru']} is not one")
     solo = params["solo"]
-    npcs = facts.get("npcs")
     if solo == "score_attack":
+        npcs = get("npcs", None)
         if not isinstance(npcs, (list, tuple)) or len(npcs) != 3:
             raise ValueError(f"npcs: Score Attack needs the 3 NPCs' squares, got {brief_repr(npcs)}")
         npc_sq = [_square(q, "npcs") for q in npcs]
-    elif npcs:
+    elif get("npcs", None) is not None:
         raise ValueError("npcs: only Score Attack has NPCs")
     else:
         npc_sq = [-1, -1, -1]
-    cubes = facts.get("nukumaru_cubes") or []
-    if cubes and solo != "chasing":
+    if solo != "chasing" and get("nukumaru_cubes", None) is not None:
         raise ValueError("nukumaru_cubes: only Chasing Nukumaru has them")
     cube_mask = 0
-    for q in _list_of(cubes, "nukumaru_cubes"):
+    for q in check.sequence(get("nukumaru_cubes", []), "nukumaru_cubes"):
         _square(q, "nukumaru_cubes")
         if not _NUKU_FACE[q]:
             raise ValueError(f"nukumaru_cubes: {q} is not a Nukumaru square")
         cube_mask |= 1 << (_NUKU_FACE[q] - 1)
-    hand = _names(facts.get("hand") or [], "hand", HELPER_IDS)
-    discard = _names(facts.get("discard") or [], "discard", HELPER_IDS)
-    seats = facts["seats"]
-    if not isinstance(seats, (list, tuple)) or len(seats) != players:
-        raise ValueError(f"seats must list {players} seat dicts, got {brief_repr(seats)}")
+    if solo != "score_attack" and get("npc_cubes", None) is not None:
+        raise ValueError("npc_cubes: only Score Attack has them")
+    hand = check.names(get("hand", []), "hand", HELPER_IDS)
+    discard = check.names(get("discard", []), "discard", HELPER_IDS)
+    seats = check.sequence(facts["seats"], "seats", players)
     vec = [seat, rnd - 1, start, int(down), nuku] + rcs + npc_sq + [cube_mask] \
         + _mask40(discard) + _mask40(hand)
     builds = []
     for p, sf in enumerate(seats):
         what = f"seats[{p}]"
-        if not isinstance(sf, dict):
-            raise ValueError(f"{what} must be a dict, got {brief_repr(sf)}")
-        bad = sorted(set(sf) - set(SEAT_FACTS), key=str)
-        if bad:
-            raise ValueError(f"{what}: unknown fact(s) {', '.join(map(repr, bad))}; known: {', '.join(SEAT_FACTS)}")
-        if sf.get("partner") not in PARTNERS:
-            raise ValueError(f"{what} partner must be one of {', '.join(PARTNERS)}, got {brief_repr(sf.get('partner'))}")
+        check.mapping(sf, what, SEAT_FACTS)
+        opt = lambda name, default: check.optional(sf, name, default)   # noqa: E731
+        check.choice(opt("partner", None), f"{what} partner", PARTNERS)
+        cards = check.names(opt("cards", []), f"{what} cards", CARD_IDS)
+        if len(cards) > 2:
+            raise ValueError(f"{what} cards: at most 2 action cards, got {len(cards)}")
         used = 0
-        for u in _list_of(sf.get("used") or [], f"{what} used"):
+        for u in check.sequence(opt("used", []), f"{what} used"):
             if isinstance(u, str) and u in USED_NAMES:
                 used |= 1 << USED_NAMES.index(u)
-            elif isinstance(u, str) and u in CARD_IDS and u in (sf.get("cards") or []):
-                used |= 1 << (len(USED_NAMES) + list(sf["cards"]).index(u))
+            elif isinstance(u, str) and u in CARD_IDS and CARD_IDS.index(u) in cards:
+                used |= 1 << (len(USED_NAMES) + cards.index(CARD_IDS.index(u)))
             else:
                 raise ValueError(f"{what} used: unknown {brief_repr(u)}; spots are {', '.join(USED_NAMES)} "
                                  "or an action card held")
-        cards = _names(sf.get("cards") or [], f"{what} cards", CARD_IDS)
-        if len(cards) > 2:
-            raise ValueError(f"{what} cards: at most 2 action cards, got {len(cards)}")
-        hsize = sf.get("hand_size", len(hand) if p == seat else 0)
-        vec += [PARTNERS.index(sf["partner"]), _square(sf.get("square", "d4"), f"{what} square"),
-                _count(sf.get("coins", 0), f"{what} coins"), _count(sf.get("fun", 0), f"{what} fun", 5),
-                _count(sf.get("oishi", 0), f"{what} oishi", 5), int(bool(sf.get("passed", False))),
-                _count(hsize, f"{what} hand_size", 40), used] + (cards + [-1, -1])[:2]
-        vec += _resources(sf.get("bag"), f"{what} bag") + _resources(sf.get("drawn"), f"{what} drawn") \
-            + _resources(sf.get("spent"), f"{what} spent")
-        vec += _mask40(_names(sf.get("played") or [], f"{what} played", HELPER_IDS))
-        for b in _list_of(sf.get("buildings") or [], f"{what} buildings"):
-            if not isinstance(b, dict) or b.get("building") not in BUILDINGS:
+        hsize = opt("hand_size", len(hand) if p == seat else 0)
+        vec += [PARTNERS.index(sf["partner"]), _square(opt("square", "d4"), f"{what} square"),
+                check.integer(opt("coins", 0), f"{what} coins", 0, 999),
+                check.integer(opt("fun", 0), f"{what} fun", 0, 5),
+                check.integer(opt("oishi", 0), f"{what} oishi", 0, 5),
+                int(check.boolean(opt("passed", False), f"{what} passed")),
+                check.integer(hsize, f"{what} hand_size", 0, 40), used] + (cards + [-1, -1])[:2]
+        vec += _resources(opt("bag", {}), f"{what} bag") + _resources(opt("drawn", {}), f"{what} drawn") \
+            + _resources(opt("spent", {}), f"{what} spent")
+        vec += _mask40(check.names(opt("played", []), f"{what} played", HELPER_IDS))
+        for b in check.sequence(opt("buildings", []), f"{what} buildings"):
+            if not isinstance(b, dict) or set(b) != {"square", "building"} or b["building"] not in BUILDINGS:
                 raise ValueError(f"{what} buildings: each is {{'square': 'c4', 'building': one of "
                                  f"{', '.join(BUILDINGS)}}}, got {brief_repr(b)}")
-            builds += [_square(b.get("square"), f"{what} buildings square"), BUILDINGS.index(b["building"]), p]
-    for q in _list_of(facts.get("npc_cubes") or [], "npc_cubes"):
-        if solo != "score_attack":
-            raise ValueError("npc_cubes: only Score Attack has them")
+            builds += [_square(b["square"], f"{what} buildings square"), BUILDINGS.index(b["building"]), p]
+    for q in check.sequence(get("npc_cubes", []), "npc_cubes"):
         builds += [_square(q, "npc_cubes"), 0, -1]
     tail = []
     if params["advanced"]:
         tail = (_row(facts["helper_row"], "helper_row", HELPER_IDS)
                 + _row(facts["card_row"], "card_row", CARD_IDS))
         for name, known in (("helper_bottom", HELPER_IDS), ("card_bottom", CARD_IDS)):
-            under = _names(facts.get(name) or [], name, known)
+            under = check.names(get(name, []), name, known)
             tail += [len(under)] + under
     return [int(x) for x in vec + [len(builds) // 3] + builds + tail]
 
@@ -543,8 +511,13 @@ def _row(value, what: str, known: list[str]) -> list[int]:
     if not isinstance(value, (list, tuple)) or len(value) != 3:
         raise ValueError(f"{what} must list the 3 face-up slots left to right (null for an empty "
                          f"one), got {brief_repr(value)}")
-    ids = iter(_names([v for v in value if v is not None], what, known))
+    ids = iter(check.names([v for v in value if v is not None], what, known))
     return [-1 if v is None else next(ids) for v in value]
+
+
+#: Observed phases that are not part of a seat's turn in the Actions phase (the set-up, the
+#: draws, a round card's event, the NPC routes of Score Attack).
+_NOT_A_TURN = ("setup", "die", "helper draw", "resource draw", "event", "npc route", "card draw", "over")
 
 
 def position_facts(obs: dict) -> dict:
@@ -553,6 +526,11 @@ def position_facts(obs: dict) -> dict:
     if obs.get("viewer") is None:
         raise ValueError("position_facts needs one seat's observation, not the full one")
     me = obs["viewer"]
+    if obs["phase"] in _NOT_A_TURN:
+        raise ValueError(f"Game.position sets up a seat's turn in the Actions phase, not the "
+                         f"{obs['phase']} phase")
+    if not any(obs["seats"][me]["drawn"].values()):
+        raise ValueError(f"P{me} has no drawn resources: it passes, there is no turn to set up")
     seats = []
     for p, pl in enumerate(obs["seats"]):
         sf = {"partner": PARTNERS[pl["partner"]], "square": pl["square"], "coins": pl["coins"],
@@ -576,9 +554,3 @@ def position_facts(obs: dict) -> dict:
     if obs["advanced"]:
         facts |= {k: list(obs[k]) for k in ADVANCED_FACTS}
     return facts
-
-
-def _list_of(value, what: str) -> list:
-    if not isinstance(value, (list, tuple)):
-        raise ValueError(f"{what} must be a list, got {brief_repr(value)}")
-    return list(value)

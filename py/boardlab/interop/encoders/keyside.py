@@ -17,7 +17,8 @@ TRADES = index_of(["fish->2 pigs", "pig->2 fish", "wheat->2 sheep", "sheep->2 wh
                    "fish->move 2 keyples", "wood->move 2 keyples", "recruit a keyple", "wheat->build"])
 TASKS = index_of(["land", "resolve", "take_or_advance", "follow", "headlands", "keyple_in", "advance",
                   "level", "build", "headland", "farm", "move", "market", "trade", "skill_tile",
-                  "import_animal", "exchange", "order", "final_spend", "start_marker", "benefit",
+                  "import_animal", "exchange", "order", "final_spend", "start_marker", "recruit",
+                  "pay_animal", "benefit",
                   "keytoma_card", "keytoma_pirates_and_farms", "keytoma_claims", "keytoma_lands", "keytoma_follows", "keytoma_resolves", "keytoma_action",
                   "keytoma_landslide", "keytoma_farm", "keytoma_yellow", "keytoma_removes_cottage",
                   "keytoma_removes_skill_tile", "keytoma_dice_strip"])
@@ -67,7 +68,7 @@ def _task(w: Writer, name: str, t: dict) -> None:
     w.one_hot(f"{name}.animal", t.get("animal"), ANIMALS)
     # present-but-0 and false must differ from absent: numbers + 1, flags one-hot
     for key, scale in (("level", 5), ("wheat_cost", 4), ("cost", 4), ("animals_left", 5), ("keyples_left", 4),
-                       ("exchanges_left", 3), ("tier", 3)):
+                       ("exchanges_left", 3), ("keyples_most", 2), ("tier", 3)):
         w.number(f"{name}.{key} + 1", None if t.get(key) is None else t[key] + 1, scale)
     for key in ("mandatory", "fixed_cost", "farms_and_fields_only", "activator", "flag"):
         w.one_hot(f"{name}.{key}", t.get(key), BOOL)

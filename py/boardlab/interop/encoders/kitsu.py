@@ -1,7 +1,7 @@
 """Kitsu's observation tensor: every field of ``observation(seat)``, for 2, 4
 and 6 players, in one layout of the same size for every parameter set (seats
 are 6 wide, absent ones zeros). Names and value lists follow
-kernel/kitsu/kitsu.c; the slices are ``tensors.layout(game)`` and
+kernel/kitsu/observe.c; the slices are ``tensors.layout(game)`` and
 docs/tensors.md."""
 from __future__ import annotations
 

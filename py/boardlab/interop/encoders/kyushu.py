@@ -2,7 +2,7 @@
 players and every option, in one layout of the same size for every parameter
 set (seats are 5 wide, absent ones zeros): the flat fields, then each seat's
 map as 21 planes of the 32x32 grid. Names and value lists follow
-kernel/kyushu/kyushu.c (kyushu_observe_json) and py/boardlab/data/kyushu.json;
+kernel/kyushu/observe.c (kyushu_observe_json) and py/boardlab/data/kyushu.json;
 the slices are ``tensors.layout(game)`` and docs/tensors.md."""
 from __future__ import annotations
 
@@ -205,7 +205,7 @@ def _set(grid, first: int, value, index: dict, name: str, r: int, c: int) -> Non
 
 
 def _cell(name, field: str) -> int | None:
-    """A cell's name (kyushu.c cell_name: "o16", "ab3" for columns past z) as
+    """A cell's name (kernel/kyushu/observe.c cell_name: "o16", "ab3" for columns past z) as
     row x 32 + col + 1; None stays None."""
     if name is None:
         return None

@@ -19,7 +19,8 @@ SIDES = index_of("AB")
 SOLO = index_of(["none", "score attack", "chasing"])
 ROUND = index_of(range(6))                    # 0 during setup, then 1-5
 PHASES = index_of(["setup", "die", "helper draw", "resource draw", "event", "actions", "payment", "move",
-                   "play helpers", "take a card", "helper choice", "card draw", "npc route", "build", "over"])
+                   "play helpers", "take a card", "helper choice", "card draw", "npc route", "build", "end of turn",
+                   "over"])
 SQUARES = index_of(_nk.SQUARES)
 RESOURCES = _nk.RESOURCES
 RESOURCE = index_of(RESOURCES)
@@ -55,6 +56,7 @@ def encode(obs: dict, params: dict, w: Writer) -> None:
     w.one_hot("round", obs["round"], ROUND)
     w.one_hot("phase", obs["phase"], PHASES)
     w.one_hot("current_player", obs["current_player"], PLAYER)
+    w.one_hot("acting_seat", obs["acting_seat"], SEAT)
     w.one_hot("start_player", obs["start_player"], SEAT)
     w.flag("start_face_down", obs["start_face_down"])
     w.one_hot("nukumaru", obs["nukumaru"], SQUARES)

@@ -1,0 +1,252 @@
+"""The database: which one (SQLite file or PostgreSQL), its tables, and the migrations that
+bring an older schema up to date.
+
+SQLite (the default, a file ``boardlab.db`` in the data directory) runs in WAL mode with a
+busy timeout and foreign keys on; a write transaction starts with ``BEGIN IMMEDIATE`` (one
+writer at a time, readers never blocked). PostgreSQL (``BOARDLAB_DB=postgresql://...``) is
+shared by several app servers; a write transaction locks the game's row
+(``SELECT ... FOR UPDATE``), so the writes to one game are serialised there too.
+
+Migrations are numbered and applied in order, each in the transaction that records it in
+``schema_version``; the transaction holds the writer lock (SQLite) or an advisory lock
+(PostgreSQL), so servers starting together migrate once. A database whose schema is newer
+than this code is refused.
+"""
+from __future__ import annotations
+
+import os
+import time
+from contextlib import contextmanager
+from pathlib import Path
+
+import sqlalchemy as sa
+from sqlalchemy import event
+from sqlalchemy.engine import make_url
+
+DB_ENV = "BOARDLAB_DB"
+DB_FILE = "boardlab.db"
+BUSY_TIMEOUT = 30.0            # seconds an SQLite writer waits for the lock
+_MIGRATION_LOCK = 0x6B6C6462   # PostgreSQL advisory lock key of the migrations ("bdlk")
+
+
+class StoreError(RuntimeError):
+    """The store cannot work with this database: a refused URL, an unreachable server, or a
+    schema newer than this code."""
+
+
+# --- the tables as the newest migration leaves them (the migrations below are frozen SQL) ---
+metadata = sa.MetaData()
+
+schema_version = sa.Table(
+    "schema_version", metadata,
+    sa.Column("version", sa.Integer, primary_key=True),     # one row per applied migration
+    sa.Column("name", sa.Text, nullable=False),
+    sa.Column("applied_at", sa.Float, nullable=False))
+
+meta = sa.Table(
+    "meta", metadata,
+    sa.Column("key", sa.String(40), primary_key=True),      # "json_import": when it ran
+    sa.Column("value", sa.Text, nullable=False))
+
+games = sa.Table(
+    "games", metadata,
+    sa.Column("id", sa.String(40), primary_key=True),
+    sa.Column("name", sa.String(40), nullable=False),       # the game: "kitsu", ...
+    sa.Column("params", sa.Text, nullable=False),           # its make() parameters (JSON)
+    sa.Column("record", sa.Text, nullable=False),           # the game record (JSON): the truth
+    sa.Column("version", sa.Integer, nullable=False),       # +1 with every change of the record
+    sa.Column("created", sa.Float, nullable=False),
+    sa.Column("updated", sa.Float, nullable=False),
+    # migration 2: tables that several browsers sit at
+    sa.Column("revision", sa.Integer, nullable=False),      # +1 with every change at all
+    sa.Column("host_hash", sa.String(64)),                  # SHA-256 of the host token; NULL: a local game
+    sa.Column("status", sa.String(8), nullable=False),      # open | running | ended
+    sa.Column("public", sa.Boolean, nullable=False),        # listed in the lobby
+    sa.Column("hints", sa.Boolean, nullable=False),         # hints and the evaluation bar allowed
+    sa.Column("undo", sa.String(8), nullable=False),        # off | consent
+    sa.Column("move_timer", sa.Float),                      # seconds, then the AI moves; NULL: none
+    sa.Column("turn_seat", sa.Integer),                     # the seat to move since turn_started
+    sa.Column("turn_started", sa.Float))
+
+seats = sa.Table(
+    "seats", metadata,
+    sa.Column("game_id", sa.String(40), sa.ForeignKey("games.id", ondelete="CASCADE"),
+              primary_key=True),
+    sa.Column("seat", sa.Integer, primary_key=True),
+    sa.Column("kind", sa.String(8), nullable=False),        # human | ai (as created)
+    sa.Column("to_ai", sa.Boolean, nullable=False),         # a human seat the host handed to the AI
+    sa.Column("token_hash", sa.String(64)),                 # SHA-256 of the seat token (human seats)
+    sa.Column("name", sa.String(40)),
+    sa.Column("joined", sa.Float),                          # when its link was first used
+    sa.Column("last_seen", sa.Float))
+
+undo_requests = sa.Table(
+    "undo_requests", metadata,
+    sa.Column("game_id", sa.String(40), sa.ForeignKey("games.id", ondelete="CASCADE"),
+              primary_key=True),
+    sa.Column("seat", sa.Integer, nullable=False),          # who asked
+    sa.Column("version", sa.Integer, nullable=False),       # the position it is for
+    sa.Column("target", sa.Integer, nullable=False),        # history length to go back to
+    sa.Column("created", sa.Float, nullable=False))
+
+undo_consents = sa.Table(
+    "undo_consents", metadata,
+    sa.Column("game_id", sa.String(40), sa.ForeignKey("games.id", ondelete="CASCADE"),
+              primary_key=True),
+    sa.Column("seat", sa.Integer, primary_key=True))
+
+ai_claims = sa.Table(
+    "ai_claims", metadata,
+    sa.Column("game_id", sa.String(40), sa.ForeignKey("games.id", ondelete="CASCADE"),
+              primary_key=True),
+    sa.Column("version", sa.Integer, nullable=False),       # the position being searched
+    sa.Column("owner", sa.String(40), nullable=False),      # random id of the claiming store
+    sa.Column("expires", sa.Float, nullable=False))         # then another server may take over
+
+sa.Index("games_lobby", games.c.public, games.c.status)
+
+
+# --- migrations -------------------------------------------------------------------------------
+def _m1_games(conn) -> None:
+    """Games by id with their record (what the JSON files held)."""
+    conn.execute(sa.text(
+        "CREATE TABLE games (id VARCHAR(40) PRIMARY KEY, name VARCHAR(40) NOT NULL, "
+        "params TEXT NOT NULL, record TEXT NOT NULL, version INTEGER NOT NULL, "
+        "created FLOAT NOT NULL, updated FLOAT NOT NULL)"))
+    conn.execute(sa.text("CREATE TABLE meta (key VARCHAR(40) PRIMARY KEY, value TEXT NOT NULL)"))
+
+
+def _m2_tables(conn) -> None:
+    """Tables that several browsers sit at: seats with tokens, host, settings, undo
+    requests, AI claims."""
+    false = "FALSE" if conn.dialect.name == "postgresql" else "0"
+    for col in ("revision INTEGER NOT NULL DEFAULT 1", "host_hash VARCHAR(64)",
+                "status VARCHAR(8) NOT NULL DEFAULT 'running'",
+                f"public BOOLEAN NOT NULL DEFAULT {false}",
+                f"hints BOOLEAN NOT NULL DEFAULT {false}",
+                "undo VARCHAR(8) NOT NULL DEFAULT 'consent'", "move_timer FLOAT",
+                "turn_seat INTEGER", "turn_started FLOAT"):
+        conn.execute(sa.text(f"ALTER TABLE games ADD COLUMN {col}"))
+    fk = "VARCHAR(40) NOT NULL REFERENCES games (id) ON DELETE CASCADE"
+    for ddl in (
+            f"CREATE TABLE seats (game_id {fk}, seat INTEGER NOT NULL, kind VARCHAR(8) NOT NULL, "
+            "to_ai BOOLEAN NOT NULL, token_hash VARCHAR(64), name VARCHAR(40), joined FLOAT, "
+            "last_seen FLOAT, PRIMARY KEY (game_id, seat))",
+            f"CREATE TABLE undo_requests (game_id {fk} PRIMARY KEY, seat INTEGER NOT NULL, "
+            "version INTEGER NOT NULL, target INTEGER NOT NULL, created FLOAT NOT NULL)",
+            f"CREATE TABLE undo_consents (game_id {fk}, seat INTEGER NOT NULL, "
+            "PRIMARY KEY (game_id, seat))",
+            f"CREATE TABLE ai_claims (game_id {fk} PRIMARY KEY, version INTEGER NOT NULL, "
+            "owner VARCHAR(40) NOT NULL, expires FLOAT NOT NULL)",
+            "CREATE INDEX games_lobby ON games (public, status)"):
+        conn.execute(sa.text(ddl))
+
+
+#: (number, what it does, function(connection)); append only, never edit an applied one.
+MIGRATIONS = [
+    (1, "games and their records", _m1_games),
+    (2, "tables: seats, host, settings, undo requests, AI claims", _m2_tables),
+]
+SCHEMA_VERSION = MIGRATIONS[-1][0]
+
+
+# --- connecting -------------------------------------------------------------------------------
+def database_url(directory: Path | str) -> str:
+    """$BOARDLAB_DB (a ``postgresql://`` URL) if set, else the SQLite file in ``directory``."""
+    env = os.environ.get(DB_ENV, "").strip()
+    if env:
+        return env
+    return f"sqlite:///{Path(directory) / DB_FILE}"
+
+
+def safe_url(url) -> str:
+    """The URL as it may be shown: the password masked."""
+    try:
+        return make_url(url).render_as_string(hide_password=True)
+    except Exception:   # noqa: BLE001 - not even a URL: show its scheme only
+        return str(url).split(":", 1)[0] + ":..."
+
+
+def engine_for(url: str) -> sa.Engine:
+    """An engine for ``url``: ``postgresql://`` (driven by psycopg 3) or ``sqlite:///FILE``;
+    anything else is refused with a StoreError."""
+    try:
+        u = make_url(url)
+    except Exception as e:   # noqa: BLE001 - sqlalchemy raises ArgumentError and others
+        raise StoreError(f"{DB_ENV} must be a postgresql:// URL, got {safe_url(url)!r}") from e
+    if u.drivername in ("postgresql", "postgresql+psycopg"):
+        try:
+            import psycopg  # noqa: F401
+        except ImportError as e:
+            raise StoreError('PostgreSQL needs psycopg: pip install "boardlab[postgres]"') from e
+        return sa.create_engine(u.set(drivername="postgresql+psycopg"), pool_pre_ping=True)
+    if u.drivername == "sqlite" and u.database and u.database != ":memory:":
+        Path(u.database).parent.mkdir(parents=True, exist_ok=True)
+        engine = sa.create_engine(u, connect_args={"timeout": BUSY_TIMEOUT,
+                                                   "check_same_thread": False})
+        event.listen(engine, "connect", _sqlite_connect)
+        event.listen(engine, "begin", _sqlite_begin)
+        return engine
+    raise StoreError(f"{DB_ENV} must be a postgresql:// URL (or unset for SQLite in the data "
+                     f"directory), got {safe_url(url)!r}")
+
+
+def _sqlite_connect(dbapi_conn, _record) -> None:
+    dbapi_conn.isolation_level = None        # transactions are begun by _sqlite_begin
+    cur = dbapi_conn.cursor()
+    cur.execute("PRAGMA journal_mode=WAL")
+    cur.execute(f"PRAGMA busy_timeout={int(BUSY_TIMEOUT * 1000)}")
+    cur.execute("PRAGMA foreign_keys=ON")
+    cur.execute("PRAGMA synchronous=NORMAL")
+    cur.close()
+
+
+def _sqlite_begin(conn) -> None:
+    write = conn.get_execution_options().get("boardlab_write", False)
+    conn.exec_driver_sql("BEGIN IMMEDIATE" if write else "BEGIN")
+
+
+@contextmanager
+def transaction(engine: sa.Engine, write: bool):
+    """A connection in a transaction, committed at the end (rolled back on an exception).
+    ``write``: SQLite takes the writer lock at the start (no deadlock between two
+    read-then-write transactions)."""
+    with engine.connect() as conn:
+        conn.execution_options(boardlab_write=write)
+        with conn.begin():
+            yield conn
+
+
+def current_version(conn) -> int:
+    """The schema version of the database (0: empty)."""
+    if not sa.inspect(conn).has_table("schema_version"):
+        return 0
+    return conn.execute(sa.select(sa.func.max(schema_version.c.version))).scalar() or 0
+
+
+def migrate(engine: sa.Engine, upto: int | None = None, migrations=None) -> int:
+    """Bring the schema up to ``upto`` (default: the newest); returns the version reached.
+    StoreError if the database is newer than the code, or unreachable."""
+    migrations = MIGRATIONS if migrations is None else migrations
+    known = migrations[-1][0]
+    target = known if upto is None else upto
+    try:
+        with transaction(engine, write=True) as conn:
+            if conn.dialect.name == "postgresql":
+                conn.execute(sa.text("SELECT pg_advisory_xact_lock(:k)"), {"k": _MIGRATION_LOCK})
+            metadata.create_all(conn, tables=[schema_version])
+            have = current_version(conn)
+            if have > known:
+                raise StoreError(
+                    f"the database {safe_url(engine.url)} has schema version {have}, newer than "
+                    f"this boardlab knows ({known}): upgrade boardlab, or use another database")
+            for number, name, step in migrations:
+                if have < number <= target:
+                    step(conn)
+                    conn.execute(schema_version.insert().values(version=number, name=name,
+                                                                applied_at=time.time()))
+                    have = number
+            return have
+    except sa.exc.OperationalError as e:
+        raise StoreError(f"cannot open the database {safe_url(engine.url)}: "
+                         f"{str(e.orig).strip().splitlines()[0] if e.orig else e}") from e
