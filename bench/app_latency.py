@@ -2,15 +2,18 @@
 
 Prints one line per figure, never asserts:
 
-* ``kitsu 4p beginner click->decision``: a 4-player Kitsu game at Beginner, you in seat 0;
-  the time from a click on a card until your next decision can be clicked (the three AI
-  replies included), median and p90, and the server's CPU seconds per decision;
+* ``<game> <players>p beginner click->decision`` for each ``--game`` (Kitsu 4p, Kyushu 3p,
+  Keyside 2p, Nukumi 2p; ``--game all`` for the four): a game at Beginner, you in seat 0; the
+  time from a click on your first choice (a lit place or card on the board, else a decision
+  button) until your next decision can be clicked (the AI replies included), median and p90,
+  and the server's CPU seconds per decision; then a table of them;
 * ``kyushu 3p beginner let-the-AI-finish``: a 3-player Kyushu game at Beginner, from the
   click on "Let the AI finish the game" at the first decision until "Game over";
 * with ``--sessions N``: N browser sessions clicking at once against the same server,
   median/p90 latency, errors, decisions per second and server CPU seconds per decision.
 
     python bench/app_latency.py                        # n=30, then the Kyushu finish
+    python bench/app_latency.py --game all --n 20 --no-finish   # the four games, a table
     python bench/app_latency.py --sessions 12 --n 10   # and 12 concurrent sessions
     python bench/app_latency.py --n 8 --sessions 3 --no-finish   # quick (CI)
 
@@ -36,16 +39,31 @@ from pathlib import Path
 CHROMIUM = os.environ.get("BOARDLAB_CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
                  "--disable-component-update", "--disable-sync"]
-# A decision: an enabled button whose widget key starts "mv<ply>" (the Play page's move input),
+# game -> (its title in the form, its players box, players benched)
+GAMES = {"kitsu": ("Kitsu", "ng_players", 4), "kyushu": ("Kyūshū", "ng_ky_players", 3),
+         "keyside": ("Keyside", "ng_ks_players", 2), "nukumi": ("Nukumi Onsen", "ng_nk_players", 2)}
+# A choice: a lit place or card of the board, else a decision button (keyed <input key>_act_..).
+CHOICE = ('button.blb-place, button.blb-piece:not([disabled]), '
+          '[class*="_act_"] button:not([disabled])')
+
+
+def choices_of(ply: int) -> str:
+    """The selector of decision ``ply``'s choices (its input's keys start "mv<ply>-"/"_")."""
+    return ", ".join(f'[class*="st-key-mv{ply}{sep}"] {what}' if what != "act" else
+                     f'[class*="st-key-mv{ply}_act_"] button:not([disabled])'
+                     for sep in ("-", "_") for what in
+                     ("button.blb-place", "button.blb-piece:not([disabled])", "act")
+                     if not (what == "act" and sep == "-"))
+# A decision: such a choice whose widget key starts "mv<ply>" (the Play page's move input),
 # outside elements Streamlit marks stale (left over from the previous run).
 NEXT_DECISION_JS = r"""
 (prev) => {
   if (document.body.innerText.includes('Game over:')) return 'over';
-  for (const b of document.querySelectorAll('button:not([disabled])')) {
+  for (const b of document.querySelectorAll('CHOICE')) {""".replace("CHOICE", CHOICE) + r"""
     if (b.closest('[data-stale="true"]')) continue;
     const box = b.closest('[class*="st-key-mv"]');
     if (!box) continue;
-    const m = [...box.classList].join(' ').match(/st-key-mv(\d+)/);
+    const m = [...box.classList].join(' ').match(/st-key-mv(\d+)[-_]/);
     if (m && Number(m[1]) > prev) return Number(m[1]);
   }
   return false;
@@ -129,21 +147,25 @@ async def choose(page, box_key: str, option: str):
 
 async def new_game(page, url: str, game: str, players: int, seed: int):
     """Open the app and start a game at Beginner (you in seat 0, the others AI)."""
+    await page.context.clear_cookies()      # no last game resumed: the form is on the page
     await page.goto(url + "/")
-    await page.get_by_text("New game", exact=True).first.wait_for(timeout=60000)
-    await settle(page)
+    # no game yet: the form is on the page; the browser's last game resumed: in the bar's menu
     start = page.get_by_role("button", name="Start new game")
-    # The expander's own state, not whether its button has rendered yet: under load the form
-    # can lag its header, and a click on an open header closed it (the next click timed out).
-    expander = page.locator("details", has=page.get_by_text("New game", exact=True)).first
-    if not await expander.evaluate("d => d.open"):   # the browser's last game was resumed
-        await page.get_by_text("New game", exact=True).first.click()
-    await start.wait_for(timeout=120000)
-    if game == "kyushu":
-        await choose(page, "ng_game", "Kyūshū")
-        await choose(page, "ng_ky_players", str(players))
-    else:
-        await choose(page, "ng_players", str(players))
+    menu = page.locator(".st-key-play_new button")
+    deadline = time.time() + 120
+    while not await start.is_visible():
+        if await menu.count() and await menu.first.is_visible():
+            await menu.first.click()
+            await start.wait_for(timeout=120000)
+            break
+        if time.time() > deadline:
+            raise TimeoutError("no new-game form")
+        await asyncio.sleep(0.2)
+    await settle(page)
+    title, players_box, _ = GAMES[game]
+    if game != "kitsu":
+        await choose(page, "ng_game", title)
+    await choose(page, players_box, str(players))
     await page.get_by_text("Beginner", exact=True).first.click()
     seed_box = page.get_by_label("Seed (same seed, same deals)")
     await seed_box.fill(str(seed))
@@ -162,7 +184,7 @@ async def new_game(page, url: str, game: str, players: int, seed: int):
 
 
 async def click_decisions(page, url: str, n: int, seed: int, latencies: list, errors: list,
-                          counter: list, ply="over"):
+                          counter: list, ply="over", game: str = "kitsu"):
     """Play ``n`` decisions by clicking the first enabled choice (from decision ``ply`` of a
     started game, else in a new game); a latency per click."""
     done, tries = 0, 0
@@ -173,11 +195,11 @@ async def click_decisions(page, url: str, n: int, seed: int, latencies: list, er
                 errors.append("gave up: games could not be started")
                 return
             try:
-                ply = await new_game(page, url, "kitsu", 4, seed + 1000 * tries)
+                ply = await new_game(page, url, game, GAMES[game][2], seed + 1000 * tries)
             except Exception as e:          # noqa: BLE001 - counted, then tried again
                 errors.append(f"new game: {type(e).__name__}: {str(e).splitlines()[0]}")
             continue
-        button = page.locator(f'[class*="st-key-mv{ply}"] button:not([disabled])').first
+        button = page.locator(choices_of(ply)).filter(visible=True).first
         t0 = time.perf_counter()
         try:
             await button.click(timeout=30000)
@@ -200,20 +222,33 @@ def quantile(xs, q):
     return xs[min(len(xs) - 1, int(round(q * (len(xs) - 1))))]
 
 
-async def bench_latency(browser, server, n: int, seed: int):
-    ctx = await browser.new_context(viewport={"width": 1440, "height": 1100})
+async def bench_latency(browser, server, game: str, n: int, seed: int) -> dict:
+    ctx = await browser.new_context(viewport={"width": 1440, "height": 900})
     page = await ctx.new_page()
     latencies, errors, count = [], [], [0]
-    ply = await new_game(page, server.url, "kitsu", 4, seed)
+    players = GAMES[game][2]
+    ply = await new_game(page, server.url, game, players, seed)
     cpu0 = server.cpu()
-    await click_decisions(page, server.url, n, seed, latencies, errors, count, ply)
+    await click_decisions(page, server.url, n, seed, latencies, errors, count, ply, game)
     cpu = (server.cpu() - cpu0) / max(count[0], 1)
     await ctx.close()
-    print(f"kitsu 4p beginner click->decision median {statistics.median(latencies):.2f} s "
-          f"(n={len(latencies)}, p90 {quantile(latencies, 0.9):.2f} s); server CPU "
+    med = statistics.median(latencies) if latencies else float("nan")
+    p90 = quantile(latencies, 0.9) if latencies else float("nan")
+    print(f"{game} {players}p beginner click->decision median {med:.2f} s "
+          f"(n={len(latencies)}, p90 {p90:.2f} s); server CPU "
           f"{cpu:.3f} s per decision (incl. starting games); errors {len(errors)}", flush=True)
     for e in sorted(set(errors))[:5]:
         print(f"  error: {e}", flush=True)
+    return {"game": game, "players": players, "n": len(latencies), "median": med, "p90": p90,
+            "cpu": cpu, "errors": len(errors)}
+
+
+def print_table(rows: list) -> None:
+    print("\n| game | players | clicks | median s | p90 s | server CPU s/decision | errors |")
+    print("|---|---|---|---|---|---|---|")
+    for r in rows:
+        print(f"| {r['game']} | {r['players']} | {r['n']} | {r['median']:.2f} | {r['p90']:.2f} "
+              f"| {r['cpu']:.3f} | {r['errors']} |", flush=True)
 
 
 async def bench_sessions(browser, server, sessions: int, n: int, seed: int):
@@ -269,7 +304,10 @@ async def run(args):
         async with async_playwright() as p:
             browser = await p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
             if args.n:
-                await bench_latency(browser, server, args.n, args.seed)
+                rows = [await bench_latency(browser, server, game, args.n, args.seed)
+                        for game in args.games]
+                if len(rows) > 1:
+                    print_table(rows)
             if args.finish:
                 await bench_finish(browser, server, args.seed)
             if args.sessions:
@@ -287,8 +325,13 @@ def main(argv=None):
     ap.add_argument("--session-n", type=int, default=10, help="clicks per concurrent session")
     ap.add_argument("--no-finish", dest="finish", action="store_false",
                     help="skip the Kyushu 'Let the AI finish' figure")
+    ap.add_argument("--game", action="append", choices=[*GAMES, "all"],
+                    help="the game(s) of the click->decision figure (repeat it; 'all': the "
+                         "four; default kitsu)")
     ap.add_argument("--seed", type=int, default=11)
     args = ap.parse_args(argv)
+    chosen = args.game or ["kitsu"]
+    args.games = list(GAMES) if "all" in chosen else list(dict.fromkeys(chosen))
     asyncio.run(run(args))
 
 

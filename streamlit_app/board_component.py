@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import re
 import threading
+import dataclasses
 from dataclasses import dataclass
 
 import streamlit as st
@@ -32,14 +33,27 @@ COMPONENT_NAME = "boardlab_board"
 TRIGGER = "click"
 
 MARKS = ("hint", "chosen")      # a ring on a place: the AI's hint, the player's current choice
+ANIM_KINDS = ("slide", "drop", "flash")   # how a place that changed since the viewer's last
+                                          # decision arrives (see Place.anim)
 
 
 @dataclass(frozen=True)
 class Place:
-    """A clickable place. ``rect`` (x, y, w, h in the board SVG's viewBox) in the board
-    layout, ``svg`` (a whole ``<svg>``) in the pieces layout. ``label`` is the accessible name
-    and tooltip; ``preview`` an SVG fragment drawn over the board while the place is hovered;
-    ``note`` a line shown under the board meanwhile; ``caption`` a line under a piece."""
+    """A place on the board. ``rect`` (x, y, w, h in the board SVG's viewBox) in the board
+    layout, ``svg`` (a whole ``<svg>``) in the pieces layout. ``label`` is the short
+    accessible name ("Blue 3: play B3"); ``tip`` the tooltip in words, shown on hover and on
+    tap (what it costs and what it gives; a place with an effect must have one, and an inert
+    place with a tip is drawn hoverable too); ``preview`` an SVG fragment drawn over the board
+    while the place is hovered; ``note`` a line shown under the board meanwhile; ``caption``
+    a line under a piece; ``mark`` a ring (:data:`MARKS`).
+
+    ``anim``: how the place arrives when it changed since the viewer's last decision, animated
+    once per new value (not again when the same position is drawn again), skippable by a
+    click, never delaying input, off under ``prefers-reduced-motion``:
+    ``{"from": [x, y]}`` slides it from that viewBox point (a card from a seat's hand to the
+    trick, a boat from its old harbour), ``{"kind": "drop"}`` drops it in, ``{"kind":
+    "flash"}`` flashes it. The board animates the SVG element tagged
+    ``data-place="<id>"`` if the drawing has one, else a highlight over ``rect``."""
     id: str
     label: str
     legal: bool = True
@@ -63,12 +77,35 @@ class Place:
             if value:
                 d[name] = value
         if self.anim:
-            d["anim"] = dict(self.anim)
+            d["anim"] = check_anim(self.id, self.anim)
         return d
 
 
+def check_anim(place_id: str, anim) -> dict:
+    """``anim`` as the browser gets it: {"kind": "slide", "from": [x, y]}, {"kind": "drop"}
+    or {"kind": "flash"}; ValueError naming the place for anything else."""
+    if not isinstance(anim, dict):
+        raise ValueError(f"board: place {place_id!r} anim must be a dict, got {anim!r}")
+    kind = anim.get("kind", "slide" if "from" in anim else None)
+    unknown = set(anim) - {"kind", "from"}
+    if kind not in ANIM_KINDS or unknown:
+        raise ValueError(f"board: place {place_id!r} has unknown anim {anim!r} "
+                         f"(kinds: {', '.join(ANIM_KINDS)}; keys: kind, from)")
+    if kind == "slide":
+        frm = anim.get("from")
+        if not (isinstance(frm, (list, tuple)) and len(frm) == 2
+                and all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in frm)):
+            raise ValueError(f"board: place {place_id!r} anim 'from' must be [x, y], "
+                             f"got {frm!r}")
+        return {"kind": "slide", "from": [round(float(frm[0]), 2), round(float(frm[1]), 2)]}
+    if "from" in anim:
+        raise ValueError(f"board: place {place_id!r} anim kind {kind!r} takes no 'from'")
+    return {"kind": kind}
+
+
 def board_data(places, svg: str | None = None, *, interactive: bool = True, note: str = "",
-               max_width: int | None = None, piece_width: int | None = None) -> dict:
+               max_width: int | None = None, piece_width: int | None = None,
+               anim_key: str = "") -> dict:
     """The JSON the component draws (also what the tests read). Raises ValueError for places
     that cannot be drawn: duplicate ids, a board place without ``rect``, a piece without
     ``svg``, an unknown mark."""
@@ -87,6 +124,8 @@ def board_data(places, svg: str | None = None, *, interactive: bool = True, note
         if p.mark is not None and p.mark not in MARKS:
             raise ValueError(f"board: place {p.id!r} has unknown mark {p.mark!r} "
                              f"(marks: {', '.join(MARKS)})")
+        if not isinstance(p.tip, str):
+            raise ValueError(f"board: place {p.id!r} tip must be text, got {p.tip!r}")
     data = {"interactive": bool(interactive), "places": [p.as_data() for p in places]}
     if svg is not None:
         data["svg"] = svg
@@ -96,6 +135,8 @@ def board_data(places, svg: str | None = None, *, interactive: bool = True, note
         data["max_width"] = int(max_width)
     if piece_width:
         data["piece_width"] = int(piece_width)
+    if anim_key and any(p.anim for p in places):
+        data["anim_key"] = str(anim_key)
     return data
 
 
@@ -113,14 +154,29 @@ def pick(clicked: str | None, actions: dict):
 
 
 def board(places, svg: str | None = None, *, key: str, interactive: bool = True,
-          note: str = "", max_width: int | None = None, piece_width: int | None = None):
+          note: str = "", max_width: int | None = None, piece_width: int | None = None,
+          anim_key: str | None = None):
     """Draw a clickable board; returns the id of the legal place clicked in this run, or None.
 
     Give a ``key`` that changes when the decision changes (e.g. with the move number): a click
-    then belongs to one decision only."""
+    then belongs to one decision only. ``anim_key`` names the moment the places' ``anim``
+    belong to (default: the one the page set with :func:`set_anim_key`, e.g. the game and the
+    viewer's last decision): a place animates once per (anim_key, place), so the same move
+    later in the game animates again, a redraw of the same position does not."""
     places = list(places)
+    run = _this_run()
+    if anim_key is None:
+        anim_key = run.get("anim_key", "")
+    marks = run.get("marks") or {}
+    if marks:
+        places = [dataclasses.replace(p, mark=marks[p.id]) if p.id in marks and p.mark is None else p
+                  for p in places]
     data = board_data(places, svg, interactive=interactive, note=note, max_width=max_width,
-                      piece_width=piece_width)
+                      piece_width=piece_width, anim_key=anim_key)
+    arrow = run.get("arrow")
+    rects = {p.id: p.rect for p in places if p.rect is not None}
+    if svg is not None and arrow and all(a in rects for a in arrow):
+        data["arrow"] = list(arrow)
     result = _component()(key=key, data=data, on_click_change=_ignore, width="stretch",
                           height="content")
     return clicked_place(getattr(result, TRIGGER, None), places, interactive)
@@ -157,7 +213,7 @@ def _component():
 # own tests and from `closest()`), so every class starts with "blb-".
 # ----------------------------------------------------------------------------------------------
 CSS = """
-.blb { font-family: Helvetica, Arial, sans-serif; }
+.blb { font-family: Helvetica, Arial, sans-serif; position: relative; }
 .blb-stage { position: relative; width: 100%; line-height: 0; }
 .blb-stage > svg { display: block; width: 100%; height: auto; max-width: none !important; }
 .blb-place {
@@ -165,25 +221,36 @@ CSS = """
   background: rgba(255, 214, 64, .16); box-shadow: inset 0 0 0 2px rgba(227, 168, 27, .95);
   transition: background .1s, box-shadow .1s;
 }
-.blb-place:hover, .blb-place:focus-visible {
+.blb-place:hover, .blb-place:focus-visible, .blb-place.blb-armed {
   background: rgba(255, 214, 64, .38); box-shadow: inset 0 0 0 3px #b8860b; outline: none;
 }
+.blb-info { position: absolute; border-radius: 4px; cursor: help; }
+.blb-info:hover, .blb-info:focus-visible, .blb-info.blb-armed {
+  background: rgba(80, 110, 200, .10); box-shadow: inset 0 0 0 1px rgba(80, 110, 200, .6);
+  outline: none; }
 .blb-place.blb-mark-hint { box-shadow: inset 0 0 0 3px #7c3aed, 0 0 0 3px rgba(124, 58, 237, .35); }
 .blb-place.blb-mark-chosen { box-shadow: inset 0 0 0 3px #1f7a3a; }
-.blb-preview { pointer-events: none; }
+.blb-preview, .blb-fx, .blb-marks { pointer-events: none; }
 .blb-note { min-height: 1.3em; margin: 4px 2px 0; font-size: .9rem; line-height: 1.3;
   color: #3b3f4a; }
+.blb-tip { position: absolute; z-index: 20; max-width: min(300px, 92%); padding: 6px 9px;
+  border-radius: 6px; background: #23262e; color: #fff; font-size: .8rem; line-height: 1.35;
+  white-space: pre-line; pointer-events: none; box-shadow: 0 3px 10px rgba(0,0,0,.3); }
+.blb-tip[hidden] { display: none; }
 .blb-pieces { display: flex; flex-wrap: wrap; gap: 8px; align-items: flex-end; }
+.blb-slot { width: var(--blb-piece-w, 84px); }
 .blb-piece { display: flex; flex-direction: column; align-items: center; gap: 3px;
-  width: var(--blb-piece-w, 84px); padding: 0; margin: 0; border: 0; background: none;
+  width: 100%; padding: 0; margin: 0; border: 0; background: none;
   cursor: pointer; font: inherit; color: #3b3f4a; border-radius: 10px; }
 .blb-piece > svg { display: block; width: 100%; height: auto; border-radius: 9px;
   transition: transform .12s, box-shadow .12s; }
 .blb-piece.blb-legal > svg { box-shadow: 0 0 0 2px rgba(227, 168, 27, .9); }
-.blb-piece.blb-legal:hover > svg, .blb-piece.blb-legal:focus-visible > svg {
+.blb-piece.blb-legal:hover > svg, .blb-piece.blb-legal:focus-visible > svg,
+.blb-piece.blb-armed > svg {
   transform: translateY(-6px); box-shadow: 0 0 0 3px #e3a81b, 0 6px 10px rgba(0,0,0,.25); }
 .blb-piece:focus-visible { outline: none; }
-.blb-piece[disabled] { cursor: default; }
+.blb-piece[disabled] { cursor: default; pointer-events: none; }   /* its slot shows the tip */
+.blb-slot.blb-has-tip .blb-piece[disabled] { cursor: help; }
 .blb-piece.blb-illegal > svg { opacity: .38; filter: grayscale(.45); }
 .blb-piece.blb-mark-hint > svg { box-shadow: 0 0 0 4px #7c3aed, 0 0 12px 3px rgba(124,58,237,.55); }
 .blb-piece-cap { font-size: .75rem; line-height: 1.15; text-align: center; min-height: 1.15em; }
@@ -192,13 +259,116 @@ CSS = """
 .blb-sent { opacity: .75; transition: opacity .2s; }
 @media (max-width: 640px) {
   .blb-pieces { gap: 5px; }
-  .blb-piece { width: var(--blb-piece-w-phone, 52px); }
+  .blb-slot { width: var(--blb-piece-w-phone, 52px); }
   .blb-piece-cap { font-size: .65rem; }
 }
 """
 
 JS = r"""
 const SVGNS = "http://www.w3.org/2000/svg";
+
+// --- animations: once per new value, skippable, never in the way of a click ------------------
+const SEEN_KEY = "blb-anim-seen", SEEN_MAX = 400;
+const seenMem = new Set();          // when sessionStorage is not available
+const running = new Set();          // Animation objects still playing
+const DURATION = { slide: 450, drop: 350, flash: 600 };
+
+function seenList() {
+  try { return JSON.parse(sessionStorage.getItem(SEEN_KEY) || "[]"); } catch (e) { return null; }
+}
+function firstTime(key) {           // true once per key in this tab (a reload keeps the list)
+  const list = seenList();
+  if (list === null) {
+    if (seenMem.has(key)) return false;
+    seenMem.add(key);
+    return true;
+  }
+  if (list.includes(key)) return false;
+  list.push(key);
+  try { sessionStorage.setItem(SEEN_KEY, JSON.stringify(list.slice(-SEEN_MAX))); } catch (e) {}
+  return true;
+}
+function skipAll() { for (const a of [...running]) { try { a.finish(); } catch (e) {} } }
+if (!window.__blbSkipper) {         // a click or a key anywhere ends every animation at once
+  window.__blbSkipper = true;
+  document.addEventListener("pointerdown", skipAll, true);
+  document.addEventListener("keydown", skipAll, true);
+}
+const reducedMotion = () => !!(window.matchMedia &&
+  window.matchMedia("(prefers-reduced-motion: reduce)").matches);
+
+function play(el, frames, ms, after) {
+  if (!el.animate) { if (after) after(); return; }
+  const a = el.animate(frames, { duration: ms, easing: "cubic-bezier(.2,.7,.3,1)" });
+  running.add(a);
+  const done = () => { running.delete(a); if (after) after(); };
+  a.onfinish = done;
+  a.oncancel = done;
+}
+
+function animate(root, data, svg, pieceOf) {
+  const log = (window.__blbAnimLog = window.__blbAnimLog || []);
+  let n = 0;
+  for (const p of data.places || []) {
+    if (!p.anim) continue;
+    const key = (data.anim_key || "") + "|" + JSON.stringify([p.id, p.anim, p.rect, p.label]);
+    if (!firstTime(key)) continue;
+    const kind = p.anim.kind;
+    const reduced = reducedMotion();
+    log.push({ id: p.id, kind: kind, reduced: reduced });
+    if (reduced) continue;
+    n++;
+    const ms = DURATION[kind] || 450;
+    if (svg && p.rect) {
+      const [x, y, w, h] = p.rect;
+      let target = null;
+      try { target = svg.querySelector('[data-place="' + CSS.escape(p.id) + '"]'); } catch (e) {}
+      let wrap, fx = null;
+      if (target && target.parentNode) {      // the game's own drawing of the place moves
+        wrap = document.createElementNS(SVGNS, "g");
+        target.parentNode.insertBefore(wrap, target);
+        wrap.appendChild(target);
+      } else {                                // else a highlight over its rectangle
+        wrap = fx = document.createElementNS(SVGNS, "g");
+        fx.setAttribute("class", "blb-fx");
+        const r = document.createElementNS(SVGNS, "rect");
+        for (const [k, v] of [["x", x], ["y", y], ["width", w], ["height", h],
+                              ["rx", Math.min(w, h) * .12], ["fill", "rgba(255,214,64,.45)"],
+                              ["stroke", "#e3a81b"], ["stroke-width", Math.max(2, w * .03)]])
+          r.setAttribute(k, v);
+        fx.appendChild(r);
+        svg.appendChild(fx);
+      }
+      const end = fx ? () => fx.remove() : null;
+      if (kind === "slide") {
+        const dx = p.anim.from[0] - (x + w / 2), dy = p.anim.from[1] - (y + h / 2);
+        play(wrap, [{ transform: `translate(${dx}px, ${dy}px)`, opacity: fx ? 1 : .85 },
+                    { transform: "translate(0px, 0px)", opacity: fx ? .6 : 1 }], ms, end);
+      } else if (kind === "drop") {
+        const lift = Math.max(h * .5, 12);
+        play(wrap, [{ transform: `translate(0px, ${-lift}px)`, opacity: 0 },
+                    { transform: "translate(0px, 0px)", opacity: 1 }], ms, end);
+      } else {
+        play(wrap, [{ opacity: 1 }, { opacity: .25 }, { opacity: 1 }, { opacity: .25 },
+                    { opacity: 1 }], ms, end);
+      }
+    } else {
+      const el = pieceOf(p.id);
+      if (!el) continue;
+      if (kind === "flash") {
+        play(el, [{ filter: "brightness(1.6)" }, { filter: "none" }, { filter: "brightness(1.6)" },
+                  { filter: "none" }], ms);
+      } else {
+        play(el, [{ transform: "translateY(-24px)", opacity: 0 },
+                  { transform: "translateY(0)", opacity: 1 }], ms);
+      }
+    }
+  }
+  root.dataset.animated = String(n);
+}
+
+// --- tooltips: hover or focus; on a touch screen a first tap shows, a second one plays -------
+const touchOnly = () => !!(window.matchMedia && window.matchMedia("(hover: none)").matches);
 
 export default function (component) {
   const { data, setTriggerValue, parentElement } = component;
@@ -225,6 +395,47 @@ export default function (component) {
   note.setAttribute("aria-live", "polite");
   const idle = data.note || "";
   note.textContent = idle;
+  const tip = document.createElement("div");
+  tip.className = "blb-tip";
+  tip.setAttribute("role", "tooltip");
+  tip.hidden = true;
+  let armed = null;                            // touch: the element whose tip is shown
+  const showTip = (el, p) => {
+    if (!p.tip) { tip.hidden = true; return; }
+    tip.textContent = p.tip;
+    tip.hidden = false;
+    const r = el.getBoundingClientRect(), box = root.getBoundingClientRect();
+    const tw = tip.offsetWidth, th = tip.offsetHeight;
+    let left = r.left - box.left + r.width / 2 - tw / 2;
+    left = Math.max(0, Math.min(left, box.width - tw));
+    let top = r.top - box.top - th - 6;
+    if (r.top - th - 6 < 0) top = r.bottom - box.top + 6;   // no room above in the window
+    tip.style.left = left + "px";
+    tip.style.top = top + "px";
+  };
+  const unarm = () => { if (armed) armed.classList.remove("blb-armed"); armed = null; };
+  const hideTip = () => { tip.hidden = true; unarm(); };
+  // hover/focus show the tip (and the place's note); a tap on a touch screen arms the place
+  // (its tip shows) and a second tap on it plays it
+  const wire = (el, p, clickable, over) => {
+    if (p.tip) { el.dataset.tip = p.tip; el.setAttribute("aria-description", p.tip); }
+    const enter = () => { if (over) over(true); showTip(el, p); };
+    const leave = () => { if (over) over(false); if (armed !== el) tip.hidden = true; };
+    el.addEventListener("mouseenter", enter);
+    el.addEventListener("focus", enter);
+    el.addEventListener("mouseleave", leave);
+    el.addEventListener("blur", leave);
+    el.addEventListener("click", (ev) => {
+      if (touchOnly() && p.tip && armed !== el) {
+        unarm(); armed = el; el.classList.add("blb-armed"); enter();
+        ev.preventDefault();
+        return;
+      }
+      if (clickable) { hideTip(); send(p.id); }
+    });
+  };
+  let svg = null;
+  const pieceEls = {};
 
   if (data.svg) {
     const stage = document.createElement("div");
@@ -232,32 +443,78 @@ export default function (component) {
     if (data.max_width) stage.style.maxWidth = data.max_width + "px";
     stage.innerHTML = data.svg;
     root.appendChild(stage);
-    const svg = stage.querySelector("svg");
+    svg = stage.querySelector("svg");
     const vb = svg && svg.viewBox && svg.viewBox.baseVal;
     const overlay = document.createElementNS(SVGNS, "g");
     overlay.setAttribute("class", "blb-preview");
     if (svg) svg.appendChild(overlay);
     const show = (p) => { overlay.innerHTML = p.preview || ""; note.textContent = p.note || p.label; };
     const hide = () => { overlay.innerHTML = ""; note.textContent = idle; };
-    if (live && vb && vb.width > 0 && vb.height > 0) {
+    const pos = (el, [x, y, w, h]) => {
+      el.style.left = ((x - vb.x) / vb.width * 100) + "%";
+      el.style.top = ((y - vb.y) / vb.height * 100) + "%";
+      el.style.width = (w / vb.width * 100) + "%";
+      el.style.height = (h / vb.height * 100) + "%";
+    };
+    if (svg && vb && vb.width > 0 && vb.height > 0) {
+      const unit = vb.width / 160;
+      const marks = document.createElementNS(SVGNS, "g");      // rings on places not clickable
+      marks.setAttribute("class", "blb-marks");
       for (const p of places) {
-        if (!p.legal || !p.rect) continue;     // inert: the drawing shows it, nothing to click
-        const [x, y, w, h] = p.rect;
+        if (!p.mark || !p.rect || (live && p.legal)) continue;
+        const [x, y, w, h] = p.rect, r = document.createElementNS(SVGNS, "rect");
+        for (const [k, v] of [["x", x], ["y", y], ["width", w], ["height", h],
+                              ["rx", Math.min(w, h) * .15], ["fill", "none"],
+                              ["stroke", p.mark === "hint" ? "#7c3aed" : "#1f7a3a"],
+                              ["stroke-width", unit * .9]])
+          r.setAttribute(k, v);
+        marks.appendChild(r);
+      }
+      const centre = (id) => {
+        const q = places.find((pl) => pl.id === id);
+        return q && q.rect ? [q.rect[0] + q.rect[2] / 2, q.rect[1] + q.rect[3] / 2] : null;
+      };
+      const a = data.arrow && centre(data.arrow[0]), b = data.arrow && centre(data.arrow[1]);
+      if (a && b) {                              // the best move from one place to another
+        const defs = document.createElementNS(SVGNS, "defs");
+        defs.innerHTML = `<marker id="blb-head" viewBox="0 0 10 10" refX="7" refY="5" ` +
+          `markerWidth="4" markerHeight="4" orient="auto-start-reverse">` +
+          `<path d="M0,0 L10,5 L0,10 z" fill="#7c3aed"/></marker>`;
+        marks.appendChild(defs);
+        const line = document.createElementNS(SVGNS, "line");
+        for (const [k, v] of [["x1", a[0]], ["y1", a[1]], ["x2", b[0]], ["y2", b[1]],
+                              ["stroke", "#7c3aed"], ["stroke-width", unit * 1.4],
+                              ["stroke-linecap", "round"], ["opacity", ".85"],
+                              ["marker-end", "url(#blb-head)"]])
+          line.setAttribute(k, v);
+        line.setAttribute("class", "blb-arrow");
+        marks.appendChild(line);
+      }
+      svg.insertBefore(marks, overlay);
+    }
+    if (vb && vb.width > 0 && vb.height > 0) {
+      // inert places with a tip first: a legal place drawn after them is on top
+      for (const p of places) {
+        if (!p.rect || !p.tip || (live && p.legal)) continue;
+        const d = document.createElement("div");
+        d.className = "blb-info";
+        d.dataset.place = p.id;
+        d.tabIndex = 0;
+        d.setAttribute("role", "note");
+        d.setAttribute("aria-label", p.label);
+        pos(d, p.rect);
+        wire(d, p, false, null);
+        stage.appendChild(d);
+      }
+      for (const p of places) {
+        if (!live || !p.legal || !p.rect) continue;   // inert: the drawing shows it
         const b = document.createElement("button");
         b.type = "button";
         b.className = "blb-place" + (p.mark ? " blb-mark-" + p.mark : "");
         b.dataset.place = p.id;
-        b.title = p.label;
         b.setAttribute("aria-label", p.label);
-        b.style.left = ((x - vb.x) / vb.width * 100) + "%";
-        b.style.top = ((y - vb.y) / vb.height * 100) + "%";
-        b.style.width = (w / vb.width * 100) + "%";
-        b.style.height = (h / vb.height * 100) + "%";
-        b.addEventListener("mouseenter", () => show(p));
-        b.addEventListener("focus", () => show(p));
-        b.addEventListener("mouseleave", hide);
-        b.addEventListener("blur", hide);
-        b.addEventListener("click", () => send(p.id));
+        pos(b, p.rect);
+        wire(b, p, true, (on) => (on ? show(p) : hide()));
         stage.appendChild(b);
       }
     }
@@ -269,13 +526,14 @@ export default function (component) {
       row.style.setProperty("--blb-piece-w-phone", Math.round(data.piece_width * 0.62) + "px");
     }
     for (const p of places) {
+      const slot = document.createElement("div");
+      slot.className = "blb-slot" + (p.tip ? " blb-has-tip" : "");
       const b = document.createElement("button");
       b.type = "button";
       const clickable = live && p.legal;
       b.className = "blb-piece" + (clickable ? " blb-legal" : "") +
         (live && !p.legal ? " blb-illegal" : "") + (p.mark ? " blb-mark-" + p.mark : "");
       b.dataset.place = p.id;
-      b.title = p.label;
       b.setAttribute("aria-label", p.label);
       b.disabled = !clickable;
       b.innerHTML = p.svg;
@@ -283,17 +541,29 @@ export default function (component) {
       cap.className = "blb-piece-cap";
       cap.textContent = p.caption || "";
       b.appendChild(cap);
+      const over = (on) => { note.textContent = on ? (p.note || p.label) : idle; };
       if (clickable) {
-        b.addEventListener("click", () => send(p.id));
-        b.addEventListener("mouseenter", () => { note.textContent = p.note || p.label; });
-        b.addEventListener("mouseleave", () => { note.textContent = idle; });
+        wire(b, p, true, over);
+      } else if (p.tip) {                      // a disabled button gets no events: its slot does
+        b.dataset.tip = p.tip;
+        slot.tabIndex = 0;
+        wire(slot, p, false, null);
       }
-      row.appendChild(b);
+      pieceEls[p.id] = b;
+      slot.appendChild(b);
+      row.appendChild(slot);
     }
     root.appendChild(row);
   }
   if (idle || places.some((p) => p.note)) root.appendChild(note);
-  return () => { if (timer) clearTimeout(timer); };
+  root.appendChild(tip);
+  const away = (ev) => { if (armed && !armed.contains(ev.target)) hideTip(); };
+  document.addEventListener("pointerdown", away, true);
+  requestAnimationFrame(() => animate(root, data, svg, (id) => pieceEls[id]));
+  return () => {
+    if (timer) clearTimeout(timer);
+    document.removeEventListener("pointerdown", away, true);
+  };
 }
 """
 
@@ -311,6 +581,23 @@ def _run_marker():
     from streamlit.runtime.scriptrunner_utils.script_run_context import get_script_run_ctx
     ctx = get_script_run_ctx(suppress_warning=True)
     return None if ctx is None else ctx.cursors     # a new dict at every script run
+
+
+def set_anim_key(key: str) -> None:
+    """The default ``anim_key`` of the boards drawn in the rest of this script run."""
+    _this_run()["anim_key"] = str(key)
+
+
+def set_marks(place_ids, mark: str = "hint", arrow=None) -> None:
+    """Ring the places ``place_ids`` (of any board drawn in the rest of this script run that
+    has them and marks them no other way) with ``mark``, e.g. the hint's or the analysis'
+    best move; ``arrow`` = (from id, to id) also draws an arrow between two of its places
+    (a move from one place to another)."""
+    if mark not in MARKS:
+        raise ValueError(f"board: unknown mark {mark!r} (marks: {', '.join(MARKS)})")
+    run = _this_run()
+    run["marks"] = {str(pid): mark for pid in place_ids or ()}
+    run["arrow"] = (str(arrow[0]), str(arrow[1])) if arrow else None
 
 
 def reserve(name: str, *, replace: bool = True, **info):

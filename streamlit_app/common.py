@@ -145,9 +145,9 @@ def resume_game() -> None:
         _refresh(ss[GAME_KEY])
         if st.query_params.get("game") != ss[GAME_KEY]:
             st.query_params["game"] = ss[GAME_KEY]    # page switches drop the query string
-    if ss.get(GAME_KEY):
-        with st.sidebar:
-            _remember_component(data=ss[GAME_KEY], key="bl_remember_game")
+    if ss.get(GAME_KEY):            # drawn nowhere (no sidebar): it only sets the cookie
+        st.html("<style>.st-key-bl_remember_game { display: none; }</style>")
+        _remember_component(data=ss[GAME_KEY], key="bl_remember_game")
 
 
 def _refresh(gid: str) -> None:

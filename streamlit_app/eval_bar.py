@@ -34,25 +34,24 @@ def show_eval_bar(ev: dict | None, height: int = 320) -> None:
     st.html(eval_bar_html(ev, height))
 
 
-PLAY_EVAL_ITERATIONS = 1000     # the Play page's bar: quick, the ± says how sure it is
-
-
-def beside_board(sess, on: bool):
+def beside_board(sess, on: bool, iterations: int | None = None):
     """Play page: with ``on``, draw the bar for the position if a human seat is to move
-    (searched from that seat's own knowledge, cached per position) in a narrow column and
-    return the wide column for the board; else a plain container."""
+    (searched from that seat's own knowledge at the analysis budget, ``iterations``, not at
+    the AI seats' strength; cached per position) in a narrow column and return the wide
+    column for the board; else a plain container."""
     if not on:
         return st.container()
     from .review import evaluation
-    from .session import mix, run_search
+    from .session import ANALYSIS_ITERATIONS, analysis_budget, mix, run_search
+    iterations = iterations or ANALYSIS_ITERATIONS
     state = sess.state
     ev = None
     if not state.is_terminal() and sess.is_human_turn():
         cache = st.session_state.setdefault("bl_play_eval", {})
-        key = (sess.game.name, sess.seed, tuple(state.history))
+        key = (sess.game.name, sess.seed, tuple(state.history), iterations)
         if key not in cache:
             cache.clear()
-            cache[key] = evaluation(run_search(state, {"iterations": PLAY_EVAL_ITERATIONS},
+            cache[key] = evaluation(run_search(state, analysis_budget(iterations),
                                                mix(sess.seed, len(state.history), 13)))
         ev = cache[key]
     bar_col, board_col = st.columns([1, 11])

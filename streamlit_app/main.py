@@ -13,11 +13,8 @@ page = st.navigation([
     st.Page(_PAGES / "analyse.py", title="Analyse", icon=":material/query_stats:", url_path="analyse"),
     st.Page(_PAGES / "tree.py", title="Search tree", icon=":material/account_tree:", url_path="tree"),
     st.Page(_PAGES / "rules.py", title="Rules", icon=":material/menu_book:", url_path="rules"),
-])
+], position="top")      # no sidebar: the table gets the whole width
 from boardlab.streamlit_app import common  # noqa: E402  (after set_page_config)
 
 common.resume_game()
-st.sidebar.caption("boardlab — play and analyse tabletop games against an ISMCTS AI. "
-                   "Your game is kept on this server under its link (the address with "
-                   "?game=…): a reload or a new tab with that link goes on with it.")
 page.run()

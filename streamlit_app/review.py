@@ -27,8 +27,8 @@ from boardlab.analysis import decision_row
 
 from .session import mix, start_of
 
-__all__ = ["THRESHOLDS", "Review", "classify", "content_key", "evaluation", "summary",
-           "win_interval"]
+__all__ = ["THRESHOLDS", "Review", "budget_warning", "classify", "content_key", "evaluation",
+           "resolution", "side_lines", "summary", "win_interval"]
 
 # A page's background review analyses decisions for about this long per run of its fragment
 # (at least one), then draws what it has: a small budget goes fast, a large one still shows
@@ -221,3 +221,56 @@ def summary(rows, seats=None) -> list[dict]:
             entry[label] = sum(1 for r in mine if r["label"] == label)
         out.append(entry)
     return out
+
+
+# --- the graph and how far the review can be trusted -----------------------------------------
+def side_lines(rows, side_of: list[int]) -> dict[int, list[tuple[int, float, float]]]:
+    """Per side (``side_of``: the side of each seat, e.g. Kitsu's clans), its win % at the
+    decisions reviewed: ``[(decision, win %, ±), ...]``. The search gives the mover's win %;
+    with two sides the other side's is the rest (a line over every decision), with more
+    sides a side's line has its own decisions only."""
+    sides = sorted(set(side_of))
+    out: dict[int, list] = {s: [] for s in sides}
+    for r in sorted(rows, key=lambda r: r["decision"]):
+        mover = side_of[r["seat"]]
+        for side in sides:
+            if side == mover:
+                out[side].append((r["decision"], r["win_pct"], r["pm"]))
+            elif len(sides) == 2:
+                out[side].append((r["decision"], 100.0 - r["win_pct"], r["pm"]))
+    return out
+
+
+def resolution(rows) -> float | None:
+    """How finely the review measured a loss (win-% points): the median over the decisions
+    reviewed of the noise of "best move minus move played" (where the two were the same
+    move, the best move's ± taken twice). None if nothing was reviewed."""
+    values = sorted(r["noise"] if r.get("noise") else math.hypot(r["pm"], r["pm"])
+                    for r in rows if r["label"] != "unknown")
+    if not values:
+        return None
+    mid = len(values) // 2
+    return values[mid] if len(values) % 2 else (values[mid - 1] + values[mid]) / 2
+
+
+def budget_warning(rows, budget: dict) -> str | None:
+    """A warning (markdown) when the review's budget is too low to tell moves apart: its
+    :func:`resolution` is coarser than the smallest loss it flags; with how many losses it
+    left unflagged and the budget that would do (the noise shrinks as 1/sqrt(visits))."""
+    rows = list(rows)
+    res = resolution(rows)
+    smallest = min(t for _, t in THRESHOLDS)
+    if res is None or res < smallest:
+        return None
+    hidden = sum(1 for r in rows if r["label"] == "" and r["win_pct_lost"] >= smallest)
+    need = ""
+    if "iterations" in budget:
+        more = budget["iterations"] * (res / smallest) ** 2
+        need = (f" Review again with about **{math.ceil(more / 1000) * 1000:,} iterations** per "
+                "decision or more.")
+    return (f"**The review budget is too low to tell moves apart.** Here a move's loss is known "
+            f"only to ±{res:.0f} win-% points (the median over the decisions reviewed): more "
+            f"than the {smallest:g} points an inaccuracy is. "
+            + (f"{hidden} decision{'s' if hidden != 1 else ''} lost {smallest:g} points or more "
+               "but within that noise, so they are not flagged; " if hidden else "")
+            + "the accuracy says little." + need)

@@ -26,6 +26,11 @@ AI_PRESETS: dict[str, tuple[str, str]] = {
 DEFAULT_PRESET = "Casual"
 HUMAN, AI = "human", "ai"
 
+# The hint and the evaluation bar search at a budget of their own, whatever the AI seats'
+# strength: at a Beginner's 200 iterations the candidates are all "within noise".
+ANALYSIS_CHOICES = (2000, 5000, 20000)      # iterations
+ANALYSIS_ITERATIONS = ANALYSIS_CHOICES[0]
+
 
 def budget_of(spec: str) -> dict:
     """Search budget keyword arguments of an "ismcts:N" / "ismcts:Xs" spec."""
@@ -139,6 +144,7 @@ class PlaySession:
     app_meta: dict = field(default_factory=dict)
     groups: list = field(default_factory=list)  # (start, end) plies of multi-action human moves
     finishing: bool = False         # "Let the AI finish": AI plays every seat, seats unchanged
+    peeked_at_ply: int | None = None  # "Show all hands" was on at this ply of a live game
     cache: dict = field(default_factory=dict, repr=False, compare=False)  # derived, per viewer
     # the store's version of this game when this object was loaded or last saved (None: not
     # from the store); the store saves it only over that version (see store.GameStore.save)
@@ -276,12 +282,26 @@ class PlaySession:
         self._apply(int(action))
         self.advance_chance()
 
-    def compute_hint(self, progress=None):
-        refuse_open_hands(self.ai_budget)
-        result = run_search(self.state, self.ai_budget, mix(self.seed, len(self.state.history),
-                                                              0x4E1), progress)
+    def compute_hint(self, progress=None, iterations: int = ANALYSIS_ITERATIONS):
+        """The hint for the seat to move: a search of its own (``iterations``, at least
+        ANALYSIS_ITERATIONS), not at the AI seats' strength."""
+        budget = analysis_budget(iterations)
+        refuse_open_hands(budget)
+        result = run_search(self.state, budget, self.hint_seed(), progress)
         self.hint, self.hint_ply = result, len(self.state.history)
         return result
+
+    def hint_seed(self) -> int:
+        return mix(self.seed, len(self.state.history), 0x4E1)
+
+    # -- peeking ----------------------------------------------------------------------------
+    def peek(self) -> bool:
+        """"Show all hands" is on: a live game with a human seat is marked as peeked at
+        (at the first ply it happened; kept in the record, never undone). Returns whether
+        the game is marked."""
+        if self.peeked_at_ply is None and self.humans and not self.state.is_terminal():
+            self.peeked_at_ply = self.ply
+        return self.peeked_at_ply is not None
 
     def can_undo(self) -> bool:
         return self.undo_target() is not None
@@ -322,6 +342,8 @@ class PlaySession:
                       "ai_budget": AI_PRESETS[self.preset][0],
                       "groups": [list(g) for g in self.groups], "last_human": self.last_human,
                       "finishing": self.finishing}
+        if self.peeked_at_ply is not None:
+            rec["app"]["peeked_at_ply"] = self.peeked_at_ply
         return rec
 
     def record_json(self) -> str:
@@ -360,7 +382,24 @@ def session_from_record(data, seats=None, preset=None) -> PlaySession:
     if isinstance(last, int) and not isinstance(last, bool) and last in sess.humans:
         sess.last_human = last
     sess.finishing = app.get("finishing") is True and not sess.state.is_terminal()
+    sess.peeked_at_ply = peeked_at(rec, sess.ply)
     return sess
+
+
+def peeked_at(record: dict, plies: int) -> int | None:
+    """The ply at which "Show all hands" was switched on in the live game of ``record``
+    (its "app" block; None: never, or a value that does not fit its ``plies`` actions)."""
+    app = record.get("app") if isinstance(record, dict) else None
+    ply = app.get("peeked_at_ply") if isinstance(app, dict) else None
+    return ply if type(ply) is int and 0 <= ply <= plies else None
+
+
+def analysis_budget(iterations: int = ANALYSIS_ITERATIONS) -> dict:
+    """The hint's and the evaluation bar's search budget: ValueError below the minimum."""
+    if type(iterations) is not int or iterations < ANALYSIS_ITERATIONS:
+        raise ValueError(f"the analysis budget must be at least {ANALYSIS_ITERATIONS:,} "
+                         f"iterations, got {iterations!r}")
+    return {"iterations": iterations}
 
 
 def _groups_of(value, sess: PlaySession) -> list:

@@ -120,11 +120,16 @@ def test_hint_shows_top_three():
     hint = [b for b in at.button if b.key and b.key.startswith("hint_")][0]
     hint.click().run()
     assert not at.exception
-    assert any("The AI would play" in m.value for m in at.markdown)
+    assert any(m.value.startswith("**Hint: ") for m in at.markdown)
     table = at.dataframe[0].value
     assert 1 <= len(table) <= 3 and "visits" in table.columns
-    # the hinted card is marked in the hand
     sess = at.session_state["bl_play"]
+    # its own budget: at Beginner (200 iterations a move) the hint still searches 2,000
+    assert sess.preset == "Beginner" and sess.hint.iterations == 2000
+    at.radio(key="play_analysis").set_value(5000).run()
+    [b for b in at.button if b.key and b.key.startswith("hint_")][0].click().run()
+    assert at.session_state["bl_play"].hint.iterations == 5000
+    # the hinted card is marked in the hand
     card = sess.state.action_to_string(sess.hint.best_action).split()[1]
     marked = [p for p in hand_places(at) if p.get("mark") == "hint"]
     assert marked and all(p["id"].endswith(card) for p in marked)

@@ -126,10 +126,17 @@ def test_review_of_an_uploaded_record_graph_table_and_better_move():
     job = run_review(at)
     assert job.done and len(job.rows) == len(job.plies)
     graphs = [json.loads(c.proto.spec) for c in at.get("plotly_chart")
-              if "win % of the seat to move" in c.proto.spec]
-    assert graphs, "no win-% graph"
-    points = sorted(x for trace in graphs[0]["data"] for x in trace["x"])
-    assert points == list(range(len(job.plies)))
+              if "win % of Blue (P0)" in c.proto.spec]
+    assert graphs, "no win-% graph from the viewer's clan (P0: Blue)"
+    line, *marks = graphs[0]["data"]
+    assert line["x"] == list(range(len(job.plies)))          # one line over every decision
+    assert line["line"]["color"] == "#2f6fd6"                # in the clan's colour
+    by = {r["decision"]: r for r in job.rows.values()}
+    assert line["y"] == [pytest.approx(r["win_pct"] if r["seat"] % 2 == 0 else 100 - r["win_pct"])
+                         for _, r in sorted(by.items())]
+    flagged_x = sorted(x for m in marks for x in m["x"])     # every flagged move marked on it
+    assert flagged_x == sorted(d for d, r in by.items()
+                               if r["label"] in ("inaccuracy", "mistake", "blunder"))
     summary_df = frame(at, "accuracy %")
     assert list(summary_df["seat"]) == ["P0", "P1"]
     table = frame(at, "flag")
@@ -201,3 +208,42 @@ def test_play_evaluation_bar_is_opt_in_and_from_the_human_seat():
     assert list(at.session_state["bl_play_eval"])[0][2] == tuple(sess.state.history)
     at.toggle(key="play_eval").set_value(False).run()
     assert not eval_bars(at)
+
+
+# --- the graph's sides and the review's resolution ---------------------------------------
+def _row(decision, seat, win_pct, pm=2.0, lost=0.0, noise=0.0, label=""):
+    return {"decision": decision, "seat": seat, "win_pct": win_pct, "pm": pm,
+            "win_pct_lost": lost, "noise": noise, "label": label}
+
+
+def test_side_lines_two_sides_over_every_decision_more_sides_at_their_own():
+    rows = [_row(0, 0, 60.0), _row(1, 1, 70.0), _row(2, 2, 55.0), _row(3, 3, 45.0)]
+    from boardlab.streamlit_app.review import side_lines
+    clans = side_lines(rows, [0, 1, 0, 1])                   # Kitsu 4p: two clans
+    assert [y for _, y, _ in clans[0]] == [60.0, 30.0, 55.0, 55.0]
+    assert [y for _, y, _ in clans[1]] == [40.0, 70.0, 45.0, 45.0]
+    alone = side_lines(rows, [0, 1, 2, 3])                   # four sides: each at its own
+    assert alone == {0: [(0, 60.0, 2.0)], 1: [(1, 70.0, 2.0)], 2: [(2, 55.0, 2.0)],
+                     3: [(3, 45.0, 2.0)]}
+
+
+def test_a_review_too_coarse_to_tell_moves_apart_says_so():
+    from boardlab.streamlit_app.review import budget_warning, resolution
+    # the case: ± 7-12 points, a 10.6-point loss unflagged, every seat at 100%
+    coarse = [_row(0, 0, 50, pm=7, lost=10.6, noise=11.0), _row(1, 1, 50, pm=8, lost=3, noise=9),
+              _row(2, 0, 50, pm=6), _row(3, 1, 50, pm=7, lost=1, noise=12)]
+    assert resolution(coarse) == pytest.approx(10.0)             # median of 8.5, 9, 11, 12
+    text = budget_warning(coarse, {"iterations": 200})
+    assert text and "too low" in text and "±10" in text and "1 decision lost 5 points" in text
+    assert "1,000 iterations" in text                        # 200 x (10 / 5)^2 = 800
+    fine = [_row(0, 0, 50, pm=1, lost=6, noise=2, label="inaccuracy"), _row(1, 1, 50, pm=1.5)]
+    assert budget_warning(fine, {"iterations": 20000}) is None
+    assert budget_warning([], {"iterations": 200}) is None
+
+
+def test_the_page_warns_at_a_low_review_budget():
+    at = app()
+    upload(at, finished_record(seed=4))
+    run_review(at, iters=50)
+    assert any("too low to tell moves apart" in w.value for w in at.warning)
+    assert any("unreliable at this budget" in m.value for m in at.markdown)

@@ -120,3 +120,25 @@ def test_recent_moves_are_read_from_the_log_lines_the_viewer_may_read():
                                         (2, "puts a card face down for their partner"),
                                         (1, "placed 37 vertical at c4 over")]
     assert bc.recent_moves(None) == [] and bc.recent_moves(SimpleNamespace(lines=[])) == []
+
+
+def test_tips_and_animations_go_to_the_browser_and_bad_ones_are_refused():
+    places = [bc.Place("a", "square a", rect=(10, 10, 20, 20), tip="Costs 1 wood, gives 2 stone",
+                       anim={"from": [100, 50]}),
+              bc.Place("b", "square b", legal=False, rect=(40, 10, 20, 20), tip="A market",
+                       anim={"kind": "drop"}),
+              bc.Place("c", "square c", rect=(70, 10, 20, 20), anim={"kind": "flash"})]
+    data = bc.board_data(places, SVG, anim_key="g1:12")
+    assert data["places"][0]["tip"] == "Costs 1 wood, gives 2 stone"
+    assert data["places"][0]["anim"] == {"kind": "slide", "from": [100.0, 50.0]}
+    assert data["places"][1]["anim"] == {"kind": "drop"} and data["places"][1]["tip"] == "A market"
+    assert "tip" not in data["places"][2] and data["anim_key"] == "g1:12"
+    assert "anim_key" not in bc.board_data([bc.Place("a", "a", rect=(0, 0, 1, 1))], SVG,
+                                           anim_key="g1:12")     # nothing to animate
+    for anim, why in (({"kind": "spin"}, "unknown anim"), ({"from": [1]}, r"'from' must be \[x, y\]"),
+                      ({"kind": "drop", "from": [1, 2]}, "takes no 'from'"),
+                      ({"from": [1, 2], "speed": 3}, "unknown anim"), ("drop", "must be a dict")):
+        with pytest.raises(ValueError, match=f"'z'.*{why}|{why}.*'z'|'z' {why}"):
+            bc.board_data([bc.Place("z", "z", rect=(0, 0, 1, 1), anim=anim)], SVG)
+    with pytest.raises(ValueError, match="'z' tip must be text"):
+        bc.board_data([bc.Place("z", "z", rect=(0, 0, 1, 1), tip=None)], SVG)

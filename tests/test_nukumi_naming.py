@@ -1,12 +1,13 @@
-"""Naming any action id on any Nukumi state is safe (kernel/nukumi/observe.c): the search's
-tree export and the app name moves on states where they are not legal (a determinization,
-a finished game), so the kernel's notation must read only what the state holds. Run it
-under the sanitizer build too (scripts/sanitize.sh): an out-of-range read is a UBSan report
-there, a wrong name here."""
+"""Naming any action id on any Nukumi state is safe (kernel/nukumi/observe.c): the kernel's
+notation must read only what the state holds, whatever the id (the binding names legal
+actions only and refuses the rest by name; the kernel namer is reached here through the test
+hook _nukumi_scenario.name_any). Run it under the sanitizer build too (scripts/sanitize.sh):
+an out-of-range read is a UBSan report there, a wrong name here."""
 import numpy as np
 import pytest
 
 import boardlab
+from boardlab import _nukumi_scenario
 from boardlab.games import nukumi
 from boardlab.search import ismcts
 from conftest import random_action
@@ -32,8 +33,14 @@ def test_every_action_id_names_safely_on_every_state(params):
     for state in sampled_states(params, seed=3):
         core = state._core
         n = state.game.num_actions
+        legal = set(state.legal_actions())
         for a in range(n):
-            assert isinstance(core.action_to_string(a), str)
+            assert isinstance(_nukumi_scenario.name_any(state, a), str)
+            if a in legal:
+                assert core.action_to_string(a) == _nukumi_scenario.name_any(state, a)
+            else:
+                with pytest.raises(ValueError, match=f"action {a} is not legal"):
+                    core.action_to_string(a)
         for a in (-1, n, n + 5, 2**31 - 1):
             with pytest.raises(ValueError, match="out of range"):
                 core.action_to_string(a)
@@ -46,8 +53,8 @@ def test_a_route_off_the_route_choice_names_no_squares():
     play(s, "NPC 1 die 1", "NPC 2 die 1", "NPC 3 die 1")     # every NPC done: npc = 4
     for state in (s, boardlab.make("nukumi", players=1, solo="score_attack").new_initial_state(),
                   boardlab.make("nukumi", players=2).new_initial_state()):
-        assert state._core.action_to_string(NA_ROUTE) == "NPC route 1"
-        assert state._core.action_to_string(NA_ROUTE + 15) == "NPC route 16"
+        assert _nukumi_scenario.name_any(state, NA_ROUTE) == "NPC route 1"
+        assert _nukumi_scenario.name_any(state, NA_ROUTE + 15) == "NPC route 16"
 
 
 def test_the_event_and_a_card_slot_are_named_outside_their_phase():
@@ -55,10 +62,10 @@ def test_the_event_and_a_card_slot_are_named_outside_their_phase():
     a card slot is empty: the names say so instead of reading past the arrays."""
     s = sampled_states({"players": 2}, seed=1, every=10**6)[-1]
     assert s.is_terminal()
-    assert s._core.action_to_string(NA_ACCEPT) == "accept the event"
-    assert s._core.action_to_string(NA_DECLINE) == "decline the event"
-    assert s._core.action_to_string(NA_CARD) == "use action card 1"
-    assert s._core.action_to_string(NA_CARD + 1) == "use action card 2"
+    assert _nukumi_scenario.name_any(s, NA_ACCEPT) == "accept the event"
+    assert _nukumi_scenario.name_any(s, NA_DECLINE) == "decline the event"
+    assert _nukumi_scenario.name_any(s, NA_CARD) == "use action card 1"
+    assert _nukumi_scenario.name_any(s, NA_CARD + 1) == "use action card 2"
 
 
 def test_score_attack_tree_export_mid_round():

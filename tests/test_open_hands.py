@@ -10,6 +10,7 @@ import boardlab
 from boardlab import agents, arena, search
 from boardlab.open_hands import compare
 from boardlab.streamlit_app.session import AI, AI_PRESETS, HUMAN, PlaySession, budget_of
+from boardlab.streamlit_app import session
 
 
 def dealt(seed, game="kitsu", **params):
@@ -180,6 +181,8 @@ def test_app_session_refuses_an_open_hands_budget(monkeypatch, move):
             sess.play_ai()
     monkeypatch.setattr(PlaySession, "ai_budget",
                         property(lambda self: {"iterations": 50, "open_hands": True}))
+    monkeypatch.setattr(session, "analysis_budget",     # the hint's budget, of its own
+                        lambda iterations=0: {"iterations": 50, "open_hands": True})
     before = list(sess.state.history)
     with pytest.raises(ValueError, match="hidden information"):
         getattr(sess, move)()

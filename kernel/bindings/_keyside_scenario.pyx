@@ -52,3 +52,5 @@ def set(state, int player, str field, int index, int value):
         raise ValueError(f"unknown field {field!r}; known: {', '.join(FIELDS)}")
     if ks_debug_set(cs.game.g, cs.st, player, FIELDS[field], index, value) != 0:
         raise ValueError(f"invalid {field} index {index} value {value} for seat {player}")
+    if hasattr(state, "_changed_out_of_band"):      # a State: its history no longer replays
+        state._changed_out_of_band()

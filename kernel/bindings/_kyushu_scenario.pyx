@@ -29,6 +29,8 @@ def clear_map(state, int player):
     if not 0 <= player < cs.game.num_players:
         raise ValueError(f"bad seat {player}")
     kyu_debug_clear_map(cs.game.g, cs.st, player)
+    if hasattr(state, "_changed_out_of_band"):      # a State: its history no longer replays
+        state._changed_out_of_band()
 
 
 def set_cell(state, int player, int row, int col, int terrain, int value=0, int resource=-1,
@@ -41,3 +43,5 @@ def set_cell(state, int player, int row, int col, int terrain, int value=0, int 
                           1 if tile else 0, traveler) != 0:
         raise ValueError(f"invalid square for seat {player} at ({row}, {col}): terrain {terrain}, "
                          f"value {value}, resource {resource} (or the pool is empty)")
+    if hasattr(state, "_changed_out_of_band"):      # a State: its history no longer replays
+        state._changed_out_of_band()

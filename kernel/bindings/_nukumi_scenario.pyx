@@ -52,3 +52,15 @@ def set_field(state, str what, int player=0, int index=0, int value=0):
         raise ValueError(f"unknown field {what!r}; known: {', '.join(FIELDS)}")
     if nk_debug_set(cs.game.g, cs.st, FIELDS[what], player, index, value) != 0:
         raise ValueError(f"invalid {what}: player {player}, index {index}, value {value}")
+    if hasattr(state, "_changed_out_of_band"):      # a State: its history no longer replays
+        state._changed_out_of_band()
+
+
+def name_any(state, int action):
+    """The kernel's notation of `action`, legal here or not (CoreState.action_to_string
+    names legal actions only): tests/test_nukumi_naming.py runs it on every id, also under
+    the sanitizer, to prove Nukumi's namer reads only what the state holds."""
+    cdef CoreState cs = _nukumi_core(state)
+    if not 0 <= action < cs.game.g.num_actions:
+        raise ValueError(f"action {action} out of range [0, {cs.game.g.num_actions})")
+    return cs._name(action)

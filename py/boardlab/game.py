@@ -314,10 +314,35 @@ class Game:
         return PlayoutStats(returns, int(actions))
 
 
-def _restore_state(game_args, seed, history, determinized, raw, position=None):
+def _restore_state(game_args, seed, history, determinized, raw, position=None, anchors=()):
     name, game_seed, params = game_args
     game = make(name, seed=game_seed, **params)
-    return State(game, game._core.state_from_bytes(raw), seed, history, determinized, position)
+    state = State(game, game._core.state_from_bytes(raw), seed, history, determinized, position)
+    state._anchors = tuple((k, game._core.state_from_bytes(b)) for k, b in anchors)
+    return state
+
+
+class _Replay:
+    """A kernel state replaying a State's history from its start, across the out-of-band
+    changes a test scenario made (State._changed_out_of_band): after the k-th action it
+    continues from the copy taken at that change, so every action replayed was legal
+    where it was played."""
+
+    def __init__(self, start, anchors):
+        self._state, self._anchors, self._n = start, list(anchors), 0
+        self._switch()
+
+    def _switch(self):
+        while self._anchors and self._anchors[0][0] == self._n:
+            self._state = self._anchors.pop(0)[1].clone()
+
+    def apply(self, action):
+        self._state.apply(action)
+        self._n += 1
+        self._switch()
+
+    def __getattr__(self, name):
+        return getattr(self._state, name)
 
 
 def replay(record):
@@ -335,7 +360,7 @@ def replay(record):
 class State:
     """One position of a game. Build with :meth:`Game.new_initial_state`."""
 
-    __slots__ = ("_game", "_core", "_seed", "_history", "_determinized", "_position")
+    __slots__ = ("_game", "_core", "_seed", "_history", "_determinized", "_position", "_anchors")
 
     def __init__(self, game, core, seed, history=(), determinized=False, position=None):
         self._game = game
@@ -344,6 +369,18 @@ class State:
         self._history = list(history)
         self._determinized = determinized
         self._position = position  # set-up facts when made by Game.position()
+        self._anchors = ()          # (history length, kernel copy) at each out-of-band change
+
+    def _changed_out_of_band(self):
+        """A test scenario (boardlab._<game>_scenario) edited the kernel state directly:
+        the history no longer replays from the start into it, so keep a copy to replay on from."""
+        kept = tuple(a for a in self._anchors if a[0] != len(self._history))
+        self._anchors = kept + ((len(self._history), self._core.clone()),)
+
+    def _replay_start(self):
+        """A kernel state at the start of the history, to replay it action by action."""
+        start = self._game._start(self._seed, self._position)
+        return _Replay(start, self._anchors) if self._anchors else start
 
     # -- whose turn -------------------------------------------------------
     @property
@@ -508,7 +545,7 @@ class State:
         p = self._seat(player)
         if self._determinized:
             return [HIDDEN] * len(self._history)
-        start = self._game._start(self._seed, self._position)
+        start = self._replay_start()
         seen = getattr(self._game._module, "observed_history", None)
         if seen is not None:
             return seen(start, list(self._history), p)
@@ -520,8 +557,10 @@ class State:
 
     def clone(self) -> "State":
         """An independent copy."""
-        return State(self._game, self._core.clone(), self._seed, self._history,
+        copy = State(self._game, self._core.clone(), self._seed, self._history,
                      self._determinized, self._position)
+        copy._anchors = self._anchors
+        return copy
 
     __copy__ = clone
 
@@ -532,12 +571,16 @@ class State:
         g = self._game
         return (_restore_state, ((g._name, g._seed, g._params), self._seed,
                                  self._history, self._determinized, self._core.to_bytes(),
-                                 self._position))
+                                 self._position,
+                                 tuple((k, c.to_bytes()) for k, c in self._anchors)))
 
     def to_record(self) -> dict:
         """The versioned JSON record of this game so far (see boardlab.records)."""
         if self._determinized:
             raise ValueError("a determinized state is a sample, not a real game: it has no record")
+        if self._anchors:
+            raise ValueError("a test scenario edited this state directly: its actions do not "
+                             "replay into it, so it has no record")
         return make_record(self)
 
     # -- comparison and display ---------------------------------------------

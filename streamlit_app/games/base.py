@@ -17,9 +17,20 @@ What a subclass may override:
 * ``show_changes(changes, key)`` - the "since your last move" strip above the board
   (default: the log lines of those moves as text; a game that highlights them on the board
   may draw less here);
-* ``move_input(state, obs, key)`` - widgets for the decision of the seat to move; returns the
-  chosen action, a list of actions the seat takes in a row (e.g. orientation then position,
-  confirmed together; undone together), or None. Only legal actions may be offered;
+* ``move_input(state, obs, key)`` - widgets for the decision of the seat to move (the
+  decision panel: the Play page puts it beside the board on a desktop, about 360 px wide,
+  and under it on a phone, so keep it compact); returns the chosen action, a list of actions
+  the seat takes in a row (e.g. orientation then position, confirmed together; undone
+  together), or None. Only legal actions may be offered;
+* ``decision_label(state, action)`` - a decision button's text naming its effect ("Logging:
+  pay 1 wood → +2 wood"; default: the notation) and ``decision_tip(state, action)`` - its
+  longer tooltip (default: none); :func:`action_buttons` uses both;
+* ``best_move_mark(state, action)`` - the place ids of the board to ring for the hint's or
+  the analysis' best move (default: none), and ``best_move_arrow(state, action)`` - (from
+  id, to id) when that move goes from one place to another (an arrow is drawn; default None);
+* ``seat_colour(seat, players)`` - the seat's colour as its board draws it (the review
+  graph uses it);
+* ``how_to_play()`` - the "How to play" panel (markdown: the goal, a turn, how it ends);
 * ``idle_input(obs, viewer)`` - HTML of the viewer's input area while other seats move,
   drawn inert (no widget, nothing to click), in about the space ``move_input`` takes, so
   that nothing jumps when the turn comes back (default: a short waiting line). It is one
@@ -92,6 +103,15 @@ class GameUI:
     def seat_name(self, seat: int, players: int) -> str:
         return f"P{seat}"
 
+    def how_to_play(self) -> str:
+        """Markdown for someone who never saw the rulebook: the goal, a turn, how it ends."""
+        return (f"**{self.title or self.name}** has no short guide in the app yet: the "
+                "**Rules** page has the rules as implemented.\n\n"
+                "**At the table:** when it is your turn, your choices are lit on the board and "
+                "listed beside it; hover (or tap) one to read what it does, click it to play. "
+                "**Hint** shows what the AI would play, **Undo** takes your last decision "
+                "back. The log on the right lists every move you may know about.")
+
     # -- drawing ----------------------------------------------------------------------------
     def board(self, obs: dict, key: str = "board", viewer=None, changes: Changes | None = None
               ) -> None:
@@ -99,10 +119,9 @@ class GameUI:
         st.code(module.render(obs), language=None)
 
     def show_changes(self, changes: Changes, key: str) -> None:
-        """A highlighted line with what the others did since the viewer's last decision."""
-        text = " · ".join(changes.lines)
-        st.markdown(f"<div class='bl-changes' title='{esc(text)}'><b>Since your last move:</b> "
-                    f"{esc(text)}</div>", unsafe_allow_html=True)
+        """What the others did since the viewer's last decision: one line (the latest
+        first) that opens, over the board, into the complete list."""
+        st.markdown(changes_html(changes.lines), unsafe_allow_html=True)
 
     # -- input ------------------------------------------------------------------------------
     def move_input(self, state, obs: dict, key: str, hint=None):
@@ -111,23 +130,27 @@ class GameUI:
         legal = [int(a) for a in state.legal_actions()]
         st.markdown(f"**{self.seat_name(state.current_player, state.game.num_players)}**, "
                     "choose a move:")
-        return action_buttons(state, legal, key)
+        return action_buttons(state, legal, key, ui=self, hint=hint)
 
     def decision_label(self, state, action: int) -> str:
-        """The text of a decision button, naming its effect (default: the notation)."""
+        """The text of the button for ``action``, naming its effect (default: notation)."""
         return state.action_to_string(action)
 
     def decision_tip(self, state, action: int) -> str:
-        """The longer tooltip of a decision button (default: none)."""
+        """The tooltip of the button for ``action``: what it costs and gives, in words."""
         return ""
 
-    def best_move_mark(self, state, action: int) -> list:
-        """The board places to ring for the hint / analysis best move (default: none)."""
+    def best_move_mark(self, state, action: int) -> list[str]:
+        """The ids of the board's places that show ``action`` (ringed for a best move)."""
         return []
 
-    def how_to_play(self) -> str:
-        """Markdown for someone who never saw the rulebook: the goal, a turn, how it ends."""
-        return ""
+    def best_move_arrow(self, state, action: int) -> tuple[str, str] | None:
+        """(from place id, to place id) if ``action`` moves something between two places."""
+        return None
+
+    def seat_colour(self, seat: int, players: int) -> str:
+        """The colour of ``seat`` as the board draws it."""
+        return SEAT_PALETTE[seat % len(SEAT_PALETTE)]
 
     def idle_input(self, obs: dict | None, viewer) -> str:
         """HTML of the viewer's input area while the others move, drawn inert (nothing to
@@ -165,15 +188,39 @@ class GameUI:
         return None
 
 
-def action_buttons(state, actions, key: str, columns: int = 4):
-    """A button per action (notation as label); returns the clicked action or None."""
+def action_buttons(state, actions, key: str, columns: int = 2, ui: GameUI | None = None,
+                   hint=None):
+    """A button per action, labelled with ``ui.decision_label`` and helped by
+    ``ui.decision_tip`` (``ui``: the game's, by default); the ``hint`` action's button is the
+    primary one. Returns the clicked action or None."""
+    if ui is None:
+        from . import ui_for        # the registry imports this module: look it up on use
+        ui = ui_for(state.game.name)
     chosen = None
     cols = st.columns(min(columns, max(len(actions), 1)))
     for i, a in enumerate(actions):
-        name = state.action_to_string(a)
-        if cols[i % len(cols)].button(name, key=f"{key}_act_{a}", width="stretch"):
+        name = ui.decision_label(state, a)
+        tip = ui.decision_tip(state, a) or None
+        if cols[i % len(cols)].button(name, key=f"{key}_act_{a}", width="stretch", help=tip,
+                                      type="primary" if a == hint else "secondary"):
             chosen = a
     return chosen
+
+
+SEAT_PALETTE = ["#d1495b", "#2e86ab", "#e0a21b", "#3f9c6d", "#7b5ea7", "#6c757d"]
+
+
+def changes_html(lines) -> str:
+    """The "since your last move" strip: a ``<details>`` whose summary is one line (the
+    newest happenings first, cut to the width) and whose list, opened, holds every line."""
+    lines = [str(x) for x in lines]
+    text = " · ".join(reversed(lines))
+    items = "".join(f"<li>{esc(x)}</li>" for x in lines)
+    more = f"all {len(lines)} ▾" if len(lines) > 1 else "▾"
+    return (f"<details class='bl-changes'><summary title='Click to see all of it'>"
+            f"<b>Since your last move:</b><span class='bl-ch-text'>{esc(text)}</span>"
+            f"<span class='bl-ch-more'>{more}</span></summary>"
+            f"<ol class='bl-ch-list'>{items}</ol></details>")
 
 
 def esc(text) -> str:

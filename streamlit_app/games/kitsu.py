@@ -201,6 +201,10 @@ class KitsuUI(GameUI):
     def seat_name(self, seat: int, players: int) -> str:
         return f"P{seat} ({'Blue' if seat % 2 == 0 else 'Orange'})"
 
+    def seat_colour(self, seat: int, players: int) -> str:
+        from .kitsu_draw import CLAN_COLOUR
+        return CLAN_COLOUR["blue" if seat % 2 == 0 else "orange"]
+
     # -- drawing ----------------------------------------------------------------------------
     def board(self, obs: dict, key: str = "board", viewer=None, changes=None) -> None:
         """The table, every element with its tooltip; the cards played since the viewer's last

@@ -301,6 +301,9 @@ class KyushuUI(GameUI):
     def seat_name(self, seat: int, players: int) -> str:
         return f"P{seat}"
 
+    def seat_colour(self, seat: int, players: int) -> str:
+        return SEAT_COLOURS[seat % len(SEAT_COLOURS)]
+
     supports_seat_facts = True
 
     def seat_facts(self, game_name: str, key: str):

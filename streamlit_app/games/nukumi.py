@@ -389,6 +389,9 @@ class NukumiUI(GameUI):
     def seat_name(self, seat: int, players: int) -> str:
         return f"P{seat}"
 
+    def seat_colour(self, seat: int, players: int) -> str:
+        return SEAT_COLOURS[seat % len(SEAT_COLOURS)]
+
     # -- drawing ----------------------------------------------------------------------------
     def board(self, obs: dict, key: str = "board", viewer=None, changes=None) -> None:
         """The map (left in a slot a move is clicked in, see :meth:`move_input`), the table and

@@ -230,6 +230,20 @@ def migrate(engine: sa.Engine, upto: int | None = None, migrations=None) -> int:
     migrations = MIGRATIONS if migrations is None else migrations
     known = migrations[-1][0]
     target = known if upto is None else upto
+    deadline = time.monotonic() + BUSY_TIMEOUT
+    while True:
+        try:
+            return _migrate_once(engine, known, target, migrations)
+        except StoreError as e:
+            # SQLite can refuse at once, not waiting out the busy timeout, while another
+            # connection turns a new file into WAL: try again until the timeout is spent.
+            locked = engine.dialect.name == "sqlite" and "database is locked" in str(e)
+            if not locked or time.monotonic() > deadline:
+                raise
+            time.sleep(0.05)
+
+
+def _migrate_once(engine: sa.Engine, known: int, target: int, migrations) -> int:
     try:
         with transaction(engine, write=True) as conn:
             if conn.dialect.name == "postgresql":

@@ -1,15 +1,21 @@
-"""Analyse page: step through a game (the current one or an uploaded record) and run the AI
-for the player to move; or set up a position from what one seat knows."""
+"""Analyse page: step through a game (the current one or an uploaded record; ←/→ step) and
+run the AI for the player to move, its best move drawn on the board; review the whole game
+(a win-% graph from one side, in the seats' colours, with its blunders marked; a click on it
+jumps there); or set up a position from what one seat knows."""
+import json
+
 import streamlit as st
 
 import boardlab
+from boardlab.arena import sides_of
+from boardlab.streamlit_app import board_component as bc
 from boardlab.streamlit_app import common, open_hands_column, review
 from boardlab.streamlit_app.eval_bar import show_eval_bar
 from boardlab.streamlit_app.games import ui_for
-from boardlab.streamlit_app.review import (THRESHOLDS, Review, content_key, evaluation,
-                                           summary)
-from boardlab.streamlit_app.session import (AI_PRESETS, budget_text, decision_plies,
-                                            load_record, mix, state_at)
+from boardlab.streamlit_app.review import (THRESHOLDS, Review, budget_warning, content_key,
+                                           evaluation, side_lines, summary)
+from boardlab.streamlit_app.session import (AI_PRESETS, HUMAN, budget_text, decision_plies,
+                                            load_record, mix, peeked_at, state_at)
 
 ss = st.session_state
 st.title("Analyse")
@@ -40,7 +46,9 @@ def analyse_block(pos, player, key: str, title: str, refused: str | None = None)
     if st.button(f"Analyse for P{player}", type="primary", key=f"{key}_run"):
         result = common.search_with_progress(pos, budget, seed, f"Searching for P{player}")
         an[f"{key}_result"] = (ident, result)
+        an[f"{key}_best"] = (content_key(pos), result.best_action)
         common.remember_search(result, title, pos)
+        st.rerun()                                # the board above rings the best move
     saved = an.get(f"{key}_result")
     if saved and saved[0] == ident:
         result = saved[1]
@@ -52,11 +60,25 @@ def analyse_block(pos, player, key: str, title: str, refused: str | None = None)
     return None
 
 
-def review_controls(base, live_seat, show_all, slider_key: str):
+def review_controls(base, live_seat, show_all, slider_key: str, viewer_seat: int,
+                    peeked: int | None = None):
     """Win-%% graph and review of the whole game ``base``: every decision this viewer may
-    search, analysed in the background (a fragment doing a few per run) at a set budget."""
+    search, analysed in the background (a fragment doing a few per run) at a set budget.
+    The graph is drawn from ``viewer_seat``'s side (a choice below)."""
     n = base.game.num_players
     st.subheader("Whole game: win-% graph and review")
+    if peeked is not None:
+        st.warning(f"**Peeked at:** all hands were shown while this game was being played "
+                   f"(from action {peeked} on).", icon=":material/visibility:")
+    names, side_of = sides_of(base.game.name, n)
+    sides = sorted(set(side_of))
+    seat_of_side = {sd: side_of.index(sd) for sd in sides}
+    ui = ui_for(base.game.name)
+    side_label = {sd: (f"{names[sd]} ({', '.join(f'P{t}' for t in range(n) if side_of[t] == sd)})"
+                       if names[sd] != f"P{sd}" else ui.seat_name(sd, n)) for sd in sides}
+    mine = side_of[viewer_seat] if 0 <= viewer_seat < n else sides[0]
+    viewer_side = st.selectbox("Graph from the side of", sides, index=sides.index(mine),
+                               format_func=lambda sd: side_label[sd], key="rv_side")
     budget = budget_input("rv")
     if live_seat is not None and not show_all:
         allowed = frozenset([live_seat])
@@ -95,8 +117,12 @@ def review_controls(base, live_seat, show_all, slider_key: str):
         st.caption(f"Reviewed at {budget_text(job.budget)} per decision.")
         rows = [job.rows[i] for i in sorted(job.rows)]
         if rows:
-            win_graph(rows, n, len(job.plies))
-            review_table(rows, seats, slider_key)
+            warning = budget_warning(rows, job.budget)
+            if warning:
+                st.warning(warning, icon=":material/warning:")
+            colours = {sd: ui.seat_colour(seat_of_side[sd], n) for sd in sides}
+            win_graph(rows, side_of, viewer_side, side_label, colours, len(job.plies))
+            review_table(rows, seats, slider_key, unreliable=bool(warning))
 
     worker()
     rows = [job.rows[i] for i in sorted(job.rows)]
@@ -105,26 +131,63 @@ def review_controls(base, live_seat, show_all, slider_key: str):
     return job
 
 
-def win_graph(rows, n: int, decisions: int) -> None:
-    """The win % of the seat to move at each decision analysed (of ``decisions``: the axis
-    spans the whole game, so a graph still growing fills it from the left)."""
+MARK_STYLE = {"blunder": ("??", "x", 13), "mistake": ("?", "diamond", 11),
+              "inaccuracy": ("?!", "circle-open", 11)}
+
+
+def win_graph(rows, side_of, viewer_side, side_label, colours, decisions: int) -> None:
+    """The win % of ``viewer_side`` at each decision analysed (with two sides one line over
+    every decision; with more, each side's line at its own decisions, the viewer's bold), in
+    the seats' colours, the flagged moves marked on it (?! ? ??). ``decisions``: the axis
+    spans the whole game, so a graph still growing fills it from the left. A click on a
+    point goes to that decision."""
     import plotly.graph_objects as go
+    lines = side_lines(rows, side_of)
+    two = len(lines) == 2
+    shown = [viewer_side] if two else sorted(lines, key=lambda sd: sd != viewer_side)
     fig = go.Figure()
-    for seat in range(n):
-        mine = [r for r in rows if r["seat"] == seat]
-        if not mine:
+    by_decision = {r["decision"]: r for r in rows}
+    for sd in shown:
+        pts = lines[sd]
+        if not pts:
             continue
+        bold = sd == viewer_side
         fig.add_trace(go.Scatter(
-            x=[r["decision"] for r in mine], y=[r["win_pct"] for r in mine],
-            error_y={"type": "data", "array": [r["pm"] for r in mine], "thickness": 1},
-            mode="lines+markers", name=f"P{seat} (to move)",
-            customdata=[[r["ai_move"], r["played_move"]] for r in mine],
-            hovertemplate="decision %{x}: %{y:.1f}%<br>best %{customdata[0]}, "
-                          "played %{customdata[1]}<extra></extra>"))
-    fig.update_layout(height=260, margin={"l": 10, "r": 10, "t": 10, "b": 10},
-                      yaxis={"range": [0, 100], "title": "win % of the seat to move"},
+            x=[d for d, _, _ in pts], y=[y for _, y, _ in pts],
+            error_y={"type": "data", "array": [pm for _, _, pm in pts], "thickness": 1,
+                     "color": colours[sd]},
+            mode="lines+markers", name=f"{side_label[sd]} win %",
+            line={"color": colours[sd], "width": 3 if bold else 1.5},
+            marker={"color": colours[sd], "size": 6 if bold else 4},
+            opacity=1.0 if bold else 0.55,
+            customdata=[[f"P{by_decision[d]['seat']}", by_decision[d]["played_move"],
+                         by_decision[d]["ai_move"]] for d, _, _ in pts],
+            hovertemplate="decision %{x}: %{y:.1f}%<br>%{customdata[0]} played "
+                          "%{customdata[1]}, best %{customdata[2]}<extra></extra>"))
+    y_of = {sd: {d: y for d, y, _ in lines[sd]} for sd in lines}
+    for label, (sign, symbol, size) in MARK_STYLE.items():
+        flagged = [r for r in rows if r["label"] == label]
+        if not flagged:
+            continue
+        on = [(r, viewer_side if two else side_of[r["seat"]]) for r in flagged]
+        fig.add_trace(go.Scatter(
+            x=[r["decision"] for r, _ in on], y=[y_of[sd][r["decision"]] for r, sd in on],
+            mode="markers+text", text=[sign] * len(on), textposition="top center",
+            textfont={"color": "#b3261e", "size": 13}, name=f"{label} ({sign})",
+            marker={"symbol": symbol, "size": size, "color": "#b3261e",
+                    "line": {"width": 2, "color": "#b3261e"}},
+            customdata=[[f"P{r['seat']}", r["played_move"], r["ai_move"], r["win_pct_lost"]]
+                        for r, _ in on],
+            hovertemplate=f"decision %{{x}}: {label}<br>%{{customdata[0]}} played "
+                          "%{customdata[1]} (-%{customdata[3]:.1f}%), best "
+                          "%{customdata[2]}<extra></extra>"))
+    fig.update_layout(height=280, margin={"l": 10, "r": 10, "t": 10, "b": 10},
+                      yaxis={"range": [0, 100],
+                             "title": f"win % of {side_label[viewer_side]}" if two
+                             else "win % (each side at its own decisions)"},
                       xaxis={"title": "decision (click a point to go there)",
                              "range": [-0.5, decisions - 0.5]},
+                      legend={"orientation": "h", "y": -0.3},
                       clickmode="event+select")
     event = st.plotly_chart(fig, on_select="rerun", selection_mode="points", key="rv_graph",
                             width="stretch")
@@ -139,7 +202,7 @@ def win_graph(rows, n: int, decisions: int) -> None:
             st.rerun()
 
 
-def review_table(rows, seats, slider_key: str) -> None:
+def review_table(rows, seats, slider_key: str, unreliable: bool = False) -> None:
     import pandas as pd
     mine = [r for r in rows if r["seat"] in seats]
     if not mine:
@@ -149,7 +212,9 @@ def review_table(rows, seats, slider_key: str) -> None:
     st.markdown("**Summary per seat** — accuracy: share of decisions that are not an "
                 "inaccuracy, mistake or blunder (" + ", ".join(
                     f"{k} ≥ {v:g}" for k, v in reversed(THRESHOLDS))
-                + " win-% points lost, and more than the noise)")
+                + " win-% points lost, and more than the noise)"
+                + (" — **unreliable at this budget** (see the warning above)" if unreliable
+                   else ""))
     st.container(key="rv_summary_box").dataframe(pd.DataFrame([{
         "seat": f"P{e['seat']}", "decisions": e["decisions"],
         "accuracy %": round(e["accuracy"], 1), "mean win % lost": round(e["mean_lost"], 1),
@@ -177,6 +242,21 @@ def review_table(rows, seats, slider_key: str) -> None:
         st.caption("No inaccuracy, mistake or blunder among the decisions reviewed so far.")
 
 
+def uploaded_app(data: bytes, state) -> tuple[int | None, int]:
+    """(ply "Show all hands" was switched on at, or None; the seat the graph is seen from:
+    the record's first human seat, else P0) from an uploaded record's "app" block."""
+    try:
+        rec = json.loads(data)
+    except ValueError:
+        return None, 0
+    app = rec.get("app") if isinstance(rec, dict) else None
+    seats = app.get("seats") if isinstance(app, dict) else None
+    humans = [s for s, kind in enumerate(seats)
+              if kind == HUMAN] if isinstance(seats, list) else []
+    seat = humans[0] if humans and humans[0] < state.game.num_players else 0
+    return peeked_at(rec, len(state.history)), seat
+
+
 def mark_button(prefix: str, action: int) -> None:
     """Ring the button of ``action`` in the input keyed ``prefix`` (buttons are keyed
     ``<key>_act_<action>``; a game's input that marks the hint itself is marked twice)."""
@@ -194,10 +274,13 @@ with tab_game:
     source = st.radio("Game", options, horizontal=True, key="an_source")
     base = None
     live_seat = None        # a live game is seen from its human seat only
+    peeked, viewer_seat = None, 0       # "Show all hands" in the live game; the graph's side
     if source == "Current game":
         base = sess.state
         if not base.is_terminal() and sess.humans:
             live_seat = sess.viewer()
+        peeked = sess.peeked_at_ply
+        viewer_seat = sess.viewer() if sess.viewer() is not None else 0
     else:
         up = st.file_uploader("Game record (JSON)", type=["json"], key="an_upload")
         if up is not None:
@@ -207,12 +290,15 @@ with tab_game:
                     an["upload_state"] = load_record(up.getvalue())
                     an["upload_id"] = ident
                     an.pop("upload_error", None)
+                    an["upload_app"] = uploaded_app(up.getvalue(), an["upload_state"])
                 except (boardlab.RecordError, ValueError, UnicodeDecodeError) as e:
                     an["upload_state"], an["upload_id"] = None, ident
                     an["upload_error"] = f"Could not load {up.name}: {e}"
             if an.get("upload_error"):
                 st.error(an["upload_error"])
             base = an.get("upload_state")
+            if base is not None:
+                peeked, viewer_seat = an.get("upload_app") or (None, 0)
     if base is None:
         st.info("Start a game on the Play page, or upload a saved record.")
     else:
@@ -225,8 +311,17 @@ with tab_game:
         if "an_jump" in ss:                       # from the graph or "Show the better move"
             ss[slider_key] = min(int(ss.pop("an_jump")), len(plies) - 1)
         if len(plies) > 1:
-            i = st.slider("Position (decision number)", 0, len(plies) - 1, len(plies) - 1,
-                          key=slider_key)
+            last = len(plies) - 1
+
+            def step(by: int, key=slider_key, last=last) -> None:
+                ss[key] = min(max(int(ss.get(key, last)) + by, 0), last)
+
+            c_prev, c_slider, c_next = st.columns([1, 12, 1], vertical_alignment="bottom")
+            c_prev.button("←", key="an_prev", shortcut="Left", on_click=step, args=(-1,),
+                          help="The previous decision (← key)", width="stretch")
+            c_next.button("→", key="an_next", shortcut="Right", on_click=step, args=(1,),
+                          help="The next decision (→ key)", width="stretch")
+            i = c_slider.slider("Position (decision number)", 0, last, last, key=slider_key)
         else:
             i = 0
         pos = state_at(base, plies[i])
@@ -235,7 +330,12 @@ with tab_game:
         st.caption(f"Decision {i} of {len(plies) - 1} — after {plies[i]} actions — {what}")
         if live_seat is not None:
             show_all = st.toggle("Show all hands (reveals the AI seats' hidden cards)",
-                                 key="an_show_all_live")
+                                 key="an_show_all_live",
+                                 help="The game is marked as peeked at (in its record, its "
+                                      "result and its review).")
+            if show_all and sess.peeked_at_ply is None and sess.peek():
+                peeked = sess.peeked_at_ply
+                common.save_game()
             st.caption(f"This game is still being played: every position is shown as "
                        f"P{live_seat} (you) knew it"
                        + (" — **all hands shown** (the toggle above)." if show_all else
@@ -248,6 +348,17 @@ with tab_game:
         job = an.get("review")
         row = job.rows.get(i) if job is not None and job.key == Review.key_for(base, job.seats) \
             else None
+        if peeked is not None and live_seat is not None:
+            st.caption(f"All hands were shown in this game from action {peeked} on: it is "
+                       "marked as peeked at.")
+        best = None                 # the best move found here: ringed on the board
+        found = an.get("an_game_best")
+        if found and found[0] == content_key(pos):
+            best = found[1]
+        elif row is not None:
+            best = row["ai_action"]
+        if best is not None and mover >= 0:
+            bc.set_marks(ui.best_move_mark(pos, best), arrow=ui.best_move_arrow(pos, best))
         bar_col, board_col = st.columns([1, 11])
         with board_col:
             obs = common.draw_board(pos, viewer, show_all, key="an_board")
@@ -278,7 +389,7 @@ with tab_game:
                 ev = None
             with bar_col:
                 show_eval_bar(ev)
-        review_controls(base, live_seat, show_all, slider_key)
+        review_controls(base, live_seat, show_all, slider_key, viewer_seat, peeked)
 
 with tab_seat:
     games = boardlab.games_available()

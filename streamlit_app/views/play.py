@@ -1,6 +1,11 @@
 """Play page: a new game (seats, AI strength, seed), the board, moves, AI replies, hints,
 undo, save/load and the game-over screen.
 
+One table layout for every game: a bar of controls on top (How to play, New game, Load, the
+view toggles), then the board on the left and, beside it on a desktop (under it on a phone),
+the decision panel: the status line, the game's decision input, the Hint, Undo/Save and the
+log. The prompt and its choices are in the first screen without scrolling.
+
 The table is a fragment (``st.fragment``): a click reruns only the table, and the AI seats'
 replies are played inside that same run, one search after another, so a decision costs
 one partial run instead of a full page run per AI move. While the AI plays, the input area
@@ -13,30 +18,70 @@ import time
 import streamlit as st
 
 import boardlab
+from boardlab.streamlit_app import board_component as bc
 from boardlab.streamlit_app import common
 from boardlab.streamlit_app.eval_bar import beside_board
 from boardlab.streamlit_app.games import ui_for
-from boardlab.streamlit_app.session import (AI, AI_PRESETS, DEFAULT_PRESET, HUMAN, PlaySession,
-                                            run_search, search_rows, session_from_record)
+from boardlab.streamlit_app.review import evaluation
+from boardlab.streamlit_app.session import (AI, AI_PRESETS, ANALYSIS_CHOICES, DEFAULT_PRESET,
+                                            HUMAN, PlaySession,
+                                            session_from_record)
 
 ss = st.session_state
 REPAINT_EVERY = 0.4      # seconds of slow AI moves between two paintings of the table
 SLOW_ITERATIONS = 5000   # AI budgets above this show "thinking" with a progress bar
-STATUS_HEIGHT, CHANGES_HEIGHT = 56, 40   # pixels
+STATUS_HEIGHT = 48      # pixels: the status line, or the AI's progress bar in its place
+SIDE = [2.6, 1]         # board : decision panel (the panel is about 360-420 px on a desktop)
 
 CSS = """<style>
+/* the table starts high: the page title is the navigation's */
+[data-testid="stMainBlockContainer"] { padding-top: 3.6rem; }
 /* room below the table: when the input area gets shorter (your cards give way to the
    waiting line) the page does not shrink under a scrolled-down window, so nothing jumps */
 [data-testid="stMainBlockContainer"] { padding-bottom: 30vh; }
-.bl-changes { background: #fff4d6; border-left: 4px solid #e3a81b; border-radius: 4px;
-  padding: 4px 10px; font-size: .9rem; white-space: nowrap; overflow: hidden;
-  text-overflow: ellipsis; }
+@media (max-width: 640px) {
+  [data-testid="stMainBlockContainer"] { padding-left: .6rem; padding-right: .6rem; }
+  /* a phone: the bar's menus show their icons only (the name stays for screen readers) */
+  .st-key-play_bar [data-testid="stPopoverButton"] [data-testid="stMarkdownContainer"] {
+    position: absolute; width: 1px; height: 1px; overflow: hidden; clip-path: inset(50%); }
+  .st-key-play_bar [data-testid="stPopoverButton"] { padding-left: .6rem; padding-right: .4rem; }
+  .st-key-play_caption p { font-size: .72rem; line-height: 1.25; }
+}
+/* "since your last move": one line that opens, over the board, into the whole list */
+.st-key-play_changes { min-height: 2.1rem; }
+.bl-changes { position: relative; font-size: .9rem; }
+.bl-changes > summary { display: flex; gap: .4rem; align-items: baseline; cursor: pointer;
+  list-style: none; background: #fff4d6; border-left: 4px solid #e3a81b; border-radius: 4px;
+  padding: 4px 10px; white-space: nowrap; }
+.bl-changes > summary::-webkit-details-marker { display: none; }
+.bl-ch-text { flex: 1; min-width: 0; overflow: hidden; text-overflow: ellipsis; }
+.bl-ch-more { color: #8a6212; font-weight: 600; }
+.bl-ch-list { position: absolute; z-index: 30; left: 0; right: 0; top: 100%; margin: 2px 0 0;
+  padding: 6px 10px 6px 2.2rem; max-height: 60vh; overflow: auto; background: #fffaf0;
+  border: 1px solid #e3a81b; border-radius: 4px; box-shadow: 0 6px 18px rgba(0,0,0,.18); }
+.bl-ch-list li { margin: 0; }
 .bl-status { font-size: 1rem; padding: 2px 0; white-space: nowrap; overflow: hidden;
   text-overflow: ellipsis; }
+.bl-peeked { font-size: .85rem; color: #8a1c1c; }
 </style>"""
 
-st.title("Play")
 st.markdown(CSS, unsafe_allow_html=True)
+
+# A new game shows its table from the top (its form's button may have been far down).
+_TOP_JS = """
+export default function ({ data }) {
+  if (window.__blTableOf === data) return;
+  window.__blTableOf = data;
+  const main = document.querySelector('[data-testid="stMain"]');
+  if (main) main.scrollTo(0, 0);
+  window.scrollTo(0, 0);
+}
+"""
+
+
+@st.cache_resource(show_spinner=False)
+def _to_top():
+    return st.components.v2.component("boardlab_table_top", js=_TOP_JS)
 
 
 # --- new game / load, asking first when a game is in progress -------------------------------
@@ -70,49 +115,53 @@ def confirm_box() -> None:
             st.rerun()
 
 
-def new_game_form(expanded: bool) -> None:
-    with st.expander("New game", expanded=expanded):
-        names = boardlab.games_available()
-        name = st.selectbox("Game", names, key="ng_game", format_func=lambda n: ui_for(n).title)
-        ui = ui_for(name)
-        params = ui.param_inputs(key="ng")
-        try:
-            game = common.get_game(name, params)
-        except ValueError as e:
-            st.error(str(e))
-            return
-        n = game.num_players
-        st.markdown("**Seats** — who plays each seat")
-        cols = st.columns(n)
-        seats = []
-        for s in range(n):
-            kind = cols[s].selectbox(ui.seat_name(s, n), ["Human", "AI"], index=0 if s == 0 else 1,
-                                     key=f"ng_seat_{s}")
-            seats.append(HUMAN if kind == "Human" else AI)
-        presets = list(AI_PRESETS)
-        preset = st.radio("AI strength", presets, index=presets.index(DEFAULT_PRESET),
-                          horizontal=True, key="ng_preset",
-                          captions=[AI_PRESETS[p][1] for p in presets])
-        ss.setdefault("ng_seed_default", random.randrange(1, 100000))
-        seed = st.number_input("Seed (same seed, same deals)", min_value=0, max_value=2**31 - 1,
-                               value=ss["ng_seed_default"], step=1, key="ng_seed")
-        if st.button("Start new game", type="primary", key="ng_start"):
-            open_game(PlaySession(game=game, seats=seats, preset=preset, seed=int(seed)))
-    with st.expander("Load a saved game"):
-        up = st.file_uploader("Game record (JSON, as saved by this app or `to_record()`)",
-                              type=["json"], key="ng_upload")
-        if up is not None:
-            ident = (up.name, up.size, getattr(up, "file_id", None))
-            if ss.get("ng_loaded") != ident:
-                try:
-                    sess = session_from_record(up.getvalue())
-                except (boardlab.RecordError, ValueError, UnicodeDecodeError) as e:
-                    st.error(f"Could not load {up.name}: {e}")
-                else:
-                    ss["ng_loaded"] = ident
-                    open_game(sess)
+def new_game_form() -> None:
+    """The new-game form (game, parameters, seats, AI strength, seed)."""
+    names = boardlab.games_available()
+    name = st.selectbox("Game", names, key="ng_game", format_func=lambda n: ui_for(n).title)
+    ui = ui_for(name)
+    params = ui.param_inputs(key="ng")
+    try:
+        game = common.get_game(name, params)
+    except ValueError as e:
+        st.error(str(e))
+        return
+    n = game.num_players
+    st.markdown("**Seats** — who plays each seat")
+    cols = st.columns(n)
+    seats = []
+    for s in range(n):
+        kind = cols[s].selectbox(ui.seat_name(s, n), ["Human", "AI"], index=0 if s == 0 else 1,
+                                 key=f"ng_seat_{s}")
+        seats.append(HUMAN if kind == "Human" else AI)
+    presets = list(AI_PRESETS)
+    preset = st.radio("AI strength", presets, index=presets.index(DEFAULT_PRESET),
+                      horizontal=True, key="ng_preset",
+                      captions=[AI_PRESETS[p][1] for p in presets])
+    ss.setdefault("ng_seed_default", random.randrange(1, 100000))
+    seed = st.number_input("Seed (same seed, same deals)", min_value=0, max_value=2**31 - 1,
+                           value=ss["ng_seed_default"], step=1, key="ng_seed")
+    if st.button("Start new game", type="primary", key="ng_start"):
+        open_game(PlaySession(game=game, seats=seats, preset=preset, seed=int(seed)))
+
+
+def load_form() -> None:
+    """A saved record to go on with."""
+    up = st.file_uploader("Game record (JSON, as saved by this app or `to_record()`)",
+                          type=["json"], key="ng_upload")
+    if up is not None:
+        ident = (up.name, up.size, getattr(up, "file_id", None))
+        if ss.get("ng_loaded") != ident:
+            try:
+                sess = session_from_record(up.getvalue())
+            except (boardlab.RecordError, ValueError, UnicodeDecodeError) as e:
+                st.error(f"Could not load {up.name}: {e}")
             else:
-                st.success(f"Loaded {up.name}.")
+                ss["ng_loaded"] = ident
+                st.toast(f"Loaded {up.name}.", icon=":material/upload_file:")
+                open_game(sess)
+        else:
+            st.success(f"Loaded {up.name}.")
 
 
 # --- the table (a fragment) ------------------------------------------------------------------
@@ -120,28 +169,39 @@ def status_line(slot, text: str) -> None:
     slot.markdown(f"<div class='bl-status'>{text}</div>", unsafe_allow_html=True)
 
 
-def human_input(sess, ui, status):
-    """The decision of the human seat to move, with the Hint row; returns the chosen action."""
+def human_input(sess, ui, status, iterations: int):
+    """The decision of the human seat to move, with the Hint row; returns the chosen action.
+    The hint searches at the analysis budget (``iterations``), not at the AI's strength."""
     state, p = sess.state, sess.to_move
     ply = sess.ply
     obs = state.observation(p)
     hint = sess.hint.best_action if sess.hint is not None and sess.hint_ply == ply else None
     action = ui.move_input(state, obs, key=f"mv{ply}", hint=hint)
-    hc1, hc2 = st.columns([1, 3])
-    if hc1.button("Hint", icon=":material/lightbulb:", key=f"hint_{ply}",
-                  help=f"What the AI would play here ({AI_PRESETS[sess.preset][1]})"):
+    if st.button("Hint", icon=":material/lightbulb:", key=f"hint_{ply}",
+                 help=f"What a search of {iterations:,} iterations from your seat would play "
+                      "(its own budget, whatever the AI seats' strength)"):
         bar = status.progress(0.0, text="Thinking about a hint…")   # the slot stays an element
-        result = run_search(state, sess.ai_budget, sess.ai_seed() ^ 0x4E1,
-                            lambda frac, text: bar.progress(min(max(frac, 0.0), 1.0),
-                                                            text=f"Thinking about a hint: {text}"))
-        sess.hint, sess.hint_ply = result, ply
-        common.remember_search(result, f"Hint for P{p} at move {ply}", state)
-        rerun_table()                   # the input above marks the hinted move
-    if sess.hint is not None and sess.hint_ply == ply:
-        rows = search_rows(sess.hint)[:3]
-        hc2.markdown(f"**The AI would play `{sess.hint.best_move}`.** Top three:")
-        hc2.dataframe(rows, hide_index=True, key=None)
+        sess.compute_hint(lambda frac, text: bar.progress(min(max(frac, 0.0), 1.0),
+                                                          text=f"Thinking about a hint: {text}"),
+                          iterations)
+        common.remember_search(sess.hint, f"Hint for P{p} at move {ply}", state)
+        rerun_table()                   # the input and the board mark the hinted move
+    if hint is not None:
+        hint_box(sess.hint, state, ui)
     return action
+
+
+def hint_box(result, state, ui) -> None:
+    """The hint: the best move in words, how sure the search is, and the top three."""
+    ev = evaluation(result)
+    st.markdown(f"**Hint: {ui.decision_label(state, result.best_action)}** — your win "
+                f"{ev['win_pct']:.0f}% ± {ev['pm']:.0f} ({result.iterations:,} iterations)")
+    top = sorted(result.stats, key=lambda s: (-s["visits"], s["action"]))[:3]
+    st.dataframe([{"move": ui.decision_label(state, int(s["action"])),
+                   "win %": round(100.0 * s["win_prob"], 1), "visits": int(s["visits"])}
+                  for s in top], hide_index=True, key=None)
+    if ev["within_noise"]:
+        st.caption("The best two are within the search's noise: it cannot tell them apart.")
 
 
 HIDE_INPUT = "<style>div.st-key-play_input { display: none !important; }</style>"
@@ -235,7 +295,7 @@ def controls(sess) -> None:
 
 
 @st.fragment
-def table(show_all: bool, eval_on: bool = False) -> None:
+def table(show_all: bool, eval_on: bool = False, iterations: int = ANALYSIS_CHOICES[0]) -> None:
     """The game as it is now, then what happens next: a click on your decision is played,
     or the AI seats move; either way the fragment then reruns to show the new position.
     Everything is painted first, so nothing blinks while the AI thinks."""
@@ -250,27 +310,27 @@ def table(show_all: bool, eval_on: bool = False) -> None:
              and not show_all)
     viewer = None if gated else sess.viewer()
 
-    left, right = st.columns([3, 1.15])
-    with left:
-        # fixed heights: what these say changes, the board below them never moves
+    board_col, side = st.columns(SIDE, gap="medium")
+    with board_col:
+        changes_slot = st.container(key="play_changes")
+        board_slot = st.container(key="play_board")
+    with side:
+        # fixed heights: what the status says changes, the input below never moves
         # (a place keeps its kind: status and idle_slot hold one element, the others are
         # containers; the page breaks when a place turns from one into the other)
         status = st.container(key="play_status", height=STATUS_HEIGHT, border=False).empty()
-        changes_slot = st.container(key="play_changes", height=CHANGES_HEIGHT, border=False)
-        board_slot = st.container(key="play_board")
         idle_slot = st.empty()
         idle_slot.markdown("")
         input_slot = st.container(key="play_input")
-    with right:
-        with st.container():
+        with st.container(key="play_tools"):
             controls(sess)
         st.markdown("**Moves**" + ("" if viewer is None else f" (as P{viewer} sees them)"))
-        with st.container(height=430, key="play_log", autoscroll=True):
+        with st.container(height=360, key="play_log", autoscroll=True):
             log = common.move_log(state, viewer, sess.cache)
             st.text("\n".join(log) if log else "No moves yet.")
 
     if state.is_terminal():
-        status_line(status, "")
+        status_line(status, "<b>Game over</b>")
     elif gated:
         status_line(status, f"<b>{ui.seat_name(p, n)}</b> to move.")
     elif sess.is_human_turn():
@@ -282,14 +342,22 @@ def table(show_all: bool, eval_on: bool = False) -> None:
     with changes_slot:
         if changes:
             ui.show_changes(changes, key="changes")
-    with board_slot, beside_board(sess, eval_on and not gated):
+    if changes:                 # the board animates what is new once per viewer's decision
+        bc.set_anim_key(f"{common.game_id()}:{viewer}:{changes.since}")
+    hint = (sess.hint.best_action if sess.hint is not None and sess.hint_ply == sess.ply
+            and sess.is_human_turn() and not gated else None)
+    if hint is not None:        # rung on the board (an arrow for a move between two places)
+        bc.set_marks(ui.best_move_mark(state, hint), arrow=ui.best_move_arrow(state, hint))
+    with board_slot, beside_board(sess, eval_on and not gated, iterations):
         if state.is_terminal():
             st.success(ui.result_text(state), icon=":material/emoji_events:")
+            if sess.peeked_at_ply is not None:
+                st.warning(peeked_text(sess.peeked_at_ply), icon=":material/visibility:")
         common.draw_board(state, viewer, show_all, key="board", changes=changes)
 
     if state.is_terminal():
         with input_slot:
-            if st.button("Play again with the same seats", key="play_again"):
+            if st.button("Play again with the same seats", key="play_again", type="primary"):
                 common.set_play_session(PlaySession(game=sess.game, seats=list(sess.seats),
                                                     preset=sess.preset,
                                                     seed=random.randrange(1, 100000)))
@@ -304,7 +372,7 @@ def table(show_all: bool, eval_on: bool = False) -> None:
         sess.revealed = p
         ply = sess.ply
         with input_slot:
-            action = human_input(sess, ui, status)
+            action = human_input(sess, ui, status, iterations)
         if action is not None:
             with common.game_lock():
                 if sess.ply == ply and sess.is_human_turn():   # not already played in another tab
@@ -320,24 +388,66 @@ def table(show_all: bool, eval_on: bool = False) -> None:
         rerun_table()
 
 
+def peeked_text(ply: int) -> str:
+    return (f"**All hands were shown** while this game was being played (from action {ply} "
+            "on): it is marked as peeked at, in its record too.")
+
+
+def top_bar(sess, ui):
+    """One row over the table: the game line, How to play, New game, Load, the view toggles
+    and the analysis budget. Returns (show_all, eval_on, iterations)."""
+    n = sess.game.num_players
+    who = ", ".join(f"{ui.seat_name(s, n)}: {'you' if k == HUMAN else 'AI'}"
+                    for s, k in enumerate(sess.seats))
+    st.container(key="play_caption").caption(
+        f"{ui.title}, {n} players, seed {sess.seed} — {who} — AI strength **{sess.preset}** "
+        f"({AI_PRESETS[sess.preset][1]})")
+    with st.container(horizontal=True, vertical_alignment="center", key="play_bar", gap="small"):
+        with st.popover("How to play", icon=":material/help:", key="play_howto"):
+            st.markdown(ui.how_to_play())
+        with st.popover("New game", icon=":material/add_circle:", key="play_new"):
+            new_game_form()
+        with st.popover("Load", icon=":material/upload_file:", key="play_load"):
+            st.caption("This game is kept on this server under its link (the address with "
+                       "?game=…): a reload or a new tab with that link goes on with it. A "
+                       "record saved with **Save** goes on from here.")
+            load_form()
+        show_all = st.toggle("Show all hands", key="play_show_all",
+                             help="Analysis: shows every seat's hidden cards. In a game still "
+                                  "being played this marks the game as peeked at (in its "
+                                  "record, its result and its review).")
+        eval_on = st.toggle("Evaluation bar", key="play_eval",
+                            help="Your win %, searched from your seat on your turns.")
+        with st.popover("Analysis", icon=":material/tune:", key="play_analysis_box"):
+            iterations = st.radio(
+                "Hint and evaluation bar: search budget", ANALYSIS_CHOICES, key="play_analysis",
+                format_func=lambda k: f"{k:,} iterations", horizontal=True,
+                help="A search of its own, whatever the AI seats' strength: more iterations, "
+                     "a smaller ± (and a longer wait).")
+        if sess.peeked_at_ply is not None:
+            st.markdown(f"<span class='bl-peeked' title='All hands were shown from action "
+                        f"{sess.peeked_at_ply} on'>● peeked at</span>", unsafe_allow_html=True)
+    return show_all, eval_on, iterations
+
+
 notice = ss.pop(common.NOTICE_KEY, None)
 if notice:
     st.warning(notice)
 sess = common.play_session()
 confirm_box()
-new_game_form(expanded=sess is None)
 if sess is None:
+    st.title("Play")
+    with st.container(border=True, key="play_new_inline"):
+        st.markdown("#### New game")
+        new_game_form()
+    with st.expander("Load a saved game"):
+        load_form()
     st.info("Choose the seats and the AI strength above, then **Start new game**.")
     st.stop()
 
-game = sess.game
-ui = ui_for(game.name)
-n = game.num_players
-who = ", ".join(f"{ui.seat_name(s, n)}: {'you' if k == HUMAN else 'AI'}"
-                for s, k in enumerate(sess.seats))
-st.caption(f"{ui.title}, {n} players, seed {sess.seed} — {who} — AI strength "
-           f"**{sess.preset}** ({AI_PRESETS[sess.preset][1]})")
-t1, t2 = st.columns(2)
-show_all = t1.toggle("Show all hands (analysis: reveals hidden cards)", key="play_show_all")
-eval_on = t2.toggle("Evaluation bar (your win %, searched from your seat)", key="play_eval")
-table(show_all, eval_on)
+st.html("<style>.st-key-play_top { display: none; }</style>")
+_to_top()(data=str(common.game_id()), key="play_top")
+show_all, eval_on, iterations = top_bar(sess, ui_for(sess.game.name))
+if show_all and sess.peeked_at_ply is None and sess.peek():
+    common.save_game()                  # the record says so from now on
+table(show_all, eval_on, iterations)

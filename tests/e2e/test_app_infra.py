@@ -8,7 +8,7 @@ The browser, the server and the helpers are those of test_browser.py."""
 import re
 import time
 
-from test_browser import (DECISION, VIEWPORT, browser, click_decision,  # noqa: F401
+from test_browser import (NAV, DECISION, VIEWPORT, browser, click_decision,  # noqa: F401
                           key_of, log_text, open_app, server, settle, shots, start_game)
 
 
@@ -77,7 +77,7 @@ def test_analyse_of_a_live_game_hides_the_ai_hands(browser, server, shots):
     start_4p(page, seed=77)
     click_decision(page)
     click_decision(page)
-    page.locator('[data-testid="stSidebarNav"]').get_by_text("Analyse", exact=True).click()
+    page.locator(NAV).get_by_text("Analyse", exact=True).click()
     slider = page.locator('[data-testid="stSlider"] input[type="range"]').first
     slider.wait_for(timeout=30000)
     settle(page)

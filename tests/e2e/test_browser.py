@@ -114,6 +114,7 @@ def shots():
 DECISION = ('div[class*="kcard"] button:not([disabled]), '
             'div[class*="_act_"] button:not([disabled]), div[class*="-kysq"] button.blb-place')
 VIEWPORT = {"width": 1440, "height": 1100}
+NAV = '[data-testid="stTopNav"], [data-testid="stSidebarNav"]'   # on top; a phone's menu
 
 
 def settle(page, timeout=60.0, quiet=0.7):
@@ -160,7 +161,7 @@ def start_game(page, seed: int, preset="Beginner", decision=DECISION, timeout=30
 
 
 def goto_page(page, title: str):
-    page.locator('[data-testid="stSidebarNav"]').get_by_text(title, exact=True).click()
+    page.locator(NAV).get_by_text(title, exact=True).click()
     settle(page)
 
 
@@ -187,10 +188,10 @@ def test_play_a_whole_game_analyse_and_tree(browser, server, shots):
         if moves == 3:
             page.screenshot(path=str(shots / "02-mid-game.png"), full_page=True)
         if moves == 2:
-            page.get_by_text("Show all hands (analysis: reveals hidden cards)").click()
+            page.get_by_text("Show all hands", exact=True).click()
             settle(page)
             page.screenshot(path=str(shots / "03-show-all-hands.png"), full_page=True)
-            page.get_by_text("Show all hands (analysis: reveals hidden cards)").click()
+            page.get_by_text("Show all hands", exact=True).click()
             settle(page)
     assert page.get_by_text("Game over:").count(), f"game not over after {moves} moves"
     assert re.search(r"the (Blue|Orange) clan \(P\d\) wins", page.content())
@@ -262,7 +263,7 @@ def test_two_browser_contexts_are_independent(browser, server, shots):
     # B's game went on from its own start, A's moves never appear in it, and vice versa
     assert log_b1.startswith(log_b0.strip().splitlines()[0]) and log_b1 != log_b0
     assert caption_seed(b) == "222"
-    toggle = a.get_by_text("Show all hands (analysis: reveals hidden cards)")
+    toggle = a.get_by_text("Show all hands", exact=True)
     toggle.click()                              # a rerun of A's session
     settle(a)
     assert log_text(a) == log_a1 and caption_seed(a) == "111"

@@ -11,7 +11,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import boardlab  # noqa: E402
 from kyushu_facts import facts_of, form_text, play_to_selection  # noqa: E402
-from test_browser import browser, server, settle, shots  # noqa: E402,F401
+from test_browser import NAV, browser, server, settle, shots  # noqa: E402,F401
 
 OUT = Path(__file__).resolve().parents[2] / "test-output" / "e2e"
 DESKTOP = {"width": 1440, "height": 1400}
@@ -56,7 +56,7 @@ def test_a_kyushu_table_entered_from_a_seat_is_analysed(browser, server, shots):
     page.goto(server + "/")
     page.get_by_role("button", name="Start new game").wait_for(timeout=30000)
     settle(page)
-    page.locator('[data-testid="stSidebarNav"]').get_by_text("Analyse", exact=True).click()
+    page.locator(NAV).get_by_text("Analyse", exact=True).click()
     settle(page)
     page.get_by_role("tab", name="From a seat's knowledge").click()
     settle(page)
