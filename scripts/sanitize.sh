@@ -35,7 +35,8 @@ echo "==> building boardlab with ASan + UBSan in $DIR/venv"
 # hook in particular) would otherwise be imported instead of the sanitizer build.
 "$PY" -m venv "$DIR/venv"
 VPY="$DIR/venv/bin/python"
-"$VPY" -m pip install -q "scikit-build-core>=0.10" "cython>=3" "cython-cmake>=0.2" numpy pytest hypothesis
+"$VPY" -m pip install -q "scikit-build-core>=0.10" "cython>=3" "cython-cmake>=0.2" numpy pytest hypothesis \
+    pytest-xdist
 # CMake and Ninja too, unless suitable ones are installed (what pip's isolated build adds).
 tools="$("$VPY" -c 'from scikit_build_core.build import get_requires_for_build_wheel as g; print(" ".join(g()))')"
 if [ -n "$tools" ]; then
@@ -66,7 +67,9 @@ fi
 echo "==> pytest tests/test_conformance.py tests/test_search.py tests/test_kernel_safety.py under ASan + UBSan"
 start=$(date +%s)
 # --capture=sys: a report written to fd 2 just before the abort reaches the log (pytest's
-# default fd capture would swallow it with the process).
+# default fd capture would swallow it with the process). The tests run in pytest-xdist
+# workers (pyproject.toml's -n auto), which share this script's stderr: a worker that aborts
+# fails its test ("worker crashed") and the run, with the report above it.
 LD_PRELOAD="$LIBASAN" "$VPY" -m pytest -q -p no:cacheprovider --capture=sys \
     tests/test_conformance.py tests/test_search.py tests/test_kernel_safety.py "$@"
 echo "==> sanitizer run passed in $(( $(date +%s) - start )) s"

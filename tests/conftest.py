@@ -1,5 +1,8 @@
 """Shared helpers for the API and conformance suites."""
 import math
+import os
+import sysconfig
+import tempfile
 
 import numpy as np
 import pytest
@@ -12,6 +15,17 @@ import boardlab.games
 PARAM_SETS = {
     "kitsu": [{"players": 2}, {"players": 4}, {"players": 6}],
 }
+
+# Hypothesis: no per-example deadline and no "too slow" health check anywhere (the tests run
+# in parallel workers on a busy machine; slowness is not a failure), unless a test says so.
+try:
+    import hypothesis
+except ImportError:
+    pass
+else:
+    hypothesis.settings.register_profile(
+        "boardlab", deadline=None, suppress_health_check=[hypothesis.HealthCheck.too_slow])
+    hypothesis.settings.load_profile("boardlab")
 
 #: Safety net against a kernel that never ends a game.
 MAX_GAME_LENGTH = 100_000
@@ -30,13 +44,17 @@ def game_cases():
 
 
 def random_action(state, rng):
-    """A chance outcome drawn with its probability, or a uniform legal action."""
+    """A chance outcome drawn with its probability, or a uniform legal action: the draws of
+    ``rng.choice(len(outcomes), p=probs)`` and ``rng.choice(legal)``, without their per-call
+    overhead (this runs at every step of every random game of the suite)."""
     if state.is_chance():
         outcomes = state.chance_outcomes()
         probs = np.array([p for _, p in outcomes])
-        i = rng.choice(len(outcomes), p=probs / probs.sum())
-        return outcomes[i][0]
-    return int(rng.choice(state.legal_actions()))
+        cdf = np.cumsum(probs / probs.sum())
+        cdf /= cdf[-1]
+        return outcomes[int(cdf.searchsorted(rng.random(), side="right"))][0]
+    legal = state.legal_actions()
+    return int(legal[rng.integers(0, len(legal))])
 
 
 def play_random(state, rng, stop=None, check=None):
@@ -72,11 +90,15 @@ def check_invariants(state):
     player = state.current_player
     legal = state.legal_actions()
     assert player in (boardlab.CHANCE, boardlab.TERMINAL) or 0 <= player < game.num_players
-    assert np.all(np.diff(legal) > 0), "legal actions not strictly ascending"
-    assert np.all((legal >= 0) & (legal < game.num_actions)), "legal action out of range"
+    # The checks run at every state of every random game: plain comparisons, not np.diff,
+    # np.array_equal or np.allclose, whose per-call overhead was most of the suite's time here.
+    assert (legal[1:] > legal[:-1]).all(), "legal actions not strictly ascending"
+    assert len(legal) == 0 or (legal[0] >= 0 and legal[-1] < game.num_actions), \
+        "legal action out of range"
     mask = state.legal_mask()
     assert mask.shape == (game.num_actions,) and mask.dtype == np.bool_
-    assert np.array_equal(np.flatnonzero(mask), legal)
+    on = mask.nonzero()[0]
+    assert len(on) == len(legal) and (on == legal).all(), "legal_mask disagrees with legal_actions"
     if state.is_terminal():
         assert len(legal) == 0
         assert state.chance_outcomes() == []
@@ -92,7 +114,7 @@ def check_invariants(state):
     else:
         assert len(legal) > 0, "decision node without legal actions"
         assert state.chance_outcomes() == []
-        assert np.allclose(state.returns(), 0.0)
+        assert (np.abs(state.returns()) <= 1e-8).all(), "returns before the end"
 
 
 @pytest.fixture
@@ -105,11 +127,24 @@ def rng():
     return np.random.default_rng(1234)
 
 
+def _imported_from() -> str:
+    return os.path.realpath(boardlab.__file__)
+
+
+def pytest_report_header(config):
+    return f"boardlab {boardlab.__version__} imported from {_imported_from()}"
+
+
 def pytest_configure(config):
-    """Games the app keeps (boardlab.streamlit_app.store) go to a throw-away directory, for
-    the in-process AppTests and for the servers the end-to-end tests start."""
-    import os
-    import tempfile
+    """With BOARDLAB_TEST_INSTALLED=1 (.ci/run) the tests must exercise the installed
+    package, not the source tree. Games the app keeps (boardlab.streamlit_app.store) go to a
+    throw-away directory, for the in-process AppTests and for the servers the end-to-end
+    tests start (one directory for all pytest-xdist workers: game ids are random)."""
+    if os.environ.get("BOARDLAB_TEST_INSTALLED") == "1":
+        site = os.path.realpath(sysconfig.get_paths()["platlib"])
+        if not _imported_from().startswith(site + os.sep):
+            raise pytest.UsageError(f"BOARDLAB_TEST_INSTALLED=1 but boardlab was imported from "
+                                    f"{_imported_from()}, not from {site}")
     if not os.environ.get("BOARDLAB_DATA_DIR"):
         config._boardlab_data = tempfile.TemporaryDirectory(prefix="boardlab-test-games-")
         os.environ["BOARDLAB_DATA_DIR"] = config._boardlab_data.name
@@ -119,3 +154,40 @@ def pytest_unconfigure(config):
     data = getattr(config, "_boardlab_data", None)
     if data is not None:
         data.cleanup()
+
+
+#: The longest tests (node-id prefixes, longest first), started first: pytest-xdist hands
+#: tests to its workers in collection order, so a long one started last would keep one
+#: worker busy while the other has finished (measured with --durations; see README, Tests).
+LONG_FIRST = (
+    "tests/e2e/test_review_games.py",
+    "tests/e2e/test_browser.py",
+    "tests/e2e/test_board_nukumi.py",
+    "tests/e2e/test_board_keyside.py",
+    "tests/e2e/",
+    "tests/test_tensors.py::test_every_visible_field_moves_the_tensor[kyushu-players=5",
+    "tests/test_tensors.py::test_every_visible_field_moves_the_tensor[kyushu-players=3",
+    "tests/test_openspiel.py::test_random_sim_test[kyushu-players=5",
+    "tests/test_openspiel.py::test_random_sim_test[keyside-players=4",
+    "tests/test_tensors.py::test_every_visible_field_moves_the_tensor[kyushu",
+    "tests/test_openspiel.py::test_random_sim_test[kyushu",
+    "tests/test_openspiel.py::test_random_sim_test[keyside",
+    "tests/test_tensors.py::test_every_visible_field_moves_the_tensor[keyside",
+    "tests/test_kitsu_hidden.py::test_determinize_samples_every_consistent_deal",
+    "tests/test_tensors.py::test_every_visible_field_moves_the_tensor",
+    "tests/test_tensors.py::test_distinct_observations_give_distinct_tensors",
+    "tests/test_openspiel.py::test_random_sim_test",
+)
+
+
+def pytest_collection_modifyitems(config, items):
+    """The LONG_FIRST tests first (in that order, the rest as collected). pytest-xdist
+    (--dist loadgroup, pyproject.toml): the Ray tests share one local Ray instance (a module
+    fixture), so they run in one worker rather than start one per worker."""
+    def rank(item):
+        return next((k for k, prefix in enumerate(LONG_FIRST) if item.nodeid.startswith(prefix)),
+                    len(LONG_FIRST))
+    items.sort(key=rank)
+    for item in items:
+        if getattr(item.module, "__name__", None) == "test_ray":
+            item.add_marker(pytest.mark.xdist_group("ray"))

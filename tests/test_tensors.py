@@ -118,11 +118,17 @@ def _tagged(value):
     return (type(value).__name__, value)
 
 
+def _key(value):
+    """A hashable stand-in for a JSON value, its type included (see :func:`_tagged`)."""
+    return type(value).__name__, json.dumps(value, sort_keys=True)
+
+
 def _changes(pool, sample):
     """(obs, path, old, new, changed obs): one field of an observation in ``sample`` changed.
     A leaf is changed to every other value it takes at the same place, for the same viewer,
-    anywhere in ``pool`` (a whole list or dict to two of them); a dict entry that is not
-    always there is removed."""
+    anywhere in ``pool`` (a whole list or dict to two of them), each such value once over the
+    sample (at the first observation where it differs) and every leaf of every observation
+    at least once; a dict entry that is not always there is removed."""
     seen, keys = {}, {}        # values per (viewer, path): scalars all, lists and dicts 3
     for obs in pool:
         for path, value in _leaves(obs):
@@ -135,12 +141,17 @@ def _changes(pool, sample):
             elif _tagged(value) not in map(_tagged, values):
                 values.append(value)
     optional = {at: set.union(*ks) - set.intersection(*ks) for at, ks in keys.items()}
+    tried = {}                 # path -> the values it was changed to so far
     for obs in sample:
         viewer = obs["viewer"]
         for path, value in list(_leaves(obs))[1:]:
             changes = [v for v in seen[(viewer, path)] if _tagged(v) != _tagged(value)]
             if isinstance(value, (list, dict)):
                 changes = changes[:2]
+            done = tried.setdefault(path, set())
+            fresh = [v for v in changes if _key(v) not in done]
+            done.update(map(_key, fresh))
+            changes = fresh or changes[:1]
             if path[-1] in optional.get((viewer, path[:-1]), ()):
                 changes.append(_DROP)
             for new in changes:
