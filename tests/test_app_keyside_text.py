@@ -207,7 +207,12 @@ def test_a_keyple_moving_into_the_harbour_is_clicked_where_it_comes_from():
 def test_solo_prompts_name_no_others():
     obs = {"players": 1, "phase": "dice", "task": None}
     assert "secret" not in kui.prompt(obs) and "others" not in kui.prompt(obs)
-    assert "others" in kui.prompt({**obs, "players": 2})
+    assert "secret" in kui.prompt({**obs, "players": 2})
+
+
+def test_the_dice_prompt_names_the_die_being_set():
+    obs = {"players": 2, "phase": "dice", "task": None}
+    assert kui.prompt(obs, ["blue = 1", "blue = 4"]).startswith("**Set your blue die in secret")
 
 
 def test_a_boat_that_sailed_slides_from_its_old_harbour_and_a_new_die_flashes():

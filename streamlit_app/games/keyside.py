@@ -72,6 +72,7 @@ _MARKET = re.compile(r"activate market (M\d+) ")
 _FLIP = re.compile(r"pay fish: flip market (M\d+) ")
 _HEAD = re.compile(r"headland (\w) \(([\w ]+)\) H(\d+)\|H(\d+)(?: facing H(\d+))?, pay (\w+)")
 _FARM = re.compile(r"(\w+) -> farm (\d) icon (\d) ")
+_DIE_VALUE = re.compile(r"(\w+) = (\d)")
 
 
 def _where(loc: str) -> str:
@@ -134,15 +135,16 @@ def island_options(names: dict, obs: dict):
     return {**lead, **options}, rest
 
 
-def prompt(obs: dict) -> str:
-    """The decision's prompt, saying what is lit on the island and what is a button."""
+def prompt(obs: dict, names=()) -> str:
+    """The decision's prompt, saying what is lit on the island and what is a button;
+    ``names``: the legal actions' names (the die being set is named from them)."""
     task = obs.get("task") or {}
     kind = task.get("kind") or obs["phase"]
     solo = obs["players"] == 1
     if kind == "dice":
-        return ("**Set your dice:** choose the value of your next die." if solo else
-                "**Set your dice in secret:** choose the value of your next die (the others see "
-                "the values only when everyone has set all six).")
+        die = next((m.group(1) for m in map(_DIE_VALUE.fullmatch, names) if m), "next")
+        # one line on a phone: the value's secrecy is in each value's tooltip
+        return f"**Set your {die} die{'' if solo else ' in secret'}:**"
     h = task.get("harbour")
     texts = {
         "land": "**Your turn:** choose a die, then click the lit harbour its boat sails to "
@@ -192,6 +194,21 @@ def task_detail(task: dict | None) -> str:
     return f" _({'; '.join(parts)})_" if parts else ""
 
 
+def dice_buttons(state, actions, names: dict, key: str, hint=None):
+    """The values of the die being set as one row of small buttons "1".."6" (the prompt
+    names the die; each keeps its tooltip): the row fits under the island on a phone."""
+    obs = state.observation(state.current_player)
+    chosen = None
+    with st.container(horizontal=True, gap="small", key=f"{key}_ks_dice"):
+        for a in actions:
+            value = _DIE_VALUE.fullmatch(names[a]).group(2)
+            if st.button(value, key=f"{key}_act_{a}", width="content",
+                         help=kt.decision_tip(names[a], obs),
+                         type="primary" if a == hint else "secondary"):
+                chosen = a
+    return chosen
+
+
 class KeysideUI(GameUI):
     name = "keyside"
     title = "Keyside"
@@ -236,7 +253,7 @@ class KeysideUI(GameUI):
     # -- input ------------------------------------------------------------------------------
     def move_input(self, state, obs: dict, key: str, hint=None):
         names = {int(a): state.action_to_string(int(a)) for a in state.legal_actions()}
-        st.markdown(prompt(obs) + task_detail(obs.get("task")))
+        st.markdown(prompt(obs, names.values()) + task_detail(obs.get("task")))
         options, rest = island_options(names, obs)
         chosen = None
         if options:
@@ -258,6 +275,8 @@ class KeysideUI(GameUI):
                                       recent=info["recent"], before=info.get("before"),
                                       legal=places, note="Click a lit place on the island.")
             chosen = bc.pick(clicked, options[option])
+        if rest and obs["phase"] == "dice" and all(_DIE_VALUE.fullmatch(names[a]) for a in rest):
+            return dice_buttons(state, rest, names, key, hint) or chosen
         if rest:
             # two to a row where the label fits half the panel, else a row each (not cut)
             short = [a for a in rest if len(self.decision_label(state, a)) <= 24]
