@@ -41,9 +41,13 @@ def decision_shown(page) -> int:
     return int(re.search(r"Decision (\d+) of", caption(page)).group(1))
 
 
+# The points of the win-% line: the graph's first trace (the traces after it mark flagged moves).
+LINE_POINTS = ".st-key-rv_graph .scatterlayer .trace:first-of-type path.point"
+
+
 def graph_decisions(page) -> set[int]:
     """The decisions the win-% graph has a point for."""
-    return set(page.locator(".st-key-rv_graph path.point").evaluate_all(
+    return set(page.locator(LINE_POINTS).evaluate_all(
         "ps => ps.map(p => p.__data__.x)"))
 
 
@@ -79,7 +83,7 @@ def test_review_of_a_whole_game(browser, server, shots, name):
     page.get_by_role("button", name="Analyse the whole game").click()
 
     # mid-run: the progress bar, Stop, and a graph of the decisions analysed so far
-    points = page.locator(".st-key-rv_graph path.point")
+    points = page.locator(LINE_POINTS)
     points.first.wait_for(timeout=60000)
     progress = page.get_by_text(re.compile(r"^Analysed \d+ of \d+ decisions"))
     progress.first.wait_for(timeout=30000)
