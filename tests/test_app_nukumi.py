@@ -415,8 +415,10 @@ def test_after_the_action_free_actions_and_end_turn_are_buttons():
     else:
         pytest.fail("P0 never finished an action with resources left")
     labels = [b.label for b in decisions(at)]
-    assert labels[0] == "End turn (no more free actions)"            # first, named
-    assert any(t.startswith("Sell 1 ") and t.endswith("→ +1 Coin") for t in labels)
+    assert labels[0] == "End turn"                                   # first, named
+    assert any(t.startswith("Sell ") and t.endswith(" +1") for t in labels)
+    sells = [b for b in decisions(at) if b.label.startswith("Sell ")]   # short: in the tip
+    assert all(b.help.startswith("Free action: put 1 drawn ") for b in sells)
     assert not any(t.startswith(("Mining", "Logging", "Pass")) for t in labels)   # no 2nd action
     assert not boards(at, "-town") or all(                  # no spot lit either
         not p["id"].startswith("spot:") for p in legal_places(at, "-town"))

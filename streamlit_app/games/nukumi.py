@@ -182,7 +182,7 @@ def npc_routes(obs: dict, names: dict) -> dict:
 
 
 PROMPTS = {"event": "this round's event",
-           "actions": "your action: a lit spot or tile (or free actions)",
+           "actions": "your action: a lit spot or tile",
            "payment": "how to pay",
            "move": "where to step: a lit square",
            "play helpers": "a Helper to play",
@@ -293,9 +293,9 @@ class NukumiUI(GameUI):
             prompt = f"this round's event, {nt.round_card_name(obs['round_cards'][obs['round']])}"
         if phase == "payment":
             prompt += nt._payment_for(obs, seat)
-        st.markdown(f"**P{seat}**, choose {esc(prompt)}."
+        st.markdown(f"<span class='nk-prompt'><b>P{seat}</b>, choose {esc(prompt)}.</span>"
                     + (f" <span style='color:#6b7080'>(then: {esc(pending)})</span>" if pending
-                       else ""), unsafe_allow_html=True)
+                       else "") + GRID_CSS, unsafe_allow_html=True)
         chosen = None
         if on_town or routes:
             kept = bc.reserved("nukumi-map")
@@ -314,7 +314,7 @@ class NukumiUI(GameUI):
                 bc.claim("nukumi-map")
             with (kept[0] if kept else st.container()):
                 clicked = bc.board(places, svg, key=f"{key}-town", max_width=nd.TOWN_W,
-                                   note="Hover a square, spot or tile to read it; click a lit one.")
+                                   note="Hover to read; click a lit place.")
             chosen = bc.pick(clicked, on_town)
         rest = [a for a in names if a not in on_town.values()]
         if rest:
@@ -361,7 +361,8 @@ class NukumiUI(GameUI):
             drawn = ", ".join(f"{n} {r}" for r, n in seat["drawn"].items() if n) or "none"
             hand = ", ".join(f"{h} {nt.helper_name(h)}" for h in seat.get("hand") or []) or "none"
             text += (f"<br>Your drawn resources: {esc(drawn)}<br>Your Helpers: {esc(hand)}")
-        return f"<div style='min-height:3rem;color:#6b7080;padding-top:.5rem'>{text}</div>"
+        return (f"<div style='min-height:3rem;color:#6b7080;padding-top:.5rem'>{text}</div>"
+                + GRID_CSS)
 
     def section(self, obs: dict) -> str | None:
         return f"Round {min(obs['round'] + 1, 5)}" if obs.get("phase") not in ("setup",) else "Setup"
@@ -498,32 +499,51 @@ _GROUPS = [("Actions", re.compile(r"mining|logging|planning|cooking|gold mining|
            ("", re.compile(r".*"))]
 
 
+# Four buttons to a row wrap their labels instead of cutting them. A phone: the town drawn
+# smaller, the prompt and the decision panel's buttons compact (smaller, closer, the group
+# titles left to the tooltips), so that every choice follows the town in the first screen.
+# Sent with the prompt, and with the idle input (the town keeps its size while others move).
+GRID_CSS = ("<style>[class*='-nkgrid'] button p { white-space: normal; overflow-wrap: break-word; }"
+            "@media (max-width: 640px) {"
+            ".nk-prompt { font-size: .9rem; }"
+            "[class*='-town'] .blb-stage, [class*='-nktown'] .blb-stage {"
+            " max-width: 300px !important; margin: 0 auto; }"
+            "[class*='-nkgrid'], [class*='-nkgrid'] [data-testid='stVerticalBlock'] { gap: .4rem; }"
+            "[class*='-nkgrid'] button { min-height: 2.1rem; padding: .1rem .35rem; }"
+            "[class*='-nkgrid'] button p { font-size: .82rem; line-height: 1.15; }"
+            "[class*='-nkgrid'] [data-testid='stCaptionContainer'] { display: none; }"
+            "}</style>")
+
+
 def _grouped_buttons(state, actions, key: str, ui=None, hint=None, routes=None):
-    """Buttons for ``actions``, the turn's actions apart from the free actions; "end turn"
-    first (after the action it is the usual choice), "pass" last."""
+    """Buttons for ``actions``: the turn's actions, then "end turn" and "pass" (after the
+    action ending the turn is the usual choice) with the free actions, four to a row (short
+    labels, the full effect in their tooltips)."""
     chosen = None
     left = list(actions)
-    first = [a for a in left if state.action_to_string(a) == "end turn"]
-    last = [a for a in left if state.action_to_string(a) == "pass"]
-    left = [a for a in left if a not in last and a not in first]
-    if first:
-        clicked = action_buttons(state, first, f"{key}-endturn", columns=1, ui=ui, hint=hint)
-        if clicked is not None:
-            chosen = clicked
-    for i, (title, rx) in enumerate(_GROUPS):
+    ends = [a for a in left if state.action_to_string(a) in ("end turn", "pass")]
+    ends.sort(key=lambda a: state.action_to_string(a) != "end turn")
+    left = [a for a in left if a not in ends]
+    groups = []
+    for title, rx in _GROUPS:
         group = [a for a in left if rx.fullmatch(state.action_to_string(a))]
         left = [a for a in left if a not in group]
-        if not group:
-            continue
-        if title:
-            st.caption(title)
-        wide = any(len(ui.decision_label(state, a)) > 22 for a in group) if ui else False
-        clicked = action_buttons(state, group, f"{key}-g{i}", columns=1 if wide else 2, ui=ui,
-                                 hint=hint)
-        if clicked is not None:             # action 0 (mining) is a choice too
-            chosen = clicked
-    if last:
-        clicked = action_buttons(state, last, f"{key}-end", columns=2, ui=ui, hint=hint)
-        if clicked is not None:
-            chosen = clicked
+        groups.append((title, group))
+    free = groups[1][1]
+    groups[1] = ("", ends + free)
+    with st.container(key=f"{key}-nkgrid"):
+        for i, (title, group) in enumerate(groups):
+            if not group:
+                continue
+            if title:
+                st.caption(title)
+            if i == 1:
+                columns = 4 if free else 2
+            else:
+                wide = any(len(ui.decision_label(state, a)) > 22 for a in group) if ui else False
+                columns = 1 if wide else 2
+            clicked = action_buttons(state, group, f"{key}-g{i}", columns=columns, ui=ui,
+                                     hint=hint)
+            if clicked is not None:             # action 0 (mining) is a choice too
+                chosen = clicked
     return chosen

@@ -396,6 +396,11 @@ def _payment_for(obs: dict, seat: int) -> str:
     return f" for {SPOT_TITLE.get(what, title(what))}"
 
 
+# the free actions' buttons are short (a phone shows them three to a row): the full words
+# are in their tooltips
+SHORT_RES = {"networking": "netw."}
+
+
 def decision_label(name: str, obs: dict | None = None, seat: int | None = None) -> str:
     """A decision's button text in words (``name``: its notation), naming what it gives."""
     obs = obs or {}
@@ -432,11 +437,11 @@ def decision_label(name: str, obs: dict | None = None, seat: int | None = None) 
     if name == "stop playing":
         return "Play no more Helpers"
     if m := re.fullmatch(r"discard (S-\d\d) to move", name):
-        return f"Discard {helper_name(m.group(1))} → move 1"
+        return f"Discard {helper_name(m.group(1))}: move 1"
     if m := re.fullmatch(r"pay (\d+) coins to move", name):
-        return f"Pay {m.group(1)} Coins → move 1 square"
+        return f"Pay {m.group(1)} Coins: move 1"
     if m := re.fullmatch(rf"sell ({_RES})", name):
-        return f"Sell 1 {m.group(1)} → +1 Coin"
+        return f"Sell {SHORT_RES.get(m.group(1), m.group(1))} +1"
     if m := re.fullmatch(rf"pay ((?:{_RES})(?:\+(?:{_RES}))*)", name):
         return f"Pay {' + '.join(m.group(1).split('+'))}"
     if m := re.fullmatch(r"(accept|decline) (E-\d\d)", name):
@@ -451,9 +456,9 @@ def decision_label(name: str, obs: dict | None = None, seat: int | None = None) 
     if name == "stop moving":
         return "Stop moving (give up the remaining steps)"
     if name == "end turn":
-        return "End turn (no more free actions)"
+        return "End turn"
     if name == "pass":
-        return "Pass for the rest of the round"
+        return "Pass the round"
     if m := re.fullmatch(r"NPC (\d) route (.+)", name):
         return f"NPC {m.group(1)} walks {' → '.join(m.group(2).split('-'))}"
     return name
