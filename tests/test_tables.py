@@ -264,7 +264,18 @@ def test_the_watcher_reruns_the_pages_whose_table_moved_on(store):
 
 
 # --- a seat's page (AppTest) -------------------------------------------------------------------
-def test_a_seats_hint_searches_its_own_knowledge_at_the_analysis_budget(tmp_path, monkeypatch):
+@pytest.fixture
+def app_store_here():
+    """The app's process-wide store opened afresh (on this test's BOARDLAB_DATA_DIR), and
+    forgotten again after it: an earlier test in the same worker may have opened it elsewhere."""
+    from boardlab.streamlit_app.common import game_store
+    game_store.clear()
+    yield
+    game_store.clear()
+
+
+def test_a_seats_hint_searches_its_own_knowledge_at_the_analysis_budget(tmp_path, monkeypatch,
+                                                                        app_store_here):
     """Hints on: the Hint button of the seat to move searches a position made up from that
     seat's knowledge only (its observation as it is; the other hand not the real one), at
     the analysis budget, and the page shows it in words."""
