@@ -1,6 +1,7 @@
 """Shared helpers for the API and conformance suites."""
 import math
 import os
+import sys
 import sysconfig
 import tempfile
 
@@ -191,3 +192,19 @@ def pytest_collection_modifyitems(config, items):
     for item in items:
         if getattr(item.module, "__name__", None) == "test_ray":
             item.add_marker(pytest.mark.xdist_group("ray"))
+
+
+@pytest.fixture(autouse=True)
+def keep_main_module():
+    """An AppTest script run in this process can leave sys.modules["__main__"] pointing at its
+    temporary script; a spawned or forkserver child (the arena's local back end) re-runs
+    __main__ from that path and dies. Put the real one back after each test."""
+    main = sys.modules.get("__main__")
+    saved = {k: getattr(main, k) for k in ("__file__", "__spec__") if hasattr(main, k)}
+    yield
+    sys.modules["__main__"] = main
+    for k in ("__file__", "__spec__"):
+        if k in saved:
+            setattr(main, k, saved[k])
+        elif hasattr(main, k) and k == "__file__":
+            delattr(main, k)

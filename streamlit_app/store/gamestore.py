@@ -37,6 +37,8 @@ def data_dir() -> Path:
     return Path(env) if env else Path.home() / ".cache" / "boardlab" / "games"
 
 
+_IMPORT_LOCK = 0x626C6A73   # PostgreSQL advisory lock key of the JSON import ("bljs")
+
 class NoSuchGame(LookupError):
     """No game has this id on this database."""
 
@@ -567,6 +569,8 @@ class GameStore:
         file is skipped with a warning in the log. Returns how many were imported."""
         directory = Path(directory)
         with transaction(self.engine, write=True) as conn:
+            if conn.dialect.name == "postgresql":   # one importer at a time (SQLite: the writer lock)
+                conn.execute(sa.text("SELECT pg_advisory_xact_lock(:k)"), {"k": _IMPORT_LOCK})
             if conn.execute(sa.select(meta.c.value).where(meta.c.key == "json_import")).first():
                 return 0
             count = 0
