@@ -43,6 +43,15 @@ def shared_db():
         admin.dispose()
 
 
+def stop_servers(procs) -> None:
+    for proc in procs:
+        proc.terminate()
+        try:
+            proc.wait(10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+
+
 def start_server(db_url, cwd):
     port = _free_port()
     env = dict(os.environ, BOARDLAB_DB=db_url, BOARDLAB_DATA_DIR=str(cwd / "data"))
@@ -77,12 +86,7 @@ def two_servers(shared_db, tmp_path):
             urls.append(url)
         yield urls
     finally:
-        for proc in procs:
-            proc.terminate()
-            try:
-                proc.wait(10)
-            except subprocess.TimeoutExpired:
-                proc.kill()
+        stop_servers(procs)
 
 
 def game_id(page) -> str:

@@ -8,9 +8,8 @@ a server).
 
 The browser and the servers are those of test_browser.py and test_app_servers.py."""
 import pytest
-import subprocess
 
-from test_app_servers import shared_db, start_server  # noqa: F401
+from test_app_servers import shared_db, start_server, stop_servers  # noqa: F401
 from test_browser import browser, settle, shots  # noqa: F401
 from test_tables_browser import (click_first, log_text, make_table, next_mover, open_table,
                          record_of, wait_change)
@@ -36,12 +35,7 @@ def two_servers(shared_db, tmp_path, monkeypatch):
             urls.append(url)
         yield urls
     finally:
-        for proc in procs:
-            proc.terminate()
-            try:
-                proc.wait(10)
-            except subprocess.TimeoutExpired:
-                proc.kill()
+        stop_servers(procs)
 
 
 def test_a_table_with_seats_on_two_servers(browser, two_servers, shared_db, tmp_path, shots):
