@@ -2,7 +2,7 @@
 facts as the Analyse form's text: shared by the position tests, the AppTest and the e2e."""
 import random
 
-from boardlab.streamlit_app.games.kyushu import col_name
+from boardlab.games.kyushu import col_name
 
 
 def play_to_selection(game, seed, round_, to_move=0):

@@ -11,6 +11,8 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
+from boardlab.games.kyushu import col_name  # noqa: F401 (the notation's column letters)
+
 from . import kyushu_text as kt
 from .base import esc
 
@@ -45,10 +47,6 @@ def face_squares(card) -> list[tuple]:
 
 def most_fewest_text(card: int, side: str) -> str:
     return kt.game_data()["most_fewest_cards"]["cards"][card - 1][side]
-
-
-def col_name(col: int) -> str:
-    return ("a" if col >= 26 else "") + chr(ord("a") + col % 26)
 
 
 def parse_square(name: str) -> tuple[int, int]:
