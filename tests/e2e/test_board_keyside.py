@@ -118,46 +118,59 @@ def _overlapping(boxes):
     return None
 
 
+# What check_decision looks at, read in one round trip (a Playwright call per element made the
+# check take most of the test's time): boxes in viewport pixels, visible elements only.
+LAYOUT_JS = """([places, buttons]) => {
+  const vis = e => { const r = e.getBoundingClientRect();
+                     return r.width > 0 && r.height > 0 && getComputedStyle(e).visibility !== 'hidden'; };
+  const box = e => { const r = e.getBoundingClientRect(); return {x: r.x, y: r.y, width: r.width, height: r.height}; };
+  const all = sel => [...document.querySelectorAll(sel)].filter(vis);
+  return {
+    board: box(all('div[class*="-island"]')[0]),
+    prompt: box(document.querySelector('.st-key-play_input')),
+    places: all(places).map(e => ({box: box(e), text: e.innerText})),
+    buttons: all(buttons).map(b => ({box: box(b), text: b.innerText,
+                                     help: !!b.closest('[data-testid=stTooltipHoverTarget]')})),
+    elements: all('div[class*="-island"] .blb-info, ' + places).map(e => ({
+      tip: e.getAttribute('data-tip'), label: e.getAttribute('aria-label'),
+      place: e.getAttribute('data-place'), box: box(e)})),
+  };
+}"""
+
+
 def check_decision(page, viewport, k: int) -> str:
     """One decision on screen: where its prompt and choices are, their tooltips, the island's
     elements apart. Returns what it clicks next ("place" or "button")."""
     page.evaluate("window.scrollTo(0, 0)")
-    island = page.locator('div[class*="-island"]:visible').first
-    board = island.bounding_box()
-    prompt = page.locator(".st-key-play_input").first.bounding_box()
-    places = page.locator(PLACES)
-    buttons = page.locator(BUTTONS)
-    choices = [places.nth(i) for i in range(places.count())] + [buttons.nth(i) for i in range(buttons.count())]
-    assert choices, f"decision {k}: nothing to choose"
+    seen = page.evaluate(LAYOUT_JS, [PLACES.replace(":visible", ""), BUTTONS.replace(":visible", "")])
+    board, prompt, places, buttons = seen["board"], seen["prompt"], seen["places"], seen["buttons"]
+    assert places or buttons, f"decision {k}: nothing to choose"
     if viewport["width"] >= 1000:           # beside the island, in the first screen
-        for c in choices + [page.locator(".st-key-play_input").first]:
-            box = c.bounding_box()
-            assert box["y"] + box["height"] <= viewport["height"], (k, c.inner_text()[:60], box)
+        for c in places + buttons + [{"box": prompt, "text": "the prompt"}]:
+            box = c["box"]
+            assert box["y"] + box["height"] <= viewport["height"], (k, c["text"][:60], box)
     else:                                   # the island fills the width, the choices follow it
         assert board["width"] <= viewport["width"] and board["x"] >= 0
         assert board["y"] + board["height"] <= prompt["y"] + 2
         assert prompt["y"] - (board["y"] + board["height"]) < 250, (board, prompt)
     # every lit place and every island element has a tooltip; none overlaps another
-    elements = page.locator('div[class*="-island"] .blb-info:visible, ' + PLACES)
-    boxes = []
-    for i in range(elements.count()):
-        el = elements.nth(i)
-        assert (el.get_attribute("data-tip") or "").strip(), el.get_attribute("aria-label")
-        boxes.append((el.get_attribute("data-place"), el.bounding_box()))
+    for el in seen["elements"]:
+        assert (el["tip"] or "").strip(), el["label"]
+    boxes = [(el["place"], el["box"]) for el in seen["elements"]]
     assert len(boxes) > 40
     assert _overlapping(boxes) is None, (k, _overlapping(boxes))
-    for i in range(buttons.count()):        # a decision button names its effect and has help
-        label = buttons.nth(i).inner_text()
+    for b in buttons:                       # a decision button names its effect and has help
+        label = b["text"]
         assert not re.search(r"->|^pass$|^\w+ = \d$", label), label
         if viewport["width"] >= 1000:      # (Streamlit shows a button's help on wide screens)
-            assert buttons.nth(i).evaluate("b => !!b.closest('[data-testid=stTooltipHoverTarget]')"), label
-    if buttons.count() and k == 0 and viewport["width"] >= 1000:      # and the help is words
-        buttons.first.hover()
+            assert b["help"], label
+    if buttons and k == 0 and viewport["width"] >= 1000:      # and the help is words
+        page.locator(BUTTONS).first.hover()
         tip = page.locator('[data-testid="stTooltipContent"]')
         tip.first.wait_for(timeout=10000)
         assert len(tip.first.inner_text().split()) > 5
         page.mouse.move(0, 0)
-    return "place" if places.count() and (not buttons.count() or k % 2 == 0) else "button"
+    return "place" if places and (not buttons or k % 2 == 0) else "button"
 
 
 @pytest.mark.parametrize("name,players_label,seed,viewport", [
