@@ -182,11 +182,13 @@ def start(page, server, game: str) -> str:  # noqa: F811
 def button_tip(page, i: int) -> str:
     """The help Streamlit shows for decision button ``i`` (of the probe), read by hovering."""
     text = ""
-    for _ in range(2):              # a hover that lands while the last tooltip closes is lost
+    # A hover that lands while the last tooltip closes is lost: try again, waiting longer each
+    # time (a lost hover then costs 1.5 s, not the whole wait a slow machine may need).
+    for timeout in (1500, 3000, 6000):
         page.locator(f'[data-bl-test="{i}"]').hover()
         tip = page.locator('[data-testid="stTooltipContent"]').last
         try:
-            tip.wait_for(timeout=5000)
+            tip.wait_for(timeout=timeout)
             text = tip.inner_text().strip()
         except PlaywrightTimeout:               # no tooltip opened: reported as empty
             pass
