@@ -5,7 +5,7 @@ Names and value lists follow kernel/keyside/observe.c; the field-by-field
 slices are ``tensors.layout(game)`` and docs/tensors.md."""
 from __future__ import annotations
 
-from .writer import Writer, index_of
+from .writer import Fields, Writer, index_of
 
 SEATS = 4                                    # kernel/keyside/keyside.h KS_MAXP
 COLOURS = index_of(["yellow", "green", "red", "blue", "purple", "orange"])
@@ -51,27 +51,42 @@ PENDING = 24          # tasks under the current one; the rules nest about 15 dee
 MARKET_NUMBER = index_of(range(1, 9))
 TASK_COLOURS = index_of(list(COLOURS) + ["any"])
 ORDER_TILES = index_of("IJK")
+TASK_RESOURCES = index_of(["wood", "stone"])
 SKILL_TILES = index_of([(c, v) for c in COLOURS for v in SKILL_VALUES])
 
 
-def _task(w: Writer, name: str, t: dict) -> None:
-    """A task of observation["task"] / ["pending"]: kind, seat and every parameter a kind may have
-    (kernel/keyside/observe.c task_json); absent ones are zeros."""
-    w.one_hot(f"{name}.kind", t.get("kind"), TASKS)
-    w.one_hot(f"{name}.player", t.get("player"), SEAT)
-    w.one_hot(f"{name}.harbour", t.get("harbour"), HARBOUR_NUMBER)
-    w.one_hot(f"{name}.colour", t.get("colour"), TASK_COLOURS)
-    w.counts(f"{name}.colours", t.get("colours"), COLOURS)
-    w.counts(f"{name}.resources", t.get("resources"), index_of(["wood", "stone"]))
-    w.one_hot(f"{name}.market", t.get("market"), MARKET_NUMBER)
-    w.one_hot(f"{name}.harbour_tile", t.get("harbour_tile"), ORDER_TILES)
-    w.one_hot(f"{name}.animal", t.get("animal"), ANIMALS)
-    # present-but-0 and false must differ from absent: numbers + 1, flags one-hot
-    for key, scale in (("level", 5), ("wheat_cost", 4), ("cost", 4), ("animals_left", 5), ("keyples_left", 4),
-                       ("exchanges_left", 3), ("keyples_most", 2), ("tier", 3)):
-        w.number(f"{name}.{key} + 1", None if t.get(key) is None else t[key] + 1, scale)
-    for key in ("mandatory", "fixed_cost", "farms_and_fields_only", "activator", "flag"):
-        w.one_hot(f"{name}.{key}", t.get(key), BOOL)
+#: Dicts of the observation written field by field (Writer.fields).
+#: A task: its kind, seat and every parameter a kind may have (kernel/keyside/observe.c task_json);
+#: present-but-0 and false must differ from absent: these numbers + 1, the flags one-hot.
+_PLUS_ONE = {key: f"{key} + 1" for key in ("level", "wheat_cost", "cost", "animals_left", "keyples_left",
+                                            "exchanges_left", "keyples_most", "tier")}
+_TASK = Fields(("kind", "one_hot", TASKS), ("player", "one_hot", SEAT), ("harbour", "one_hot", HARBOUR_NUMBER),
+               ("colour", "one_hot", TASK_COLOURS), ("colours", "counts", COLOURS),
+               ("resources", "counts", TASK_RESOURCES), ("market", "one_hot", MARKET_NUMBER),
+               ("harbour_tile", "one_hot", ORDER_TILES), ("animal", "one_hot", ANIMALS),
+               *((_PLUS_ONE[key], "number", scale) for key, scale in zip(_PLUS_ONE, (5, 4, 4, 5, 4, 3, 2, 3))),
+               *((key, "one_hot", BOOL)
+                 for key in ("mandatory", "fixed_cost", "farms_and_fields_only", "activator", "flag")))
+_HARBOUR = Fields(("tile", "one_hot", TILES), ("score", "one_hot", HARBOUR_NUMBER), ("red", "flag", None),
+                  ("dice_spaces", "number", 4), ("keyple_spaces", "number", 7), ("sailor", "one_hot", COLOURS),
+                  ("colour", "one_hot", COLOURS), ("resolved", "flag", None), required=True)
+_DIE = Fields(("owner", "one_hot", DIE_OWNER), ("value", "number", 6))
+_HEADLAND = Fields(("tile", "one_hot", HEADLAND_TILES), ("owner", "one_hot", SEAT), ("faces", "one_hot", FACES))
+_MARKET = Fields(("tile", "one_hot", MARKETS), ("reverse", "flag", None), ("trade", "one_hot", TRADES))
+_ICON = Fields(("resource", "one_hot", ICONS), ("animal", "one_hot", ANIMALS))
+_RESOURCE_LOCATION = Fields(("kind", "one_hot", RL_KINDS), ("owner", "one_hot", RL_OWNER),
+                            ("has_tokens", "flag", None), ("tokens", "number", 12), ("farm", "one_hot", FARMS),
+                            ("side", "one_hot", FARM_SIDES), ("icons", "dicts", (_ICON, 4)))
+_MAT_AND_TOWN = Fields(("mat", "number", 12), ("town", "number", 12))
+_BUILDINGS = Fields(*(spec for col in COLOURS                 # {"yellow.letter": ..., "yellow.house": ...}
+                      for spec in ((f"{col}.letter", "one_hot", LETTERS), (f"{col}.house", "flag", None))))
+_SCORE_PARTS = Fields(*((part, "number", 20) for part in ("gems", "statue", "support", "beach", "skill_tiles",
+                                                          "fields")), ("total", "number", 100))
+
+
+def _task(t: dict) -> dict:
+    """A task of observation["task"] / ["pending"] with its "+ 1" numbers, for _TASK."""
+    return {**t, **{_PLUS_ONE[key]: v + 1 for key, v in t.items() if key in _PLUS_ONE and v is not None}}
 
 
 def encode(obs: dict, params: dict, w: Writer) -> None:
@@ -91,12 +106,8 @@ def encode(obs: dict, params: dict, w: Writer) -> None:
     w.one_hot("current_player", obs["current_player"], PLAYER)
     w.one_hot("turn", obs["turn"], TURN)
     w.flag("end_triggered", obs["end_triggered"])
-    _task(w, "task", obs["task"] or {})
-    pending = obs["pending"]
-    if len(pending) > PENDING:
-        raise ValueError(f"observation tensor: {len(pending)} pending tasks, at most {PENDING}")
-    for i in range(PENDING):
-        _task(w, f"pending[{i}]", pending[i] if i < len(pending) else {})
+    w.fields("task", _task(obs["task"] or {}), _TASK)
+    w.dicts("pending", [_task(t) for t in obs["pending"]], _TASK, PENDING)
     w.counts("markets_to_flip", obs["markets_to_flip"], MARKET_NUMBER)
     activated = obs["markets_activated"]
     for q in range(SEATS):
@@ -113,19 +124,16 @@ def encode(obs: dict, params: dict, w: Writer) -> None:
         w.counts(f"boats[{b}].sailors", boat.get("sailors"), COLOURS)
     for sp, hl in enumerate(obs["headlands"]):
         hl = hl or {}
-        w.one_hot(f"headlands[{sp}].tile", hl.get("tile"), HEADLAND_TILES)
-        w.one_hot(f"headlands[{sp}].owner", hl.get("owner"), SEAT)
         faces = hl.get("faces")       # one of the two harbours beside space sp: H(sp+1), H(sp+2)
-        side = {sp + 1: "H(i+1)", (sp + 1) % 12 + 1: "H(i+2)"}.get(faces, faces)
-        w.one_hot(f"headlands[{sp}].faces", side, FACES)
+        side = "H(i+1)" if faces == sp + 1 else "H(i+2)" if faces == (sp + 1) % 12 + 1 else faces
+        w.fields(f"headlands[{sp}]", {**hl, "faces": side}, _HEADLAND)
     for m, mk in enumerate(obs["markets"]):
         mk = mk or {}
-        w.one_hot(f"markets[{m}].tile", mk.get("tile"), MARKETS)
-        w.flag(f"markets[{m}].reverse", mk.get("side") == "reverse")
-        w.one_hot(f"markets[{m}].trade", mk.get("trade"), TRADES)
+        w.fields(f"markets[{m}]", {**mk, "reverse": mk.get("side") == "reverse"}, _MARKET)
         w.numbers(f"markets[{m}].keyples", mk.get("keyples"), 1, SEATS)
     for r, rl in enumerate(obs["resource_locations"]):
-        _resource_location(w, f"resource_locations[{r}]", rl or {})
+        rl = rl or {}
+        w.fields(f"resource_locations[{r}]", {**rl, "has_tokens": "tokens" in rl}, _RESOURCE_LOCATION)
     stacks = obs["skill_stacks"]
     for col in COLOURS:
         w.counts(f"skill_stacks.{col}", stacks[col], SKILL_VALUES)
@@ -136,10 +144,11 @@ def encode(obs: dict, params: dict, w: Writer) -> None:
     w.numbers("gem_bag.contents", [contents["emerald"], contents["ruby"], contents["sapphire"]], 12, 3)
     w.numbers("scores", obs["scores"], 100, SEATS)
     seats = obs["seats"]
-    for q in range(SEATS):
-        _seat(w, f"seats[{q}]", seats[q] if q < len(seats) else None)
+    for q in range(min(len(seats), SEATS)):
+        _seat(w, f"seats[{q}]", seats[q])
+    w.empty_slots(lambda q: _seat(w, f"seats[{q}]", None), range(len(seats), SEATS))
     kt = obs.get("keytoma") or {}
-    w.numbers("keytoma.dice", [(kt.get("dice") or {}).get(c) or 0 for c in COLOURS], 6, 6)
+    w.numbers_by("keytoma.dice", {colour: n for colour, n in (kt.get("dice") or {}).items() if n}, COLOURS, 6)
     w.counts("keytoma.dice_left", kt.get("dice_left"), COLOURS)
     w.number("keytoma.supply", kt.get("supply"), 20)
     w.numbers("keytoma.keyples", kt.get("keyples"), 3, 12)
@@ -161,69 +170,32 @@ def encode(obs: dict, params: dict, w: Writer) -> None:
 
 
 def _harbour(w: Writer, at: str, hb: dict) -> None:
-    w.one_hot(f"{at}.tile", hb["tile"], TILES)
-    w.one_hot(f"{at}.score", hb["score"], HARBOUR_NUMBER)
-    w.flag(f"{at}.red", hb["red"])
-    w.number(f"{at}.dice_spaces", hb["dice_spaces"], 4)
-    w.number(f"{at}.keyple_spaces", hb["keyple_spaces"], 7)
-    w.one_hot(f"{at}.sailor", hb["sailor"], COLOURS)
-    w.one_hot(f"{at}.colour", hb["colour"], COLOURS)
-    w.flag(f"{at}.resolved", hb["resolved"])
-    dice = hb["dice"]
-    if len(dice) > SEATS:
-        raise ValueError(f"observation tensor: {at}.dice has {len(dice)} dice, at most {SEATS}")
-    for i in range(SEATS):                # in the order they were placed
-        owner, value = dice[i] if i < len(dice) else (None, 0)
-        w.one_hot(f"{at}.dice[{i}].owner", owner, DIE_OWNER)
-        w.number(f"{at}.dice[{i}].value", value, 6)
+    w.fields(at, hb, _HARBOUR)
+    dice = [{"owner": owner, "value": value} for owner, value in hb["dice"]]     # in the order placed
+    w.dicts(f"{at}.dice", dice, _DIE, SEATS)
     w.numbers(f"{at}.keyples", hb["keyples"], 7, SEATS)
-
-
-def _resource_location(w: Writer, at: str, rl: dict) -> None:
-    w.one_hot(f"{at}.kind", rl.get("kind"), RL_KINDS)
-    w.one_hot(f"{at}.owner", rl.get("owner"), RL_OWNER)
-    w.flag(f"{at}.has_tokens", "tokens" in rl)
-    w.number(f"{at}.tokens", rl.get("tokens"), 12)
-    w.one_hot(f"{at}.farm", rl.get("farm"), FARMS)
-    w.one_hot(f"{at}.side", rl.get("side"), FARM_SIDES)
-    icons = rl.get("icons") or [{}] * 4
-    for i in range(4):
-        w.one_hot(f"{at}.icons[{i}].resource", icons[i].get("resource"), ICONS)
-        w.one_hot(f"{at}.icons[{i}].animal", icons[i].get("animal"), ANIMALS)
 
 
 def _seat(w: Writer, at: str, seat: dict | None) -> None:
     seat = seat or {}
-    w.number(f"{at}.mat", seat.get("mat"), 12)
-    w.number(f"{at}.town", seat.get("town"), 12)
-    goods = seat.get("goods") or {}
-    w.numbers(f"{at}.goods", [goods.get(g, 0) for g in GOODS], 10, len(GOODS))
-    keyples = seat.get("keyples") or {}
-    v = [0] * len(LOCATIONS)
-    for loc, n in keyples.items():
-        if loc not in LOCATIONS:
-            raise ValueError(f"observation tensor: {at}.keyples has unknown location {loc!r}")
-        v[LOCATIONS[loc]] = n
-    w.numbers(f"{at}.keyples", v, 4, len(LOCATIONS))
-    tracks = seat.get("tracks") or {}
-    w.numbers(f"{at}.tracks", [tracks.get(c, 0) for c in COLOURS], 4, len(COLOURS))
+    w.fields(at, seat, _MAT_AND_TOWN)
+    w.numbers_by(f"{at}.goods", seat.get("goods"), GOODS, 10)
+    w.numbers_by(f"{at}.keyples", seat.get("keyples"), LOCATIONS, 4)
+    w.numbers_by(f"{at}.tracks", seat.get("tracks"), COLOURS, 4)
     w.counts(f"{at}.skill_tiles", [tuple(t) for t in seat.get("skill_tiles") or ()], SKILL_TILES)
     buildings = seat.get("buildings") or {}
     unknown = set(buildings) - set(COLOURS)
     if unknown:
         raise ValueError(f"observation tensor: {at}.buildings has unknown colour {unknown.pop()!r}")
-    for col in COLOURS:
-        b = buildings.get(col) or {}
-        w.one_hot(f"{at}.buildings.{col}.letter", b.get("letter"), LETTERS)
-        w.flag(f"{at}.buildings.{col}.house", b.get("house"))
+    w.fields(f"{at}.buildings", {f"{col}.{key}": value for col, b in buildings.items()
+                                 for key, value in (b or {}).items()}, _BUILDINGS)
     w.counts(f"{at}.headlands_built", seat.get("headlands_built"), HEADLAND_LETTERS)
     w.one_hot(f"{at}.strip", seat.get("strip"), STRIPS)
     w.number(f"{at}.dice_set", seat.get("dice_set"), 6)
-    dice = seat.get("dice") or {}
-    w.numbers(f"{at}.dice", [dice.get(c) or 0 for c in COLOURS], 6, len(COLOURS))   # 0: unknown or unset
+    dice = {colour: n for colour, n in (seat.get("dice") or {}).items() if n}     # 0: unknown or unset
+    w.numbers_by(f"{at}.dice", dice, COLOURS, 6)
     w.counts(f"{at}.dice_left", seat.get("dice_left"), COLOURS)
     score = seat.get("score") or {}
     w.numbers(f"{at}.score.harbours", score.get("harbours"), 20, 12)
     w.numbers(f"{at}.score.buildings", score.get("buildings"), 20, len(COLOURS))
-    for part in ("gems", "statue", "support", "beach", "skill_tiles", "fields", "total"):
-        w.number(f"{at}.score.{part}", score.get(part), 100 if part == "total" else 20)
+    w.fields(f"{at}.score", score, _SCORE_PARTS)

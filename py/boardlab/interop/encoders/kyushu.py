@@ -6,11 +6,14 @@ kernel/kyushu/observe.c (kyushu_observe_json) and py/boardlab/data/kyushu.json;
 the slices are ``tensors.layout(game)`` and docs/tensors.md."""
 from __future__ import annotations
 
+import operator
+from itertools import chain
+
 import numpy as np
 
 from boardlab.games import kyushu as _kyushu
 
-from .writer import Writer, index_of
+from .writer import Fields, Writer, index_of
 
 SEATS = 5                       # kernel/kyushu/kyushu.h KY_MAXP
 GRID = 32                       # KY_N
@@ -53,6 +56,29 @@ _T, _C, _R = 0, len(TERRAINS), len(TERRAINS) + len(COLOURS)
 _TILE, _TRAV, _FV, _CARD, _SQUARE, _NAME = range(_R + len(COLOURS), len(PLANES))
 
 
+#: Dicts of the observation written field by field (Writer.fields).
+_BOX = Fields(("box", "one_hot", SEAT), ("owner", "one_hot", SEAT), ("label", "one_hot", BOX_LABELS),
+              ("card", "one_hot", MAP_CARDS))
+_TAKING = Fields(("seat", "one_hot", SEAT), ("box", "one_hot", SEAT), ("card", "one_hot", MAP_CARDS),
+                 ("option", "one_hot", TAKE_OPTIONS))
+_MOST_FEWEST = Fields(("card", "one_hot", MOST_FEWEST), ("side", "one_hot", MF_SIDES))
+_PLACED = Fields(("owner", "one_hot", SEAT), ("host", "one_hot", SEAT), ("row", "number", GRID),
+                 ("col", "number", GRID), ("name", "number", GRID * GRID), ("active", "flag", None))
+_SENDING = Fields(("seat", "one_hot", SEAT), ("host", "one_hot", SEAT), ("from", "number", GRID * GRID),
+                  ("colour", "one_hot", COLOUR))
+_CARD = Fields(("card", "one_hot", CARDS), ("orientation", "one_hot", ORIENTATIONS), ("row", "number", GRID),
+               ("col", "number", GRID), ("height", "number", 3), ("width", "number", 3),
+               ("z", "number", MAP_CARDS_PER_MAP))
+_MAP = Fields(("seat", "one_hot", SEAT), ("province", "one_hot", PROVINCES), ("bbox.known", "flag", None),
+              *((f"bbox.{key}", "number", GRID) for key in ("top", "left", "bottom", "right")),
+              ("cards", "dicts", (_CARD, MAP_CARDS_PER_MAP)))
+_SCORES = Fields(*((key, "number", 100 if key == "total" else 20) for key in SCORES))
+_MY_TURN = Fields(("seat", "one_hot", SEAT), ("placed", "flag", None), ("terraformed", "flag", None),
+                  ("box", "one_hot", BOXES), ("option", "one_hot", OPTIONS),
+                  ("orientation", "one_hot", ORIENTATIONS), ("layer", "one_hot", LAYERS),
+                  ("discarded", "number", GRID * GRID))
+
+
 def encode(obs: dict, params: dict, w: Writer) -> None:
     """Append ``obs`` (a Kyushu observation dict) to ``w``."""
     w.one_hot("viewer", obs["viewer"], SEAT)
@@ -79,19 +105,10 @@ def encode(obs: dict, params: dict, w: Writer) -> None:
         w.counts(f"{at}.cards", cards, MAP_CARDS)
     _per_seat(w, "hands", obs["hands"], hand)
 
-    def box(at, b):
-        w.one_hot(f"{at}.box", b.get("box"), SEAT)
-        w.one_hot(f"{at}.owner", b.get("owner"), SEAT)
-        w.one_hot(f"{at}.label", b.get("label"), BOX_LABELS)
-        w.one_hot(f"{at}.card", b.get("card"), MAP_CARDS)
-    _per_seat(w, "pick_boxes", obs["pick_boxes"], box, {})
+    w.dicts("pick_boxes", obs["pick_boxes"], _BOX, SEATS)
     _per_seat(w, "selected", obs["selected"], lambda at, card: w.one_hot(at, card, MAP_CARDS))
-    taking = obs["taking"] or {}
     w.flag("taking.known", obs["taking"] is not None)
-    w.one_hot("taking.seat", taking.get("seat"), SEAT)
-    w.one_hot("taking.box", taking.get("box"), SEAT)
-    w.one_hot("taking.card", taking.get("card"), MAP_CARDS)
-    w.one_hot("taking.option", taking.get("option"), TAKE_OPTIONS)
+    w.fields("taking", obs["taking"] or {}, _TAKING)
 
     def offered(at, p):
         w.one_hot(f"{at}.province", p.get("province"), PROVINCES)
@@ -99,109 +116,104 @@ def encode(obs: dict, params: dict, w: Writer) -> None:
     _per_slot(w, "provinces_offered", obs["provinces_offered"], len(PROVINCES) // 2, offered, {})
 
     def most_fewest(at, mf):
-        w.one_hot(f"{at}.card", mf.get("card"), MOST_FEWEST)
-        w.one_hot(f"{at}.side", mf.get("side"), MF_SIDES)
+        w.fields(at, mf, _MOST_FEWEST)
         _per_slot(w, f"{at}.seats", mf.get("seats") or [], 2, lambda a, seat: w.one_hot(a, seat, SEAT))
     _per_seat(w, "most_fewest", obs["most_fewest"], most_fewest, {})
     trav = obs["travelers"]
     w.numbers("travelers.held", trav["held"], 2, SEATS)
-
-    def placed(at, t):
-        w.one_hot(f"{at}.owner", t.get("owner"), SEAT)
-        w.one_hot(f"{at}.host", t.get("host"), SEAT)
-        w.number(f"{at}.row", t.get("row"), GRID)
-        w.number(f"{at}.col", t.get("col"), GRID)
-        w.number(f"{at}.name", _cell(t.get("name"), f"{at}.name"), GRID * GRID)
-        w.flag(f"{at}.active", t.get("active"))
-    _per_slot(w, "travelers.placed", trav["placed"], TRAVELERS, placed, {})
+    w.dicts("travelers.placed", [{**t, "name": _cell(t.get("name"), f"travelers.placed[{i}].name")}
+                                 for i, t in enumerate(trav["placed"])], _PLACED, TRAVELERS)
     sending = trav["sending"] or {}
     w.flag("travelers.sending.known", trav["sending"] is not None)
-    w.one_hot("travelers.sending.seat", sending.get("seat"), SEAT)
-    w.one_hot("travelers.sending.host", sending.get("host"), SEAT)
-    w.number("travelers.sending.from", _cell(sending.get("from"), "travelers.sending.from"), GRID * GRID)
-    w.one_hot("travelers.sending.colour", sending.get("colour"), COLOUR)
-    _per_seat(w, "maps", obs["maps"], lambda at, m: _map(w, at, m), {})
+    w.fields("travelers.sending", {**sending, "from": _cell(sending.get("from"), "travelers.sending.from")},
+             _SENDING)
+    w.dicts("maps", [_map(m) for m in obs["maps"]], _MAP, SEATS)     # but their cells: the grid planes, last
 
     def score(at, s):
-        for key in SCORES:
-            w.number(f"{at}.{key}", s.get(key), 100 if key == "total" else 20)
+        w.fields(at, s, _SCORES)
         w.numbers(f"{at}.most_metrics", s.get("most_metrics"), 20, METRICS)
         w.numbers(f"{at}.fewest_metrics", s.get("fewest_metrics"), 20, METRICS)
     _per_seat(w, "scores", obs["scores"], score, {})
     w.flag("unrevealed", obs["unrevealed"])
     turn = obs["my_turn"] or {}
     w.flag("my_turn.known", obs["my_turn"] is not None)
-    w.one_hot("my_turn.seat", turn.get("seat"), SEAT)
-    w.flag("my_turn.placed", turn.get("placed"))
-    w.flag("my_turn.terraformed", turn.get("terraformed"))
-    w.one_hot("my_turn.box", turn.get("box"), BOXES)
-    w.one_hot("my_turn.option", turn.get("option"), OPTIONS)
-    w.one_hot("my_turn.orientation", turn.get("orientation"), ORIENTATIONS)
-    w.one_hot("my_turn.layer", turn.get("layer"), LAYERS)
-    w.number("my_turn.discarded", _cell(turn.get("discarded") or None, "my_turn.discarded"), GRID * GRID)
+    w.fields("my_turn", {**turn, "discarded": _cell(turn.get("discarded") or None, "my_turn.discarded")},
+             _MY_TURN)
     _per_slot(w, "my_turn.discarded_colours", turn.get("discarded_colours") or [], 2,
               lambda at, c: w.one_hot(at, c, COLOUR))
     w.one_hot("my_turn.tile", turn.get("tile"), TERRAIN)
-    grids = np.zeros((SEATS, len(PLANES), GRID, GRID), np.float32)
-    for p, m in enumerate(obs["maps"]):
-        _cells(grids[p], m.get("cells") or (), f"maps[{p}].cells")
     what = f"{len(PLANES)} planes of {GRID}x{GRID} (row, col): " + ", ".join(PLANES)
-    for p in range(SEATS):
-        w.array(f"maps[{p}].cells", grids[p], what)
+    starts = [w.block(f"maps[{p}].cells", len(PLANES) * GRID * GRID, what) for p in range(SEATS)]
+    _cells(w, starts, [m.get("cells") or () for m in obs["maps"]])
 
 
-def _map(w: Writer, at: str, m: dict) -> None:
-    """One seat's map but its cells (those are the grid planes, written last)."""
-    w.one_hot(f"{at}.seat", m.get("seat"), SEAT)
-    w.one_hot(f"{at}.province", m.get("province"), PROVINCES)
-    bbox = m.get("bbox") or {}
-    w.flag(f"{at}.bbox.known", m.get("bbox") is not None)
-    for key in ("top", "left", "bottom", "right"):
-        w.number(f"{at}.bbox.{key}", bbox.get(key), GRID)
-
-    def card(a, c):
-        w.one_hot(f"{a}.card", c.get("card"), CARDS)
-        w.one_hot(f"{a}.orientation", c.get("orientation"), ORIENTATIONS)
-        w.number(f"{a}.row", c.get("row"), GRID)
-        w.number(f"{a}.col", c.get("col"), GRID)
-        w.number(f"{a}.height", c.get("height"), 3)
-        w.number(f"{a}.width", c.get("width"), 3)
-        w.number(f"{a}.z", c.get("z"), MAP_CARDS_PER_MAP)
-    _per_slot(w, f"{at}.cards", m.get("cards") or [], MAP_CARDS_PER_MAP, card, {})
+def _map(m: dict) -> dict:
+    """One seat's map with its bbox's fields at the top, for _MAP."""
+    bbox = m.get("bbox")
+    return {**m, "bbox.known": bbox is not None, **{f"bbox.{key}": v for key, v in (bbox or {}).items()}}
 
 
-def _cells(grid: np.ndarray, cells, at: str) -> None:
-    """Fill one map's planes from its cells (each cell at its row and col)."""
-    for cell in cells:
-        r, c = cell["row"], cell["col"]
-        if not (isinstance(r, int) and isinstance(c, int) and 0 <= r < GRID and 0 <= c < GRID):
-            raise ValueError(f"observation tensor: {at} has a cell outside the grid: row {r!r}, col {c!r}")
-        _set(grid, _T, cell["terrain"], TERRAIN, f"{at}.terrain", r, c)
-        _set(grid, _C, cell["colour"], COLOUR, f"{at}.colour", r, c)
-        _set(grid, _R, cell["resource"], COLOUR, f"{at}.resource", r, c)
-        grid[_TILE, r, c] = 1.0 if cell["tile"] else 0.0
-        grid[_TRAV, r, c] = 1.0 if cell["traveler"] else 0.0
-        grid[_FV, r, c] = float(cell["factory_value"] or 0) / 4.0
-        card = cell["card"]
-        if card is not None:
-            if card not in CARDS:
-                raise ValueError(f"observation tensor: {at}.card has unknown value {card!r}")
-            grid[_CARD, r, c] = (CARDS[card] + 1) / (len(CARDS) + 1)
-        square = cell["square"]
-        if square is not None:
-            if square not in range(6):
-                raise ValueError(f"observation tensor: {at}.square has unknown value {square!r}")
-            grid[_SQUARE, r, c] = (square + 1) / 6
-        grid[_NAME, r, c] = _cell(cell["name"], f"{at}.name") / (GRID * GRID)
+#: A cell's fields, read at once; a field's values as {value: plane} (-1 for None: no plane)
+#: or {value: float} (0 for None); a row and col as the cell's place in a plane.
+_CELL_FIELDS = operator.itemgetter("row", "col", "terrain", "colour", "resource", "tile", "traveler",
+                                   "factory_value", "card", "square", "name")
+_TERRAIN_PLANE = {None: -1, **{t: _T + i for t, i in TERRAIN.items()}}
+_COLOUR_PLANE = {None: -1, **{c: _C + i for c, i in COLOUR.items()}}
+_RESOURCE_PLANE = {None: -1, **{c: _R + i for c, i in COLOUR.items()}}
+_CARD_VALUE = {None: 0.0, **{c: (i + 1) / (len(CARDS) + 1) for c, i in CARDS.items()}}
+_SQUARE_VALUE = {None: 0.0, **{s: (s + 1) / 6 for s in range(6)}}
+_PLACE = {(r, c): r * GRID + c for r in range(GRID) for c in range(GRID)}
+_NUMBER_PLANES = np.arange(_TILE, _NAME + 1)[:, None] * (GRID * GRID)
 
 
-def _set(grid, first: int, value, index: dict, name: str, r: int, c: int) -> None:
-    if value is None:
+def _cells(w: Writer, starts: list, cells_per_map: list) -> None:
+    """Every map's planes (map p's from ``starts[p]``) from its cells, each cell at its row
+    and col: one column of values per field for all cells, scattered at once."""
+    cells = [cell for cells in cells_per_map for cell in cells]
+    n = len(cells)
+    if not n:
         return
     try:
-        grid[first + index[value], r, c] = 1.0
-    except (KeyError, TypeError):
-        raise ValueError(f"observation tensor: {name} has unknown value {value!r}") from None
+        (rows, cols, terrains, colours, resources, tiles, travelers, factory_values, cards, squares,
+         names) = zip(*map(_CELL_FIELDS, cells))
+        if set(map(type, rows + cols)) != {int}:        # (True or 1.0 is no row)
+            raise TypeError
+        place = np.fromiter(map(_PLACE.__getitem__, zip(rows, cols)), np.intp, n)
+        planes = np.fromiter(chain(map(_TERRAIN_PLANE.__getitem__, terrains),
+                                   map(_COLOUR_PLANE.__getitem__, colours),
+                                   map(_RESOURCE_PLANE.__getitem__, resources)), np.intp, 3 * n).reshape(3, n)
+        values = np.fromiter(chain(map(bool, tiles), map(bool, travelers),
+                                   (float(v or 0) / 4.0 for v in factory_values),
+                                   map(_CARD_VALUE.__getitem__, cards), map(_SQUARE_VALUE.__getitem__, squares),
+                                   map(_NAME_VALUE.__getitem__, names)), np.float64, 6 * n)
+    except (KeyError, TypeError, ValueError, OverflowError):
+        for p, map_cells in enumerate(cells_per_map):
+            _check_cells(map_cells, f"maps[{p}].cells")      # raises the error naming the field
+        raise
+    place += np.repeat(starts[:len(cells_per_map)], [len(c) for c in cells_per_map])
+    one = planes >= 0
+    w.scatter(np.concatenate([(planes * (GRID * GRID) + place)[one], (_NUMBER_PLANES + place).ravel()]),
+              np.concatenate([np.ones(np.count_nonzero(one)), values]))
+
+
+def _check_cells(cells, at: str) -> None:
+    """The first field of ``cells`` that is not a value a cell can have, as a ValueError."""
+    for cell in cells:
+        r, c = cell["row"], cell["col"]
+        if not (type(r) is int and type(c) is int and 0 <= r < GRID and 0 <= c < GRID):
+            raise ValueError(f"observation tensor: {at} has a cell outside the grid: row {r!r}, col {c!r}")
+        for key, index in (("terrain", TERRAIN), ("colour", COLOUR), ("resource", COLOUR), ("card", CARDS),
+                           ("square", _SQUARE_VALUE)):
+            value = cell[key]
+            try:
+                known = value is None or value in index
+            except TypeError:             # unhashable
+                known = False
+            if not known:
+                raise ValueError(f"observation tensor: {at}.{key} has unknown value {value!r}")
+        name = cell["name"]
+        if not (isinstance(name, str) and name in _CELL_NUMBERS):
+            raise ValueError(f"observation tensor: {at}.name has unknown value {name!r}")
 
 
 def _cell(name, field: str) -> int | None:
@@ -220,14 +232,16 @@ def _cell_name(row: int, col: int) -> str:
 
 
 _CELL_NUMBERS = {_cell_name(r, c): r * GRID + c + 1 for r in range(GRID) for c in range(GRID)}
+_NAME_VALUE = {name: number / (GRID * GRID) for name, number in _CELL_NUMBERS.items()}
 
 
 def _per_slot(w: Writer, name: str, values: list, slots: int, write, empty=None) -> None:
     """``write(field name, value)`` for slots 0..``slots``-1 (``empty`` past the list's end)."""
     if len(values) > slots:
         raise ValueError(f"observation tensor: {name} has {len(values)} entries, at most {slots}")
-    for i in range(slots):
-        write(f"{name}[{i}]", values[i] if i < len(values) else empty)
+    for i in range(len(values)):
+        write(f"{name}[{i}]", values[i])
+    w.empty_slots(lambda i: write(f"{name}[{i}]", empty), range(len(values), slots))
 
 
 def _per_seat(w: Writer, name: str, values: list, write, empty=None) -> None:
