@@ -309,3 +309,24 @@ def test_a_kyushu_cell_outside_the_grid_is_an_error_naming_the_field():
     obs["my_turn"] = {"discarded": "zz9"}
     with pytest.raises(ValueError, match=r"my_turn\.discarded has unknown value 'zz9'"):
         tensors.encode(game, obs)
+
+
+@pytest.mark.parametrize("name,path,value,match", [
+    ("kyushu", ("maps",), [1, 2], r"malformed observation"),
+    ("kyushu", ("travelers", "placed"), [3], r"malformed observation"),
+    ("kyushu", ("most_fewest",), [{"seats": 5}], r"most_fewest|malformed"),
+    ("keyside", ("pending",), [7], r"malformed observation"),
+    ("keyside", ("harbours", 0, "dice"), [1, 2], r"malformed observation"),
+    ("kyushu", ("scores",), [5, 6], r"scores\[0\] should be a dict, not int"),
+])
+def test_a_value_of_the_wrong_kind_is_a_value_error(name, path, value, match):
+    """A number where a list of dicts (or pairs) belongs: a ValueError, not a TypeError or
+    AttributeError from inside the encoder."""
+    game = boardlab.make(name, players=2)
+    obs = game.new_initial_state(seed=0).observation(0)
+    at = obs
+    for key in path[:-1]:
+        at = at[key]
+    at[path[-1]] = value
+    with pytest.raises(ValueError, match=match):
+        tensors.encode(game, obs)

@@ -38,7 +38,12 @@ _WRITERS: dict[str, Callable[[dict, dict, Writer], None]] = {
 def _written(fill):
     def encoder(obs: dict, params: dict) -> list[float]:
         w = Writer()
-        fill(obs, params, w)
+        try:
+            fill(obs, params, w)
+        except (TypeError, AttributeError) as e:    # a value of the wrong kind where the
+            # checks above do not look (a number where a list of dicts belongs): still a
+            # ValueError, never a crash of the caller's loop over observations
+            raise ValueError(f"observation tensor: a malformed observation ({e})") from None
         return w.floats()
     encoder.__doc__ = fill.__doc__
     return encoder

@@ -174,6 +174,8 @@ class Writer:
 
     def _put(self, start: int, at: str, d: dict, fields: Fields) -> None:
         """``fields`` of ``d`` from ``start``, as the methods of the same names write them."""
+        if not isinstance(d, dict):
+            raise ValueError(f"observation tensor: {at} should be a dict, not {type(d).__name__}")
         if fields.required:
             _check_required(at, d, fields)
         out, places = self.out, fields.places
