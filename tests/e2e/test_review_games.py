@@ -137,7 +137,7 @@ def test_review_of_a_whole_game(browser, server, shots, name):
     assert decision_shown(page) == flagged
     line = page.locator('[data-testid="stMarkdownContainer"]', has_text="Better move:")
     assert f"{lost:.1f} win-% points lost" in line.first.inner_text()
-    assert page.locator(".bl-evalbar").count() >= 1
+    page.locator(".bl-evalbar").first.wait_for(timeout=30000)     # drawn with the board
     page.locator(".bl-evalbar").first.scroll_into_view_if_needed()   # the board and the line
     page.screenshot(path=str(shots / f"review-{name}-03-better-move.png"), full_page=True)
 
