@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from boardlab.games.kyushu import col_name  # noqa: F401 (the notation's column letters)
+from boardlab.games.kyushu import col_name
 
 from . import kyushu_text as kt
 from .base import esc
