@@ -317,11 +317,11 @@ TABLE_VERSION_JS = r"""
   return -1;
 }
 """
-# A decision: an enabled button of the seat's input area, or a lit place on the board (a
-# Kitsu Katana's target is clicked on the table).
+# A decision: an enabled button of the seat's input area (not a widget's help icon, which is a
+# button too), or a lit place on the board (a Kitsu Katana's target is clicked on the table).
 TABLE_CHOICES_JS = r"""
 () => [...document.querySelectorAll(
-    '.st-key-play_input button:not([disabled]), .st-key-tbl_board button.blb-place:not([disabled]), .st-key-tbl_board button.blb-legal:not([disabled])')]
+    '.st-key-play_input button:not([disabled]):not([aria-label^="Help for"]), .st-key-tbl_board button.blb-place:not([disabled]), .st-key-tbl_board button.blb-legal:not([disabled])')]
   .filter(b => !b.closest('[data-stale="true"]'))
 """
 TABLE_TURN_JS = r"""
