@@ -39,6 +39,7 @@ def data_dir() -> Path:
 
 _IMPORT_LOCK = 0x626C6A73   # PostgreSQL advisory lock key of the JSON import ("bljs")
 
+
 class NoSuchGame(LookupError):
     """No game has this id on this database."""
 
