@@ -63,6 +63,22 @@ def legal_names(at) -> set[str]:
     return {st.action_to_string(a) for a in st.legal_actions()}
 
 
+def shown_option(at, by_option):
+    """The island option whose places are lit, and the dice not chosen (their mat buttons
+    wait). A boat is chosen by a die's row (a die of one option) and, when two of its
+    boats reach one harbour, a row of its boats; other decisions have one row of options.
+    Every option of ``island_options`` is in the rows."""
+    row = next((r for r in at.radio if r.key and r.key.endswith("_opt")), None)
+    boat = next((r for r in at.radio if r.key and "_boat_" in r.key), None)
+    if row is None:
+        assert len(by_option) <= 1
+        return next(iter(by_option), None), set()
+    assert set(row.options) == {lb.split(", boat at")[0] for lb in by_option}
+    option = row.value + (f", {boat.value}" if boat is not None else "")
+    dice = {o for o in row.options if re.fullmatch(r"\w+ \d", o)} - {row.value}
+    return option, dice
+
+
 def one_step(at, rng):
     """Take one decision the way a player does: a lit place on the island, else a button; check
     that everything offered is legal and that every legal decision is offered."""
@@ -74,16 +90,16 @@ def one_step(at, rng):
     assert offered <= legal
     places = legal_places(at, "-island") if boards(at, "-island") else []
     obs = state.observation(state.current_player)
-    radio = [r for r in at.radio if r.key and r.key.endswith("_opt")]
-    options = radio[0].options if radio else []
     names = {int(a): state.action_to_string(int(a)) for a in state.legal_actions()}
     by_option, rest = kui.island_options(names, obs)
-    option = radio[0].value if radio else next(iter(by_option), None)
-    assert set(options or by_option) == set(by_option)
+    option, later = shown_option(at, by_option)
     if places:
         assert {p["id"] for p in places} == set(by_option[option])
     on_island = {names[a] for opt in by_option.values() for a in opt.values()}
-    assert offered | on_island == legal and offered == {names[a] for a in rest}   # nothing missing
+    # nothing missing: what is not on screen is a die's mat button, shown once its die is chosen
+    later = {names[a] for a in rest if (m := re.fullmatch(r"(\w+ \d) to mat", names[a]))
+             and m.group(1).capitalize() in later}
+    assert offered | on_island | later == legal and offered | later == {names[a] for a in rest}
     before = len(state.history)
     if places and (not buttons or rng.random() < 0.7):
         click_place(at, "-island", rng.choice(places)["id"])
@@ -158,9 +174,9 @@ def test_a_boat_is_sent_by_clicking_its_harbour():
     at = run_ui(state)
     places = legal_places(at, "-island")
     assert places and all(re.fullmatch(r"H\d+", p["id"]) for p in places)
-    option = at.radio(key="t_opt").value
     names = {int(a): state.action_to_string(int(a)) for a in state.legal_actions()}
     by_option, _ = kui.island_options(names, state.observation(state.current_player))
+    option, _ = shown_option(at, by_option)
     assert {p["id"] for p in places} == set(by_option[option])
     assert all(names[a].startswith(f"lead {option.split(',')[0].lower()}:") for a in by_option[option].values())
     # a die whose boats reach different harbours is one option, else one per boat
@@ -172,6 +188,18 @@ def test_a_boat_is_sent_by_clicking_its_harbour():
     mat = [b for b in decisions(at) if state.action_to_string(_action(b)).endswith("to mat")]
     assert mat and all(re.fullmatch(r"\w+ \d: advance \w+", b.label) for b in mat)
     assert all("on your mat, no boat: you advance" in b.help for b in mat)
+    # of the chosen die only: choosing the yellow 6 lights its first boat's harbours, offers
+    # its other boat, and its own mat button
+    assert [names[_action(b)] for b in mat] == [f"{option.split(',')[0].lower()} to mat"]
+    at.radio(key="t_opt").set_value("Yellow 6").run()
+    boat = next(r for r in at.radio if r.key == "t_boat_Yellow 6")
+    boats = [lb.split(", ")[1] for lb in by_option if lb.startswith("Yellow 6, ")]
+    assert boat.options == ["B" + b[1:] for b in boats] and boat.value == boats[0]
+    assert {p["id"] for p in legal_places(at, "-island")} == set(by_option[f"Yellow 6, {boats[0]}"])
+    boat.set_value(boats[1]).run()
+    assert {p["id"] for p in legal_places(at, "-island")} == set(by_option[f"Yellow 6, {boats[1]}"])
+    assert [names[_action(b)] for b in decisions(at) if names[_action(b)].endswith("to mat")] \
+        == ["yellow 6 to mat"]
 
 
 def test_a_whole_year_offers_only_legal_choices():

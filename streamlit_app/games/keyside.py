@@ -135,6 +135,43 @@ def island_options(names: dict, obs: dict):
     return {**lead, **options}, rest
 
 
+_LEAD_OPTION = re.compile(r"(\w+ \d)(?:, (boat at H\d+))?")
+_TO_MAT = re.compile(r"(\w+) (\d) to mat")
+
+
+def choose_option(options: dict, names: dict, key: str, hint=None) -> str:
+    """The option of ``island_options`` whose places are lit, chosen in one row: a die to
+    sail a boat with is one choice in it and, when two of its boats reach one harbour, a
+    second row offers its boats (six and two short choices instead of one per die and boat:
+    the panel stays in the first screen of a phone). The hinted action's option is chosen
+    first."""
+    labels = list(options)
+    default = next((lb for lb in labels if hint in options[lb].values()), labels[0])
+    if hint is not None and hint in names and (m := _TO_MAT.fullmatch(names[hint])):
+        default = next((lb for lb in labels if lb.lower().startswith(f"{m.group(1)} {m.group(2)}")),
+                       default)
+    if len(labels) == 1:
+        return labels[0]
+    row = list(dict.fromkeys(_die_of(lb) or lb for lb in labels))
+    first = _die_of(default) or default
+    chosen = st.radio("Which", row, index=row.index(first), key=f"{key}_opt", horizontal=True,
+                      label_visibility="collapsed")
+    boats = [lb.split(", ", 1)[1] for lb in labels if lb.startswith(chosen + ", ")]
+    if not boats:
+        return chosen
+    boat = st.radio(f"Which boat sails with the {chosen.lower()}", boats,
+                    index=boats.index(default.split(", ", 1)[1]) if first == chosen else 0,
+                    key=f"{key}_boat_{chosen}", horizontal=True, format_func=lambda b: "B" + b[1:],
+                    label_visibility="collapsed")
+    return f"{chosen}, {boat}"
+
+
+def _die_of(option: str) -> str | None:
+    """"Yellow 6" of the options "Yellow 6" and "Yellow 6, boat at H1", else None."""
+    m = _LEAD_OPTION.fullmatch(option)
+    return m.group(1) if m else None
+
+
 def prompt(obs: dict, names=()) -> str:
     """The decision's prompt, saying what is lit on the island and what is a button;
     ``names``: the legal actions' names (the die being set is named from them)."""
@@ -147,8 +184,8 @@ def prompt(obs: dict, names=()) -> str:
         return f"**Set your {die} die{'' if solo else ' in secret'}:**"
     h = task.get("harbour")
     texts = {
-        "land": "**Your turn:** choose a die, then click the lit harbour its boat sails to "
-                "(or put a die on your mat).",
+        "land": "**Your turn:** choose a die (and its boat), then click the lit harbour it "
+                "sails to, or put the die on your mat.",
         "follow": f"**Follow?** Put your die of the same colour on H{h}, or don't.",
         "keyple_in": f"**A keyple may move into H{h}:** click the lit place it comes from, "
                      "or choose no keyple.",
@@ -257,11 +294,7 @@ class KeysideUI(GameUI):
         options, rest = island_options(names, obs)
         chosen = None
         if options:
-            labels = list(options)
-            default = next((i for i, lb in enumerate(labels) if hint in options[lb].values()), 0)
-            option = labels[0] if len(labels) == 1 else st.radio(
-                "Which", labels, index=default, key=f"{key}_opt", horizontal=True,
-                label_visibility="collapsed")
+            option = choose_option(options, names, key, hint)
             places = [bc.Place(pid, kt.decision_label(names[a], obs), rect=place_rect(pid),
                                tip=kt.decision_tip(names[a], obs),
                                mark="hint" if a == hint else None)
@@ -277,6 +310,11 @@ class KeysideUI(GameUI):
             chosen = bc.pick(clicked, options[option])
         if rest and obs["phase"] == "dice" and all(_DIE_VALUE.fullmatch(names[a]) for a in rest):
             return dice_buttons(state, rest, names, key, hint) or chosen
+        if options:                 # a die's mat button with its die (the others wait)
+            die = (_die_of(option) or "").lower()
+            dice = {d.lower() for d in map(_die_of, options) if d}
+            rest = [a for a in rest if not (m := _TO_MAT.fullmatch(names[a]))
+                    or f"{m.group(1)} {m.group(2)}" not in dice - {die}]
         if rest:
             # two to a row where the label fits half the panel, else a row each (not cut)
             short = [a for a in rest if len(self.decision_label(state, a)) <= 24]
