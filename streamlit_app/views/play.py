@@ -47,6 +47,38 @@ CSS = """<style>
 }
 @media (max-width: 640px) {
   [data-testid="stMainBlockContainer"] { padding-left: .6rem; padding-right: .6rem; }
+  /* a phone's first screen is the table's: the header's band is see-through (its menu
+     button stays, the caption starts beside it) and the bar of controls is one row that
+     scrolls sideways */
+  [data-testid="stMainBlockContainer"] { padding-top: .55rem; }
+  [data-testid="stHeader"] { background: transparent; pointer-events: none; }
+  [data-testid="stHeader"] button { pointer-events: auto; }
+  .st-key-play_caption { padding-left: 2.9rem; min-height: 2.2rem; }
+  .st-key-play_bar { flex-wrap: nowrap !important; overflow-x: auto; scrollbar-width: none; }
+  .st-key-play_bar > * { flex: 0 0 auto !important; width: auto !important; }
+  [data-testid="stMainBlockContainer"] [data-testid="stVerticalBlock"] { gap: .7rem; }
+  /* the island's line under it ("Click a lit place…", or the place under a finger) lies
+     on its sea, not under it */
+  [class*="-island"] .blb { position: relative; }
+  [class*="-island"] .blb-note { position: absolute; left: 0; right: 0; bottom: 0; margin: 0;
+    padding: 1px 8px; background: rgba(255, 255, 255, .82); font-size: .82rem; }
+  /* the status line, and the prompt right under it (the slot between them is empty but
+     on an AI's turn) */
+  [data-testid="stLayoutWrapper"]:has(> .st-key-play_status), .st-key-play_status {
+    height: 2.2rem !important; flex-basis: 2.2rem !important; min-height: 0 !important; }
+  [data-testid="stLayoutWrapper"]:has(> .st-key-play_status) + [data-testid="stElementContainer"]:has([data-testid="stMarkdownContainer"]:empty) {
+    display: none; }
+  /* the decision's choices in compact rows; long ones two to a row, on up to two lines */
+  .st-key-play_input [data-testid="stVerticalBlock"] { gap: .45rem; }
+  .st-key-play_input [data-testid="stButton"] button { min-height: 2.15rem; padding: .15rem .5rem; }
+  .st-key-play_input [data-testid="stButton"] button p { font-size: .88rem; line-height: 1.2;
+    white-space: normal; display: -webkit-box; -webkit-line-clamp: 2; -webkit-box-orient: vertical;
+    overflow: hidden; }
+  .st-key-play_input [data-testid="stHorizontalBlock"]:has(> [data-testid="stColumn"]:only-child)
+    > [data-testid="stColumn"] > [data-testid="stVerticalBlock"] {
+    display: grid; grid-template-columns: 1fr 1fr; gap: .4rem; }
+  .st-key-play_input [role="radiogroup"] { gap: .15rem .9rem; }
+  .st-key-play_input [role="radiogroup"] label p { font-size: .9rem; }
   /* a phone: the bar's menus show their icons only (the name stays for screen readers) */
   .st-key-play_bar [data-testid="stPopoverButton"] [data-testid="stMarkdownContainer"] {
     position: absolute; width: 1px; height: 1px; overflow: hidden; clip-path: inset(50%); }

@@ -199,23 +199,8 @@ def button_tip(page, i: int) -> str:
     return text
 
 
-# Tables not yet at the bar, each with what is missing (issue 33 stays open for them). strict:
-# the day one passes, the run fails until it is taken off this list.
-NOT_YET = {
-    ("keyside", "phone"): "Keyside on a phone: from the first turn (decision 7) the die's options "
-                          "and buttons sit below the first screen, under the island",
-}
-
-
-def cases():
-    for game in GAMES:
-        for size in SIZES:
-            why = NOT_YET.get((game, size))
-            marks = [pytest.mark.xfail(reason=why, strict=True)] if why else []
-            yield pytest.param(game, size, marks=marks, id=f"{game}-{size}")
-
-
-@pytest.mark.parametrize(("game", "size"), list(cases()))
+@pytest.mark.parametrize(("game", "size"), [(g, s) for g in GAMES for s in SIZES],
+                         ids=[f"{g}-{s}" for g in GAMES for s in SIZES])
 def test_a_table_shows_and_explains_each_decision(browser, server, shots, game, size):  # noqa: F811
     viewport = SIZES[size]
     ctx = browser.new_context(viewport=viewport)
