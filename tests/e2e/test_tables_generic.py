@@ -193,6 +193,11 @@ def button_tip(page, i: int) -> str:
         except PlaywrightTimeout:               # no tooltip opened: reported as empty
             pass
         page.mouse.move(1, 1)
+        try:        # closed before the next hover: an open tooltip may cover the next button
+            page.locator('[data-testid="stTooltipContent"]').first.wait_for(state="hidden",
+                                                                            timeout=2000)
+        except PlaywrightTimeout:
+            pass
         if text:
             break
         page.wait_for_timeout(300)
