@@ -102,9 +102,16 @@ CSS = """<style>
   .st-key-play_parts { display: contents; }
   .st-key-play_parts > * ~ * { order: 2; }
   [data-testid="stColumn"]:has(.st-key-play_input) { order: 1; }
+  /* a table of friends the same way (its board's parts are the children of tbl_board) */
+  [data-testid="stHorizontalBlock"]:has(> [data-testid="stColumn"] .st-key-tbl_board) {
+    flex-direction: column; flex-wrap: nowrap; gap: .7rem; }
+  [data-testid="stColumn"]:has(.st-key-tbl_board),
+  [data-testid="stColumn"]:has(.st-key-tbl_board) > [data-testid="stVerticalBlock"],
+  [data-testid="stLayoutWrapper"]:has(> .st-key-tbl_board), .st-key-tbl_board { display: contents; }
+  .st-key-tbl_board > * ~ * { order: 2; }
 }
 /* "since your last move": one line that opens, over the board, into the whole list */
-.st-key-play_changes { min-height: 2.1rem; }
+.st-key-play_changes, .st-key-tbl_changes { min-height: 2.1rem; }
 /* nothing new (a second step of your own decision): the strip's room stays, the board too */
 .bl-ch-none { visibility: hidden; padding: 4px 10px; border-left: 4px solid transparent; }
 .bl-changes { position: relative; font-size: .9rem; }

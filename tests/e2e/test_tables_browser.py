@@ -412,3 +412,38 @@ def test_bad_links_are_refused_without_any_state(browser, server, app_store):
         assert not page.locator(".st-key-play_log").count()
         assert not any(shows(html, c) for c in hand if CARD.match(c))
         ctx.close()
+
+
+PHONE_JS = """() => {
+  const top = (sel) => { const e = [...document.querySelectorAll(sel)]
+                           .find((x) => x.getBoundingClientRect().height > 0);
+                         return e ? e.getBoundingClientRect().top : null; };
+  const input = document.querySelector('.st-key-play_input');
+  const choices = [...input.querySelectorAll('button:not([disabled]), [role="radio"]')]
+    .filter((b) => !b.closest('[class*="st-key-hint_"]') && b.getBoundingClientRect().height > 0)
+    .map((b) => b.getBoundingClientRect().bottom);
+  return {island: top('div[class*="-island"]'), input: top('.st-key-play_input'),
+          mats: top('.ks-mats, .ks-phone-mats'), lowest: Math.max(...choices), height: innerHeight};
+}"""
+
+
+def test_a_seat_on_a_phone_has_the_table_then_its_choices_then_the_mats(browser, server, shots,
+                                                                         app_store):
+    """A Keyside seat on a phone: the island, then the decision panel with every choice in
+    the first screen, then the players' mats (not the mats between the island and the
+    choices), for the decisions of the first turns."""
+    t = make_table(app_store, "keyside", [HUMAN, AI], seed=11)
+    ctx = browser.new_context(viewport={"width": 390, "height": 844})
+    page = ctx.new_page()
+    page.goto(link(server, t.game_id, t.seat_tokens[0]))
+    for k in range(10):
+        decision(page).first.wait_for(timeout=60000)
+        settle(page, quiet=0.4)
+        page.evaluate("""() => { document.querySelector('[data-testid="stMain"]').scrollTo(0, 0); }""")
+        seen = page.evaluate(PHONE_JS)
+        assert seen["island"] < seen["input"] < seen["mats"], (k, seen)
+        assert seen["lowest"] <= seen["height"], (k, seen)
+        if k in (0, 9):
+            page.screenshot(path=str(shots / f"table-08-keyside-phone-{k}.png"))
+        click_first(page)
+    ctx.close()
