@@ -23,7 +23,7 @@ RETRY_AFTER = 30.0     # seconds a table whose AI move failed is left alone
 
 
 class AiWorker:
-    def __init__(self, store, interval: float = 0.5, threads: int = 2, on_move=None):
+    def __init__(self, store, interval: float = 1.0, threads: int = 2, on_move=None):
         self.store = store
         self.on_move = on_move           # called after each AI decision committed here
         self.interval = interval

@@ -26,11 +26,13 @@ import re
 import threading
 import dataclasses
 from dataclasses import dataclass
+from functools import partial
 
 import streamlit as st
 
 COMPONENT_NAME = "boardlab_board"
 TRIGGER = "click"
+CLICKED_KEY = "bl_board_clicked"    # the key of the board clicked, set before the script runs
 
 MARKS = ("hint", "chosen")      # a ring on a place: the AI's hint, the player's current choice
 ANIM_KINDS = ("slide", "drop", "flash")   # how a place that changed since the viewer's last
@@ -177,8 +179,8 @@ def board(places, svg: str | None = None, *, key: str, interactive: bool = True,
     rects = {p.id: p.rect for p in places if p.rect is not None}
     if svg is not None and arrow and all(a in rects for a in arrow):
         data["arrow"] = list(arrow)
-    result = _component()(key=key, data=data, on_click_change=_ignore, width="stretch",
-                          height="content")
+    result = _component()(key=key, data=data, on_click_change=partial(_clicked, key),
+                          width="stretch", height="content")
     return clicked_place(getattr(result, TRIGGER, None), places, interactive)
 
 
@@ -194,8 +196,15 @@ def recent_moves(changes) -> list[tuple[int, str]]:
     return out
 
 
-def _ignore():          # a trigger needs an on_<name>_change callback to be registered
-    return None
+def _clicked(key: str) -> None:
+    """The trigger's callback (a trigger needs one to be registered), run before the script:
+    it tells the page which board was clicked (see :func:`take_clicked`)."""
+    st.session_state[CLICKED_KEY] = key
+
+
+def take_clicked() -> str | None:
+    """The key of the board clicked since the last run, once (None: no board click)."""
+    return st.session_state.pop(CLICKED_KEY, None)
 
 
 _MOUNT = None
@@ -622,6 +631,12 @@ def claim(name: str) -> None:
 
 def claimed(name: str) -> bool:
     return bool(_this_run().get(("claimed", name)))
+
+
+def forget_drawn() -> None:
+    """Forget this run's slots, claims, marks and animation key: the page is drawn again
+    from the start in this run (what was drawn so far is replaced)."""
+    _this_run().clear()
 
 
 def _this_run() -> dict:

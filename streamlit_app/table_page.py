@@ -37,6 +37,7 @@ CSS = """<style>
   color: #333; background: #fafbfc; }
 .bl-seat.bl-me { border-color: #2b6cb0; background: #e8f0fb; font-weight: 600; }
 .bl-seat.bl-turn { box-shadow: 0 0 0 2px #e3a81b; }
+.st-key-tbl_reading { display: none; }
 </style>"""
 
 
@@ -62,7 +63,8 @@ def show() -> None:
                       "server, or mistyped).")
     except ValueError as e:
         return refuse(f"This link is malformed: {e}")
-    table(link, view)
+    view, head = play_click(link, view)
+    table(link, view, head)
     tables.live(link, view.revision)
     if link.host_token:
         host_panel.show(link, st.session_state.get(VIEW_KEY, view))
@@ -91,6 +93,31 @@ def view_for(link):
     return view
 
 
+def play_click(link, view):
+    """A click on a board of this seat's input (its callback named the board) is read and
+    played before anything else is drawn, and the new position is drawn in this same run:
+    one page run per click instead of two (one reaching the click after drawing the whole
+    page, then one for the new position). The input is drawn to read the click in the
+    header's place, hidden, and the header replaces it; a click that is no decision (a
+    step of one, a stale value) runs the page again. Returns the view to draw and the
+    header's place (None: where it is drawn anyway)."""
+    clicked = bc.take_clicked()
+    if not (view.my_turn and clicked is not None
+            and clicked.startswith((f"mv{view.version}-", f"mv{view.version}_"))):
+        return view, None
+    head = st.empty()
+    with head.container(key="tbl_reading"):
+        action = ui_for(view.game).move_input(view.state, view.observation,
+                                              key=f"mv{view.version}", hint=hint_action(link, view))
+    if action is None:
+        st.rerun()
+    tables.act("play that", common.game_store().apply, link.game_id, link.seat_token,
+               view.version, action)
+    bc.forget_drawn()               # the board draws its parts again (the input claimed some)
+    st.session_state[FRESH_KEY] = True
+    return view_for(link), head
+
+
 def rerun_table() -> None:
     """Draw the page again, with the store's view now. (The whole page: the table is not a
     fragment, because a fragment's rerun racing the live poll's left stale widgets on
@@ -99,15 +126,15 @@ def rerun_table() -> None:
     st.rerun()
 
 
-def table(link, view) -> None:
+def table(link, view, head=None) -> None:
     """The play page's one table layout: the board on the left and, beside it (under it on
     a phone), the decision panel: the status line, the seat's input, the table's tools and
-    the log."""
+    the log. ``head``: the place of the header line (see :func:`play_click`)."""
     store = common.game_store()
     ui = ui_for(view.game)
     seat = view.seat if view.role == SEAT else None
     ended = view.status == "ended"
-    header(ui, view)
+    header(ui, view, head or st)
     note = tables.take_notice(view.version)
     if note:
         st.warning(note, icon=":material/info:")
@@ -179,7 +206,7 @@ def hint_action(link, view):
     return None
 
 
-def header(ui, view) -> None:
+def header(ui, view, where=st) -> None:
     now = time.time()
     chips = []
     for info in view.seats:
@@ -195,7 +222,7 @@ def header(ui, view) -> None:
         "public" if s.public else "private", "hints on" if s.hints else "no hints",
         "undo by consent" if s.undo == "consent" else "no undo",
         f"{s.move_timer:g} s per move" if s.move_timer else "no move timer") if x)
-    st.html(f"<div style='font-size:.95rem'><b>{esc(ui.title)}</b>, {view.players} players — "
+    where.html(f"<div style='font-size:.95rem'><b>{esc(ui.title)}</b>, {view.players} players — "
             f"{role} <span style='color:#777'>({esc(rules)})</span></div>"
             f"<div class='bl-seats'>{''.join(chips)}</div>")
 

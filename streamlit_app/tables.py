@@ -78,6 +78,7 @@ LIVE_ENV = "BOARDLAB_LIVE"      # "poll": each page polls (else the server tells
 def ai_worker() -> AiWorker:
     """The AI worker of this server process (started on the first page run)."""
     quiet_logs()
+    no_config_polling()
     return AiWorker(common.game_store(), on_move=lambda: _wake_watcher()).start()
 
 
@@ -147,6 +148,26 @@ class _MaskTokens(logging.Filter):
         if masked != msg:
             record.msg, record.args = masked, None
         return True
+
+
+def no_config_polling() -> None:
+    """Where the app's sources are not watched (``server.fileWatcherType`` "none", as
+    ``boardlab app`` runs it), stop Streamlit's polling of its config.toml files too: five
+    looks a second at each (and a hash of a missing one), a steady share of a busy
+    server's CPU. The app's settings are on its command line; a changed config.toml is
+    read at the next start."""
+    import gc
+    try:
+        from streamlit import config
+        from streamlit.watcher.polling_path_watcher import PollingPathWatcher
+        if config.get_option("server.fileWatcherType") != "none":
+            return
+        for w in gc.get_objects():      # the watchers are kept by their polling tasks only
+            if isinstance(w, PollingPathWatcher) and str(getattr(w, "_path", "")).endswith(
+                    "config.toml"):
+                w.close()
+    except (ImportError, AttributeError, RuntimeError):
+        pass
 
 
 def quiet_logs() -> None:

@@ -217,6 +217,23 @@ def test_each_link_sees_only_what_it_may(db):
             assert value is None or o == value, path
 
 
+def test_a_seats_made_up_position_is_made_only_when_used(db, monkeypatch):
+    """A page that only shows a seat's view (the others' turn) never determinizes: the
+    position is made on first use, once, from that version."""
+    store = db.open()
+    t = store.create_table(kitsu((HUMAN, HUMAN, HUMAN, HUMAN), seed=8))
+    made = []
+    real = boardlab.State.determinize
+    monkeypatch.setattr(boardlab.State, "determinize",
+                        lambda self, *a, **k: made.append(a) or real(self, *a, **k))
+    state = real_state(db, t.game_id)
+    waiting = next(s for s in t.seat_tokens if s != state.current_player)
+    v = store.view(t.game_id, t.seat_tokens[waiting])
+    assert not v.my_turn and made == []
+    assert v.state.observation(waiting) == v.observation and v.state is v.state
+    assert len(made) == 1
+
+
 def test_the_log_of_a_seat_hides_the_others_secrets():
     # Kitsu exchanges are secret: the giver sees the card, the others only "exchanges a card"
     from boardlab.streamlit_app.store.access import move_log

@@ -231,6 +231,27 @@ def test_a_token_in_a_log_line_is_masked(caplog):
     assert lines[2] == "nothing secret: seat 3"
 
 
+def test_a_server_that_watches_no_sources_stops_polling_its_config_files(tmp_path):
+    from streamlit import config
+    from streamlit.watcher.polling_path_watcher import PollingPathWatcher
+    from boardlab.streamlit_app.tables import no_config_polling
+    conf = PollingPathWatcher(str(tmp_path / ".streamlit" / "config.toml"), lambda p: None,
+                              allow_nonexistent=True)
+    other = PollingPathWatcher(str(tmp_path / "app.py"), lambda p: None, allow_nonexistent=True)
+    before = config.get_option("server.fileWatcherType")
+    try:
+        config.set_option("server.fileWatcherType", "auto")
+        no_config_polling()
+        assert conf._active                 # a live-editing setup keeps its watchers
+        config.set_option("server.fileWatcherType", "none")
+        no_config_polling()
+        assert not conf._active and other._active
+    finally:
+        config.set_option("server.fileWatcherType", before)
+        conf.close()
+        other.close()
+
+
 # --- the table watcher ------------------------------------------------------------------------
 def test_the_watcher_reruns_the_pages_whose_table_moved_on(store):
     from boardlab.streamlit_app.live import TableWatcher

@@ -12,7 +12,8 @@ import hashlib
 import hmac
 import re
 import secrets
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from functools import cached_property
 
 import boardlab
 
@@ -191,15 +192,20 @@ class TableView:
     observation: dict               # this visitor's view of the position
     legal: tuple[tuple[int, str], ...]  # (action, notation) when this seat is to move, else ()
     log: tuple[str, ...]            # the seats' moves as this visitor may read them
-    # role SEAT, game running: a position consistent with everything the seat knows, its
-    # hidden parts invented (State.determinize): for move widgets, and for hints or the
-    # evaluation bar (search it with player=seat). LOCAL or ended: the real position. Else None.
-    state: object
+    # ``state`` (made on first use: a page that only shows the view never needs it): role
+    # SEAT, game running: a position consistent with everything the seat knows, its hidden
+    # parts invented (State.determinize): for move widgets, and for hints or the evaluation
+    # bar (search it with player=seat). LOCAL or ended: the real position. Else None.
+    make_state: object = field(repr=False, compare=False)    # () -> state
     record: dict | None             # the full record: LOCAL, or any role once ended
     result: tuple[float, ...] | None  # each seat's return once the game is over
     undo: UndoRequest | None
     can_undo: bool                  # this seat may ask to take back its last decision
     story: object = None            # the store's story hook's answer for this visitor, if any
+
+    @cached_property
+    def state(self):
+        return self.make_state()
 
     @property
     def my_turn(self) -> bool:

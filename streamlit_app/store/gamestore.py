@@ -821,12 +821,13 @@ class GameStore:
         p = state.current_player
         ai_now = self._ai_plays(row, sess, seat_rows, now)
         if everything:
-            obs, shown = state.full_observation(), state.clone()
+            obs, shown = state.full_observation(), state.clone
         elif role == SEAT:
             obs = state.observation(seat)
-            shown = state.determinize(seat, mix(sess.seed, row.version, seat, 0x5EA7))
+            seed = mix(sess.seed, row.version, seat, 0x5EA7)
+            shown = lambda: state.determinize(seat, seed)     # noqa: E731
         else:
-            obs, shown = access.public_observation(state), None
+            obs, shown = access.public_observation(state), lambda: None     # noqa: E731
         mine = not ended and p >= 0 and (     # a seat whose timer ran out may still move
             (role == SEAT and p == seat and not seat_rows[seat].to_ai)
             or (role == LOCAL and sess.plays(p) == HUMAN))
@@ -848,7 +849,7 @@ class GameStore:
             status=row.status, settings=self._settings(row), seats=infos, to_move=p,
             ai_to_move=ai_now, turn_deadline=self._deadline(row, seat_rows, p),
             observation=obs, legal=legal,
-            log=log, state=shown, record=sess.record() if everything else None,
+            log=log, make_state=shown, record=sess.record() if everything else None,
             result=tuple(float(r) for r in state.returns()) if state.is_terminal() else None,
             undo=undo, can_undo=can_undo, story=story)
 

@@ -92,7 +92,9 @@ def click_first(page):
     button = decision(page).first
     key = key_of(button)
     button.click()
-    page.locator(f".{key}").wait_for(state="detached", timeout=60000)
+    # every element of that key gone (the page may hold a hidden copy for a moment: it
+    # reads a board's click before drawing the page, see table_page.play_click)
+    page.wait_for_function("k => !document.querySelector('.' + k)", arg=key, timeout=60000)
 
 
 def wait_change(page, before: str) -> str:
