@@ -222,7 +222,7 @@ def header(ui, view, where=st) -> None:
         "public" if s.public else "private", "hints on" if s.hints else "no hints",
         "undo by consent" if s.undo == "consent" else "no undo",
         f"{s.move_timer:g} s per move" if s.move_timer else "no move timer") if x)
-    where.html(f"<div style='font-size:.95rem'><b>{esc(ui.title)}</b>, {view.players} players — "
+    where.html(f"<div class='bl-thead' style='font-size:.95rem'><b>{esc(ui.title)}</b>, {view.players} players — "
             f"{role} <span style='color:#777'>({esc(rules)})</span></div>"
             f"<div class='bl-seats'>{''.join(chips)}</div>")
 

@@ -54,7 +54,7 @@ CSS = """<style>
   [data-testid="stHeader"] { background: transparent; pointer-events: none; }
   [data-testid="stHeader"] button { pointer-events: auto; }
   [data-testid="stExpandSidebarButton"] { background: rgba(255, 255, 255, .85); border-radius: 50%; }
-  .st-key-play_caption { padding-left: 2.9rem; min-height: 2.2rem; }
+  .st-key-play_caption, .bl-thead { padding-left: 2.9rem; min-height: 2.2rem; }
   .st-key-play_bar { flex-wrap: nowrap !important; overflow-x: auto; scrollbar-width: none; }
   .st-key-play_bar > * { flex: 0 0 auto !important; width: auto !important; }
   [data-testid="stMainBlockContainer"] [data-testid="stVerticalBlock"] { gap: .7rem; }
