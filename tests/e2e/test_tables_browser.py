@@ -3,7 +3,7 @@
 clicking in both seats' browsers, live in each, with a reload of every seat and a spectator,
 and no other seat's hidden card in any page's HTML or websocket traffic; a 3-player Keyside
 table where one player leaves and the host hands the seat to the AI; two clicks at once;
-refused links. Screenshots go to test-output/e2e/ ("table-*").
+refused links; a Keyside seat on a phone. Screenshots go to test-output/e2e/ ("table-*").
 
 The browser, the server and the helpers are those of test_browser.py; the tables are made
 (where the form is not under test) and their records read with the Python store on the
