@@ -89,12 +89,16 @@ def main() -> None:
                          "1:0, then 23:70, the shape of a waiting seat's table page)")
     ap.add_argument("--n", type=int, default=120, help="page runs timed per shape")
     args = ap.parse_args()
+    if args.n < 1:
+        ap.error(f"--n must be at least 1, got {args.n}")
     for shape in args.shape or ["1:0", "23:70"]:
         try:
             elements, kb = shape.split(":")
             elements, kb = int(elements), float(kb)
         except ValueError:
-            raise SystemExit(f"--shape {shape!r}: expected ELEMENTS:KB, e.g. 23:70")
+            ap.error(f"--shape {shape!r}: expected ELEMENTS:KB, e.g. 23:70")
+        if elements < 0 or not 0 <= kb <= 10_000:
+            ap.error(f"--shape {shape!r}: ELEMENTS must be >= 0 and KB in [0, 10000]")
         cpu, idle = per_run(elements, kb, args.n)
         print(f"streamlit page run, {elements} elements, {kb:g} KB: {cpu * 1000:.1f} ms server "
               f"CPU a run (n={args.n}; idle {idle * 1000:.1f} ms/s taken off); four seats' runs "
