@@ -1,9 +1,10 @@
 """What a Streamlit page run costs the server before any boardlab code: the floor under the
-table page's CPU per decision (docs/scale.md, "Where a table's server CPU goes").
+table page's CPU per decision (docs/scale.md, "The floor under it").
 
-A throw-away script (one button, then ``--elements`` Markdown elements of ``--kb`` KB in
-all) is served by ``streamlit run`` with the flags ``boardlab app`` uses (no garbage
-collection after each run, no file watcher); Chromium clicks the button ``--n`` times, each
+A throw-away script (one button, then ELEMENTS Markdown elements of KB kilobytes in all, for
+each ``--shape ELEMENTS:KB``) is served by the same ``streamlit run`` command line as
+``boardlab app`` (no garbage collection after each run, no file watcher, ...); Chromium clicks
+the button ``--n`` times, each
 click waited out until the run has ended. Prints, per page shape, the server's CPU seconds
 per page run (its idle CPU over the same time taken off) and what four such runs, one per
 seat of a table of four humans, cost each decision. Never asserts.
@@ -14,7 +15,7 @@ seat of a table of four humans, cost each decision. Never asserts.
 from __future__ import annotations
 
 import argparse
-import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -24,15 +25,14 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from app_latency import CHROMIUM, CHROMIUM_ARGS, cpu_seconds, free_port  # noqa: E402
 
+from boardlab.streamlit_app import MAIN_SCRIPT, streamlit_command  # noqa: E402
+
 SCRIPT = """
 import streamlit as st
 st.button("go", key="go")
 for i in range({elements}):
     st.markdown(f"element {{i}} " + "x" * {size})
 """
-# `boardlab app`'s Streamlit flags that change the cost of a run (streamlit_app/__init__.py)
-FLAGS = ["--runner.postScriptGC", "false", "--server.fileWatcherType", "none",
-         "--server.headless", "true", "--browser.gatherUsageStats", "false"]
 RUN_OVER = "() => !document.querySelector('[data-testid=stStatusWidget]')"
 
 
@@ -43,9 +43,9 @@ def per_run(elements: int, kb: float, n: int) -> tuple[float, float]:
     size = int(kb * 1024 / max(elements, 1))
     (folder / "page.py").write_text(SCRIPT.format(elements=elements, size=size))
     port = free_port()
-    server = subprocess.Popen([sys.executable, "-m", "streamlit", "run", "page.py",
-                               "--server.port", str(port), "--server.address", "127.0.0.1",
-                               *FLAGS], cwd=folder, stdout=subprocess.DEVNULL,
+    cmd = streamlit_command(port, "127.0.0.1")          # `boardlab app`'s, on this page
+    cmd[cmd.index(str(MAIN_SCRIPT))] = str(folder / "page.py")
+    server = subprocess.Popen(cmd, cwd=folder, stdout=subprocess.DEVNULL,
                               stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
     try:
         with sync_playwright() as pw:
@@ -78,6 +78,7 @@ def per_run(elements: int, kb: float, n: int) -> tuple[float, float]:
     finally:
         server.terminate()
         server.wait(10)
+        shutil.rmtree(folder, ignore_errors=True)
     return max(busy - idle * took, 0.0) / n, idle
 
 
