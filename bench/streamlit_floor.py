@@ -4,10 +4,10 @@ table page's CPU per decision (docs/scale.md, "The floor under it").
 A throw-away script (one button, then ELEMENTS Markdown elements of KB kilobytes in all, for
 each ``--shape ELEMENTS:KB``) is served by the same ``streamlit run`` command line as
 ``boardlab app`` (no garbage collection after each run, no file watcher, ...); Chromium clicks
-the button ``--n`` times, each
-click waited out until the run has ended. Prints, per page shape, the server's CPU seconds
-per page run (its idle CPU over the same time taken off) and what four such runs, one per
-seat of a table of four humans, cost each decision. Never asserts.
+the button ``--n`` times, each click waited out until the run has ended. Prints, per page
+shape, the server's CPU seconds per page run (its idle CPU over the same time taken off) and
+what four such runs, one per seat of a table of four humans, cost each decision. Never
+asserts.
 
     python bench/streamlit_floor.py                       # 1 element, then the table page's shape
     python bench/streamlit_floor.py --shape 23:70 --n 200
