@@ -179,23 +179,29 @@ def start(page, server, game: str) -> str:  # noqa: F811
     return wait_decision(page)
 
 
+def clear_tips(page) -> None:
+    """The pointer away, no button focused, no tooltip open (one left open, by the pointer or
+    by focus, may cover the next button)."""
+    page.mouse.move(1, 1)
+    page.evaluate("() => { const a = document.activeElement;"
+                  " if (a && a.tagName === 'BUTTON') a.blur(); }")
+    try:
+        page.locator('[data-testid="stTooltipContent"]').first.wait_for(state="hidden",
+                                                                        timeout=2000)
+    except PlaywrightTimeout:
+        pass
+
+
 def button_tip(page, i: int) -> str:
     """The help Streamlit shows for decision button ``i`` (of the probe), read by hovering."""
     button = page.locator(f'[data-bl-test="{i}"]')
     text = ""
-    # A hover that lands while the last tooltip closes is lost, and a tooltip left open (by the
-    # pointer or by focus) or the phone's sticky header may cover the button: each try first
-    # clears both and brings the button to the middle of the screen, then tries again, waiting
-    # longer each time (a lost hover costs seconds, not the whole wait a slow machine may need).
+    # A hover that lands while the last tooltip closes is lost, and an open tooltip or the
+    # phone's sticky header may cover the button: each try clears the tooltips and brings the
+    # button to the middle of the screen, waiting longer each time (a lost hover costs seconds,
+    # not the whole wait a slow machine may need).
     for timeout in (1500, 3000, 6000):
-        page.mouse.move(1, 1)
-        page.evaluate("() => { const a = document.activeElement;"
-                      " if (a && a.tagName === 'BUTTON') a.blur(); }")
-        try:
-            page.locator('[data-testid="stTooltipContent"]').first.wait_for(state="hidden",
-                                                                            timeout=2000)
-        except PlaywrightTimeout:
-            pass
+        clear_tips(page)
         button.evaluate("b => b.scrollIntoView({block: 'center'})")
         try:
             button.hover(timeout=timeout)
@@ -207,12 +213,7 @@ def button_tip(page, i: int) -> str:
         if text:
             break
         page.wait_for_timeout(300)
-    page.mouse.move(1, 1)
-    try:            # closed before the next hover: an open tooltip may cover the next button
-        page.locator('[data-testid="stTooltipContent"]').first.wait_for(state="hidden",
-                                                                        timeout=2000)
-    except PlaywrightTimeout:
-        pass
+    clear_tips(page)
     return text
 
 
