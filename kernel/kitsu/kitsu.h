@@ -202,12 +202,10 @@ int kitsu_chance_outcomes(const BLGame *g, const void *st, int32_t *acts, double
 int32_t kitsu_sample_chance(const BLGame *g, void *st);
 /* Take k copies of type t out of *pool into *dst; 0 if there are too few. */
 int kitsu_take_copies(const KitsuConfig *c, uint32_t *pool, uint32_t *dst, int t, int k);
-/* A card `seat` played is seen: the others' knowledge of its hand follows. */
-void kitsu_reveal_played(const KitsuConfig *c, KitsuState *s, int seat, int t, int forced);
-/* Everything after a trick's pawn move and any token handed out. */
-void kitsu_after_trick(const KitsuConfig *c, KitsuState *s);
-/* score.c */
-void kitsu_end_trick(const KitsuConfig *c, KitsuState *s);
+/* score.c (depends on nothing in rules.c) */
+/* Score a complete trick, move the pawn, keep the trick for display and clear it;
+ * 1 if a 4+ advance hands the other clan a token pick (phase KP_TOKEN_PICK). */
+int kitsu_score_trick(const KitsuConfig *c, KitsuState *s);
 void kitsu_returns(const BLGame *g, const void *st, double *out);
 /* observe.c */
 int kitsu_action_to_string(const BLGame *g, const void *st, int32_t a, char *buf, int cap);

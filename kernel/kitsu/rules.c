@@ -31,7 +31,7 @@ static void forget_card(KitsuState *s, int players, int seat, int t) {
 /* A card `seat` played is seen (face up, or a hidden card revealed at the end
  * of the trick): it left the hand, and a seat forced to a colour by a Black
  * Kitsune that did not follow has none of that colour. */
-void kitsu_reveal_played(const KitsuConfig *c, KitsuState *s, int seat, int t, int forced) {
+static void reveal_played(const KitsuConfig *c, KitsuState *s, int seat, int t, int forced) {
     forget_card(s, c->players, seat, t);
     if (is_numeral(t)) {
         int col = colour_of_type(t);
@@ -92,7 +92,7 @@ static void begin_trick(KitsuState *s) {
 }
 
 /* Everything after the pawn moved and any token was handed out. */
-void kitsu_after_trick(const KitsuConfig *c, KitsuState *s) {
+static void after_trick(const KitsuConfig *c, KitsuState *s) {
     int winner = s->prev_winner;
     if (winner >= 0 && s->pawn[winner] >= c->track_length) {
         s->rounds_won[winner]++;
@@ -123,12 +123,21 @@ void kitsu_after_trick(const KitsuConfig *c, KitsuState *s) {
         if (i != s->recover_seat && s->hand[i] == 0) { start_deal(c, s); return; }
     begin_trick(s);
 }
+/* The trick is complete: its hidden cards are seen, it is scored, then play goes on
+ * (after the token pick, if the scoring handed one out). */
+static void end_trick(const KitsuConfig *c, KitsuState *s) {
+    for (int i = 0; i < s->n_played; i++)
+        if (s->trick_flags[i] & KF_HIDDEN)
+            reveal_played(c, s, s->trick_seat[i], c->type_of[(int)s->trick_card[i]], s->trick_forced[i]);
+    if (!kitsu_score_trick(c, s)) after_trick(c, s);
+}
+
 /* After a card (and its sub-decisions) is complete. */
 static void continue_play(const KitsuConfig *c, KitsuState *s) {
     if (s->pending_sub & KSUB_SIDE) { s->phase = KP_SIDE; return; }
     if (s->pending_sub & KSUB_RECOVER) { s->phase = KP_RECOVER; return; }
     if (s->pending_sub & KSUB_KATANA) { s->phase = KP_KATANA; return; }
-    if (s->n_played >= c->trick_size) { kitsu_end_trick(c, s); return; }
+    if (s->n_played >= c->trick_size) { end_trick(c, s); return; }
     s->to_move = (int8_t)next_seat(c, s->to_move);
     s->phase = KP_PLAY;
 }
@@ -175,7 +184,7 @@ static void play_card(const KitsuConfig *c, KitsuState *s, int t, int with_token
         if (k == KTOK_PLUS3) s->pending_sub |= KSUB_SIDE;
         if (k == KTOK_RECOVER) s->pending_sub |= KSUB_RECOVER;
     }
-    if (!(s->trick_flags[i] & KF_HIDDEN)) kitsu_reveal_played(c, s, p, t, forced);
+    if (!(s->trick_flags[i] & KF_HIDDEN)) reveal_played(c, s, p, t, forced);
     if (s->forced_seat == p) s->forced_colour = s->forced_seat = -1;
     if (t == KT_BLACK) {
         /* Lapses if the trick ends before the next seat plays. */
@@ -338,14 +347,14 @@ void kitsu_apply(const BLGame *g, void *vst, int32_t a) {
         s->gain_token = (int8_t)(a - KA_TOKEN);
         if (clan_size(c) == 1) {
             s->token_holder[(int)s->gain_token] = s->gain_clan;
-            kitsu_after_trick(c, s);
+            after_trick(c, s);
         } else {
             s->phase = KP_TOKEN_SEAT;
         }
         return;
     case KP_TOKEN_SEAT:
         s->token_holder[(int)s->gain_token] = (int8_t)(a - KA_SEAT);
-        kitsu_after_trick(c, s);
+        after_trick(c, s);
         return;
     case KP_ROUND_LEADER:
         s->leader = (int8_t)(a - KA_SEAT);

@@ -1,21 +1,21 @@
 /* Kitsu: scoring a trick (each colour's sum, White Kitsune and the invert
  * token swapping the sides, +3, destroyed cards, no-advance; the winning clan's
  * pawn advances by the difference, and a 4+ advance earns the other clan a
- * power token) and the returns (the clan that wins two rounds wins). */
+ * power token) and the returns (the clan that wins two rounds wins).
+ * Scoring only: the flow after a trick is rules.c's, which calls in here. */
 #include <string.h>
 #include "kitsu.h"
 
 #define CFG(g) ((const KitsuConfig *)(g)->config)
 #define CST(p) ((const KitsuState *)(p))
 
-void kitsu_end_trick(const KitsuConfig *c, KitsuState *s) {
+int kitsu_score_trick(const KitsuConfig *c, KitsuState *s) {
     int inv = (s->tokens_played >> KTOK_INVERT) & 1;
     uint32_t cards = 0;
     for (int i = 0; i < s->n_played; i++) {
-        int id = s->trick_card[i], t = c->type_of[id], seat = s->trick_seat[i];
+        int id = s->trick_card[i];
         cards |= bb_bit32(id);
-        if (t == KT_WHITE) inv ^= 1;
-        if (s->trick_flags[i] & KF_HIDDEN) kitsu_reveal_played(c, s, seat, t, s->trick_forced[i]);
+        if (c->type_of[id] == KT_WHITE) inv ^= 1;
     }
     int sum[2] = {0, 0};
     for (int i = 0; i < s->n_played; i++) {
@@ -57,10 +57,10 @@ void kitsu_end_trick(const KitsuConfig *c, KitsuState *s) {
             s->gain_clan = (int8_t)opp;
             s->to_move = (int8_t)opp;    /* lowest seat of the clan decides */
             s->phase = KP_TOKEN_PICK;
-            return;
+            return 1;
         }
     }
-    kitsu_after_trick(c, s);
+    return 0;
 }
 
 void kitsu_returns(const BLGame *g, const void *vst, double *out) {
