@@ -1,4 +1,5 @@
-"""The kernel's layout: inside a kernel folder (a game's, the search's) the files depend on each other one way.
+"""The kernel's layout: inside a kernel folder (a game's, the search's) the files depend on
+each other one way.
 
 A file depends on another when it calls a function defined there. rules.c may call
 score.c's scoring, but score.c may not call back into rules.c's flow: a cycle means the two
