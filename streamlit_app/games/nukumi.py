@@ -246,7 +246,8 @@ class NukumiUI(GameUI):
             order = [viewer] + [p for p in order if p != viewer]
         offer: list = []
         offer_svg = nd.offer_svg(obs, offer)
-        names = [("Your board" if p == viewer else f"P{p}'s board") for p in order]
+        names = [(("Your board" if bc.viewer_word() == "you" else f"P{p}'s board (view)")
+                  if p == viewer else f"P{p}'s board") for p in order]
         names.append("Helpers and cards on offer" if obs.get("advanced") else "Cards on offer")
         # folded, one at a time: on a phone the decision panel stays in the first screen; drawn
         # only while open (each board is a component: fewer of them, a faster table)
