@@ -40,6 +40,9 @@ PAINT_JS = r"""
 }
 """
 
+MARK = ".blb-mark-hint, .blb-marks rect, .blb-arrow, .bl-ghost"
+TIP = '[data-testid="stTooltipContent"]'
+
 
 def blue_share(png: bytes) -> float:
     """The share of a picture's pixels that are clearly blue (a Blue card's face)."""
@@ -69,6 +72,12 @@ def test_kitsu_seat_board_paints_its_cards_beside_a_hidden_game_board(browser, s
     assert blue_share(card.screenshot()) > 0.3, "the Blue 1 of the hand is not painted"
     found = page.evaluate(PAINT_JS, board)
     assert found["n"] > 10 and not found["bad"], found
+    # its best move, searched from the seat, is drawn on this board (not on the hidden one)
+    assert not page.locator(board).locator(MARK).count()
+    page.get_by_role("button", name="Analyse for P0").click()
+    page.get_by_text("Best move for P0").wait_for(timeout=120000)
+    settle(page)
+    assert page.locator(board + " .blb-marks rect").count() == 1
     page.locator(board).screenshot(path=str(shots / "hint-kitsu-seat-board.png"))
     ctx.close()
 
@@ -86,8 +95,6 @@ POSITIONS = {       # a decision of the seat to move, whose best move shows on t
                                    and len(s.history) > 30),
     "nukumi": lambda: at_decision("nukumi", 2, lambda s, o: o["phase"] == "actions"),
 }
-MARK = ".blb-mark-hint, .blb-marks rect, .blb-arrow, .bl-ghost"
-TIP = '[data-testid="stTooltipContent"]'
 
 
 @pytest.mark.parametrize("game", sorted(POSITIONS))
