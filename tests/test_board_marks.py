@@ -141,3 +141,32 @@ def test_search_line_is_the_same_seats_next_moves():
                                (1, "orient 3 horizontal over")]
     assert search_line(R()) == ("place 9 vertical at d4 over",)
     assert search_line(object()) == ()
+
+
+def keyside_at(pattern, seed=2):
+    """A Keyside decision with an action whose notation matches ``pattern``, and that action."""
+    s = at_decision("keyside", seed, lambda s, o: any(
+        re.fullmatch(pattern, s.action_to_string(int(a))) for a in s.legal_actions()))
+    return s, action_named(s, pattern)
+
+
+def test_keyside_boat_sailed_gets_an_arrow_and_the_die_followed_its_harbour():
+    s, a = keyside_at(r"lead \w+ \d: boat H\d+ -> H\d+")
+    frm, to = re.search(r"boat (H\d+) -> (H\d+)", s.action_to_string(a)).groups()
+    boards, _ = draw(s, a)
+    island = next(d for k, d in boards.items() if k.endswith("-island"))
+    assert island["arrow"] == [frm, to]
+    assert any(pid == to for _, pid in hinted(boards))
+    s, a = keyside_at(r"follow \w+ \d")
+    harbour = s.observation(s.current_player)["task"]["harbour"]
+    assert any(pid == f"H{harbour}" for _, pid in hinted(draw(s, a)[0]))
+    s, a = keyside_at(r"transfer \d keyples? to the town")
+    assert any(pid == "town" for _, pid in hinted(draw(s, a)[0]))
+
+
+def test_nukumi_event_accepted_is_ringed_on_its_round_card():
+    s = at_decision("nukumi", 2, lambda s, o: any(
+        s.action_to_string(int(a)).startswith("accept ") for a in s.legal_actions()))
+    a = action_named(s, r"accept E-\d\d")
+    i = s.observation(s.current_player)["round_cards"].index(s.action_to_string(a).split()[1])
+    assert any(pid == f"round:{i}" for _, pid in hinted(draw(s, a)[0]))

@@ -352,6 +352,9 @@ class NukumiUI(GameUI):
             return [f"hand:{state.current_player}:{m.group(1)}"]
         if name == "partner action":
             return [f"partner:{state.current_player}"]
+        if m := re.fullmatch(r"(?:accept|decline) (E-\d\d)", name):     # the round's event card
+            cards = state.observation(state.current_player).get("round_cards") or []
+            return [f"round:{i}" for i, c in enumerate(cards) if c == m.group(1)][:1]
         return []
 
     def idle_input(self, obs: dict | None, viewer, key: str = "idle") -> str:
