@@ -13,8 +13,10 @@ pytest.importorskip("streamlit")
 from streamlit.testing.v1 import AppTest  # noqa: E402
 
 import boardlab  # noqa: E402
+from boardlab.streamlit_app import MAIN_SCRIPT  # noqa: E402
 from boardlab.streamlit_app.games import kyushu as kui  # noqa: E402
 from boardlab.streamlit_app.games.base import search_line  # noqa: E402
+from boardlab.streamlit_app.session import AI, HUMAN  # noqa: E402
 from test_board_ids import at_decision  # noqa: E402
 
 
@@ -170,3 +172,37 @@ def test_nukumi_event_accepted_is_ringed_on_its_round_card():
     a = action_named(s, r"accept E-\d\d")
     i = s.observation(s.current_player)["round_cards"].index(s.action_to_string(a).split()[1])
     assert any(pid == f"round:{i}" for _, pid in hinted(draw(s, a)[0]))
+
+
+def test_analyse_names_the_seat_to_move_you_only_when_it_is_yours():
+    """Analyse, stepping through a finished game of yours (P0) against the AI: the board is
+    seen from the seat to move, "(you)" at your decisions, "(view)" at the AI seat's."""
+    from test_app import ANALYSE, finished_record
+    from boardlab.streamlit_app.session import decision_plies, load_record, state_at
+    rec = finished_record()
+    rec["app"] = {"seats": [HUMAN, AI], "ai": "Beginner"}
+    at = AppTest.from_file(str(MAIN_SCRIPT), default_timeout=60)
+    at.run()
+    at.file_uploader(key="ng_upload").upload("k.json", json.dumps(rec).encode(),
+                                             "application/json").run()
+    at.switch_page(ANALYSE).run()
+    assert not at.exception, at.exception
+    base = load_record(json.dumps(rec).encode())
+    plies = decision_plies(base)
+    slider = next(s for s in at.slider if s.key and s.key.startswith("an_ply_"))
+    seen = set()
+    for i, ply in enumerate(plies):
+        mover = state_at(base, ply).current_player
+        if mover < 0 or mover in seen:
+            continue
+        seen.add(mover)
+        slider.set_value(i).run()
+        svg = next(d for k, d in boards_of(at).items() if k.startswith("an_board"))["svg"]
+        who = re.search(rf"P{mover} · \w+ +\((you|view)\)", svg)
+        assert who and who.group(1) == ("you" if mover == 0 else "view"), (mover, who)
+        slider = next(s for s in at.slider if s.key and s.key.startswith("an_ply_"))
+    assert seen == {0, 1}
+
+
+def boards_of(at):
+    return {el.key: json.loads(el.proto.json) for el in at.get("bidi_component")}
