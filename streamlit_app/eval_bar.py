@@ -39,12 +39,27 @@ def hint_box(result, state, ui) -> None:
     and the top three."""
     from .review import evaluation
     ev = evaluation(result)
-    st.markdown(f"**Hint: {ui.decision_label(state, result.best_action)}** — your win "
+    st.markdown(f"**Hint: {ui.decision_label(state, result.best_action)}"
+                f"{then_text(state, result, ui)}** — your win "
                 f"{ev['win_pct']:.0f}% ± {ev['pm']:.0f} ({result.iterations:,} iterations)")
     top = sorted(result.stats, key=lambda s: (-s["visits"], s["action"]))[:3]
     st.markdown(hint_table(top, state, ui), unsafe_allow_html=True)
     if ev["within_noise"]:
         st.caption("The best two are within the search's noise: it cannot tell them apart.")
+
+
+def then_text(state, result, ui) -> str:
+    """", then <the seat's next move>" when the search expects the same seat to move again
+    right after its best move (a Kyūshū card oriented, then placed at a square), else ""."""
+    from .games.base import search_line
+    line = search_line(result)
+    if not line:
+        return ""
+    after = state.clone()
+    after.apply(int(result.best_action))
+    nxt = next((int(a) for a in after.legal_actions() if after.action_to_string(int(a)) == line[0]),
+               None)
+    return "" if nxt is None else f", then {ui.decision_label(after, nxt)}"
 
 
 HINT_TABLE_CSS = ("<style>.bl-hint-top{width:100%;border-collapse:collapse;font-size:.85rem;"

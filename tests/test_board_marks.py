@@ -135,6 +135,13 @@ def test_kyushu_hint_on_play_turns_the_card_rings_its_square_and_draws_the_ghost
     assert at.session_state["mv_ky_rot"] == "vertical turned"
     turned = [m.value for m in at.markdown if "bl-ky-turned" in m.value]
     assert turned and "outline:3px solid #7c3aed" in turned[0]
+    assert at.button(key="mv_ky_rotate").label == "Rotate ↻"
+    at.button(key="mv_ky_rotate").click().run()       # turned away: Rotate leads back to it
+    assert at.session_state["mv_ky_rot"] != "vertical turned"
+    assert at.button(key="mv_ky_rotate").label == "Rotate ↻ · AI hint"
+    turned = [m.value for m in at.markdown if "bl-ky-turned" in m.value]
+    assert "outline" not in turned[0] and "bl-ghost" not in "".join(
+        d["svg"] for k, d in boards_of(at).items() if "kymap" in k)
 
 
 def test_search_line_is_the_same_seats_next_moves():
@@ -206,3 +213,17 @@ def test_analyse_names_the_seat_to_move_you_only_when_it_is_yours():
 
 def boards_of(at):
     return {el.key: json.loads(el.proto.json) for el in at.get("bidi_component")}
+
+
+def test_kyushu_hint_names_the_square_the_oriented_card_goes_to():
+    from boardlab.streamlit_app.eval_bar import then_text
+    from boardlab.streamlit_app.games import ui_for
+    s, p, orient, o = kyushu_orient("horizontal")
+
+    class Result:
+        best_action = orient
+        principal_variation = [(p, s.action_to_string(orient)), (p, o["name"]), (1 - p, "x")]
+    assert then_text(s, Result(), ui_for("kyushu")) == \
+        f", then Place card {o['name'].split()[1]} horizontal at {o['square']} (over)"
+    Result.principal_variation = Result.principal_variation[:1]
+    assert then_text(s, Result(), ui_for("kyushu")) == ""
