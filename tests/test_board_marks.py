@@ -77,10 +77,12 @@ def test_kitsu_token_taken_and_leader_chosen_are_ringed():
 
 
 def test_kitsu_an_ai_seat_seen_from_is_not_you():
-    s = at_decision("kitsu", 3, lambda s, o: o["phase"] == "play", players=2)
+    s = at_decision("kitsu", 3, lambda s, o: o["phase"] == "play" and len(o["trick"]) > 1,
+                    players=4)
     p = s.current_player
     svg = draw(s, int(s.legal_actions()[0]), viewer_you=False)[0]["an-kitsu-table"]["svg"]
     assert "(you)" not in svg and f"P{p} · " in svg and "(view)" in svg
+    assert ">you<" not in svg and ">your partner<" not in svg     # the trick's cards' owners
     svg = draw(s, int(s.legal_actions()[0]))[0]["an-kitsu-table"]["svg"]
     assert "(you)" in svg
 
