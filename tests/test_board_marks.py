@@ -229,3 +229,40 @@ def test_kyushu_hint_names_the_square_the_oriented_card_goes_to():
         f", then Place card {o['name'].split()[1]} horizontal at {o['square']} (over)"
     Result.principal_variation = Result.principal_variation[:1]
     assert then_text(s, Result(), ui_for("kyushu")) == ""
+
+
+def _late_hint(record, hint):
+    import boardlab
+    import streamlit as st
+    from boardlab.streamlit_app.games import ui_for
+    s = boardlab.replay(record)
+    p = s.current_player
+    ui = ui_for("keyside")
+    shown = hint if st.session_state.get("asked") else None      # Hint clicked later
+    if shown is not None:
+        ui.show_best_move(s, shown)
+    ui.board(s.observation(p), key="board", viewer=p)
+    ui.move_input(s, s.observation(p), key="mv", hint=shown)
+
+
+def test_keyside_hint_chooses_its_die_when_another_was_chosen_first():
+    s = at_decision("keyside", 2, lambda s, o: len({
+        re.match(r"lead (\w+ \d)", s.action_to_string(int(a))).group(1)
+        for a in s.legal_actions() if s.action_to_string(int(a)).startswith("lead ")}) > 1)
+    names = [s.action_to_string(int(a)) for a in s.legal_actions()]
+    at = AppTest.from_function(_late_hint, args=(json.dumps(s.to_record()), 0),
+                               default_timeout=60)
+    at.run()
+    first = at.radio(key="mv_opt").value
+    hint = next(int(a) for a, nm in zip(s.legal_actions(), names) if nm.startswith("lead ")
+                and not nm.startswith(f"lead {first.lower()}"))
+    at = AppTest.from_function(_late_hint, args=(json.dumps(s.to_record()), hint),
+                               default_timeout=60)
+    at.run()
+    assert at.radio(key="mv_opt").value == first
+    at.session_state["asked"] = True
+    at.run()
+    assert not at.exception, at.exception
+    die = re.match(r"lead (\w+) (\d)", s.action_to_string(hint))
+    assert at.radio(key="mv_opt").value == f"{die.group(1).capitalize()} {die.group(2)}"
+    assert any(k.endswith("-island") for k, _ in hinted(boards_of(at)))

@@ -154,6 +154,12 @@ def choose_option(options: dict, names: dict, key: str, hint=None) -> str:
         return labels[0]
     row = list(dict.fromkeys(_die_of(lb) or lb for lb in labels))
     first = _die_of(default) or default
+    if hint is not None and st.session_state.get(f"{key}_opt_hint") != hint:
+        # a new hint: its die (and boat) chosen, even if another one was chosen before it
+        st.session_state[f"{key}_opt_hint"] = hint
+        st.session_state[f"{key}_opt"] = first
+        if ", " in default:
+            st.session_state[f"{key}_boat_{first}"] = default.split(", ", 1)[1]
     chosen = st.radio("Which", row, index=row.index(first), key=f"{key}_opt", horizontal=True,
                       label_visibility="collapsed")
     boats = [lb.split(", ", 1)[1] for lb in labels if lb.startswith(chosen + ", ")]
