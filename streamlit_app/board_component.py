@@ -105,12 +105,46 @@ def check_anim(place_id: str, anim) -> dict:
     return {"kind": kind}
 
 
+# An SVG id and a reference to one (url(#x), href="#x"): one page holds many boards, and a
+# reference resolves to the first element of that id in the whole page, perhaps in a hidden tab
+# (where a gradient paints nothing), so every board's ids get a prefix of their own.
+_SVG_ID = re.compile(r"""(?<![\w-])id=(['"])([^'"]+)\1""")
+_SVG_REF = re.compile(r"""(url\(\s*['"]?#|(?<![\w-])(?:xlink:)?href=['"]#)([^)'"\s]+)""")
+
+
+def scope_prefix(name: str) -> str:
+    """The id prefix of the board (or piece) ``name`` (e.g. its key): id characters only."""
+    return re.sub(r"[^A-Za-z0-9_-]", "_", str(name)) + "--"
+
+
+def scope_ids(text: str, prefix: str) -> str:
+    """``text`` (an SVG or a fragment drawn over one) with every id and every reference to
+    an id given ``prefix``: two boards drawn from the same pictures share no id."""
+    if not prefix or not text:
+        return text
+    text = _SVG_ID.sub(lambda m: f"id={m.group(1)}{prefix}{m.group(2)}{m.group(1)}", text)
+    return _SVG_REF.sub(lambda m: f"{m.group(1)}{prefix}{m.group(2)}", text)
+
+
+def scoped(places, svg: str | None, scope: str):
+    """(places, svg) with their ids under the prefix of ``scope`` (a board's key): the board
+    SVG and the previews drawn over it share one prefix, each piece has its own."""
+    if not scope:
+        return list(places), svg
+    board = scope_prefix(scope)
+    out = [dataclasses.replace(p, preview=scope_ids(p.preview, board),
+                               svg=scope_ids(p.svg, scope_prefix(f"{scope}-{p.id}")))
+           for p in places]
+    return out, scope_ids(svg, board)
+
+
 def board_data(places, svg: str | None = None, *, interactive: bool = True, note: str = "",
                max_width: int | None = None, piece_width: int | None = None,
-               anim_key: str = "") -> dict:
+               anim_key: str = "", scope: str = "") -> dict:
     """The JSON the component draws (also what the tests read). Raises ValueError for places
     that cannot be drawn: duplicate ids, a board place without ``rect``, a piece without
-    ``svg``, an unknown mark."""
+    ``svg``, an unknown mark. ``scope`` (the board's key): the SVG ids get its prefix (see
+    :func:`scope_ids`)."""
     places = list(places)
     ids = [p.id for p in places]
     if len(set(ids)) != len(ids):
@@ -128,6 +162,7 @@ def board_data(places, svg: str | None = None, *, interactive: bool = True, note
                              f"(marks: {', '.join(MARKS)})")
         if not isinstance(p.tip, str):
             raise ValueError(f"board: place {p.id!r} tip must be text, got {p.tip!r}")
+    places, svg = scoped(places, svg, scope)
     data = {"interactive": bool(interactive), "places": [p.as_data() for p in places]}
     if svg is not None:
         data["svg"] = svg
@@ -174,7 +209,7 @@ def board(places, svg: str | None = None, *, key: str, interactive: bool = True,
         places = [dataclasses.replace(p, mark=marks[p.id]) if p.id in marks and p.mark is None else p
                   for p in places]
     data = board_data(places, svg, interactive=interactive, note=note, max_width=max_width,
-                      piece_width=piece_width, anim_key=anim_key)
+                      piece_width=piece_width, anim_key=anim_key, scope=key)
     arrow = run.get("arrow")
     rects = {p.id: p.rect for p in places if p.rect is not None}
     if svg is not None and arrow and all(a in rects for a in arrow):
@@ -486,7 +521,9 @@ export default function (component) {
       const a = data.arrow && centre(data.arrow[0]), b = data.arrow && centre(data.arrow[1]);
       if (a && b) {                              // the best move from one place to another
         const defs = document.createElementNS(SVGNS, "defs");
-        defs.innerHTML = `<marker id="blb-head" viewBox="0 0 10 10" refX="7" refY="5" ` +
+        // an id of this board's own: the first of a repeated id may be in a hidden tab
+        const head = "blb-head-" + (window.__blbHeads = (window.__blbHeads || 0) + 1);
+        defs.innerHTML = `<marker id="${head}" viewBox="0 0 10 10" refX="7" refY="5" ` +
           `markerWidth="4" markerHeight="4" orient="auto-start-reverse">` +
           `<path d="M0,0 L10,5 L0,10 z" fill="#7c3aed"/></marker>`;
         marks.appendChild(defs);
@@ -494,7 +531,7 @@ export default function (component) {
         for (const [k, v] of [["x1", a[0]], ["y1", a[1]], ["x2", b[0]], ["y2", b[1]],
                               ["stroke", "#7c3aed"], ["stroke-width", unit * 1.4],
                               ["stroke-linecap", "round"], ["opacity", ".85"],
-                              ["marker-end", "url(#blb-head)"]])
+                              ["marker-end", `url(#${head})`]])
           line.setAttribute(k, v);
         line.setAttribute("class", "blb-arrow");
         marks.appendChild(line);
@@ -597,16 +634,38 @@ def set_anim_key(key: str) -> None:
     _this_run()["anim_key"] = str(key)
 
 
-def set_marks(place_ids, mark: str = "hint", arrow=None) -> None:
+def set_marks(place_ids, mark: str = "hint", arrow=None, move=None) -> None:
     """Ring the places ``place_ids`` (of any board drawn in the rest of this script run that
     has them and marks them no other way) with ``mark``, e.g. the hint's or the analysis'
     best move; ``arrow`` = (from id, to id) also draws an arrow between two of its places
-    (a move from one place to another)."""
+    (a move from one place to another). ``move`` = (state, action, line): that move itself
+    (``line``: the same seat's next moves the search expects, as notations), for a game's
+    drawing that shows it more than by rings (see :func:`marked_move`)."""
     if mark not in MARKS:
         raise ValueError(f"board: unknown mark {mark!r} (marks: {', '.join(MARKS)})")
     run = _this_run()
     run["marks"] = {str(pid): mark for pid in place_ids or ()}
     run["arrow"] = (str(arrow[0]), str(arrow[1])) if arrow else None
+    run["move"] = move
+
+
+def set_viewer_you(you: bool) -> None:
+    """Whether the seat the boards drawn in the rest of this run are seen from is the person
+    at the screen (default; its name reads "you") or only a seat the page is seen from (the
+    Analyse page stepping through a game: the seat to move, maybe an AI seat)."""
+    _this_run()["viewer_you"] = bool(you)
+
+
+def viewer_word() -> str:
+    """How a board names the seat it is seen from: "you", or "view" (see set_viewer_you)."""
+    return "you" if _this_run().get("viewer_you", True) else "view"
+
+
+def marked_move():
+    """(state, action, line) of the best move marked in this script run (see
+    :func:`set_marks`), or None: a game draws it on its board (e.g. a ghost of the card on
+    the square it goes to)."""
+    return _this_run().get("move")
 
 
 def reserve(name: str, *, replace: bool = True, **info):

@@ -39,14 +39,46 @@ def hint_box(result, state, ui) -> None:
     and the top three."""
     from .review import evaluation
     ev = evaluation(result)
-    st.markdown(f"**Hint: {ui.decision_label(state, result.best_action)}** — your win "
+    st.markdown(f"**Hint: {ui.decision_label(state, result.best_action)}"
+                f"{then_text(state, result, ui)}** — your win "
                 f"{ev['win_pct']:.0f}% ± {ev['pm']:.0f} ({result.iterations:,} iterations)")
     top = sorted(result.stats, key=lambda s: (-s["visits"], s["action"]))[:3]
-    st.dataframe([{"move": ui.decision_label(state, int(s["action"])),
-                   "win %": round(100.0 * s["win_prob"], 1), "visits": int(s["visits"])}
-                  for s in top], hide_index=True, key=None)
+    st.markdown(hint_table(top, state, ui), unsafe_allow_html=True)
     if ev["within_noise"]:
         st.caption("The best two are within the search's noise: it cannot tell them apart.")
+
+
+def then_text(state, result, ui) -> str:
+    """", then <the seat's next move>" when the search expects the same seat to move again
+    right after its best move (a Kyūshū card oriented, then placed at a square), else ""."""
+    from .games.base import search_line
+    line = search_line(result)
+    if not line:
+        return ""
+    after = state.clone()
+    after.apply(int(result.best_action))
+    nxt = next((int(a) for a in after.legal_actions() if after.action_to_string(int(a)) == line[0]),
+               None)
+    return "" if nxt is None else f", then {ui.decision_label(after, nxt)}"
+
+
+HINT_TABLE_CSS = ("<style>.bl-hint-top{width:100%;border-collapse:collapse;font-size:.85rem;"
+                  "margin:.25rem 0 .5rem}.bl-hint-top th,.bl-hint-top td{padding:3px 6px;"
+                  "border-bottom:1px solid #e6e3dc;text-align:left;vertical-align:top}"
+                  ".bl-hint-top th{font-weight:600;color:#6b7080}.bl-hint-top .n{text-align:right;"
+                  "white-space:nowrap;width:1%}</style>")
+
+
+def hint_table(top, state, ui) -> str:
+    """The hint's top three as an HTML table: the move's words wrap, the numbers keep their
+    width (a data grid in the narrow panel cut the numbers off, or drew an empty box)."""
+    rows = "".join(
+        f"<tr><td>{html.escape(ui.decision_label(state, int(s['action'])))}</td>"
+        f"<td class='n'>{100.0 * s['win_prob']:.1f}</td><td class='n'>{int(s['visits']):,}</td></tr>"
+        for s in top)
+    return (f"{HINT_TABLE_CSS}<table class='bl-hint-top'><thead><tr><th>move</th>"
+            f"<th class='n'>win %</th><th class='n'>visits</th></tr></thead><tbody>{rows}</tbody>"
+            "</table>")
 
 
 def beside_board(sess, on: bool, iterations: int | None = None):

@@ -18,6 +18,7 @@ import streamlit as st
 from . import common, host_panel, tables
 from .eval_bar import hint_box, show_eval_bar
 from .games import ui_for
+from .games.base import search_line
 from . import board_component as bc
 from .session import analysis_budget, mix, run_search
 from .store import SEAT, AccessDenied, NoSuchGame
@@ -164,8 +165,7 @@ def table(link, view, head=None) -> None:
         bc.set_anim_key(f"{view.game_id}:{seat}:{changes.since}")
     hint = hint_action(link, view)
     if hint is not None:
-        bc.set_marks(ui.best_move_mark(view.state, hint),
-                     arrow=ui.best_move_arrow(view.state, hint))
+        ui.show_best_move(view.state, hint, search_line(st.session_state["tbl_hint"][1]))
     with board_slot:
         inner = board_slot
         if view.settings.hints and st.session_state.get("tbl_eval") and view.my_turn:

@@ -30,6 +30,8 @@ What a subclass may override:
 * ``best_move_mark(state, action)`` - the place ids of the board to ring for the hint's or
   the analysis' best move (default: none), and ``best_move_arrow(state, action)`` - (from
   id, to id) when that move goes from one place to another (an arrow is drawn; default None);
+  the pages mark it with ``show_best_move(state, action, line)``, which a board may also read
+  (``board_component.marked_move()``) to draw the move itself (a ghost of a card);
 * ``seat_colour(seat, players)`` - the seat's colour as its board draws it (the review
   graph uses it);
 * ``how_to_play()`` - the "How to play" panel (markdown: the goal, a turn, how it ends);
@@ -52,6 +54,8 @@ from dataclasses import dataclass, field
 import streamlit as st
 
 import boardlab
+
+from .. import board_component as bc
 
 
 def plural(n: int, word: str, words: str | None = None) -> str:
@@ -150,6 +154,14 @@ class GameUI:
         """(from place id, to place id) if ``action`` moves something between two places."""
         return None
 
+    def show_best_move(self, state, action: int, line=()) -> None:
+        """Mark ``action`` (a hint's or an analysis' best move) on the boards drawn in the
+        rest of this script run: its places ringed, its arrow, and the move itself for a
+        drawing that shows more (``line``: the same seat's next moves the search expects,
+        e.g. where an oriented card goes)."""
+        bc.set_marks(self.best_move_mark(state, action), arrow=self.best_move_arrow(state, action),
+                     move=(state, int(action), tuple(line)))
+
     def seat_colour(self, seat: int, players: int) -> str:
         """The colour of ``seat`` as the board draws it."""
         return SEAT_PALETTE[seat % len(SEAT_PALETTE)]
@@ -188,6 +200,18 @@ class GameUI:
 
     def seat_facts(self, game_name: str, key: str):
         return None
+
+
+def search_line(result) -> tuple[str, ...]:
+    """The moves a search (a SearchResult) expects its seat to make right after its best
+    move, before another seat moves (e.g. where the card it orients goes), as notations."""
+    pv = list(getattr(result, "principal_variation", None) or ())
+    out = []
+    for player, move in pv[1:]:
+        if pv and player != pv[0][0]:
+            break
+        out.append(str(move))
+    return tuple(out)
 
 
 def action_buttons(state, actions, key: str, columns: int = 2, ui: GameUI | None = None,

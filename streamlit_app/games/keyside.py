@@ -154,6 +154,12 @@ def choose_option(options: dict, names: dict, key: str, hint=None) -> str:
         return labels[0]
     row = list(dict.fromkeys(_die_of(lb) or lb for lb in labels))
     first = _die_of(default) or default
+    if hint is not None and st.session_state.get(f"{key}_opt_hint") != hint:
+        # a new hint: its die (and boat) chosen, even if another one was chosen before it
+        st.session_state[f"{key}_opt_hint"] = hint
+        st.session_state[f"{key}_opt"] = first
+        if ", " in default:
+            st.session_state[f"{key}_boat_{first}"] = default.split(", ", 1)[1]
     chosen = st.radio("Which", row, index=row.index(first), key=f"{key}_opt", horizontal=True,
                       label_visibility="collapsed")
     boats = [lb.split(", ", 1)[1] for lb in labels if lb.startswith(chosen + ", ")]
@@ -332,12 +338,30 @@ class KeysideUI(GameUI):
 
     def best_move_mark(self, state, action: int) -> list[str]:
         """The place clicked for it on the island (a harbour, a market, a farm icon, ...)."""
-        found = island_choice(state.action_to_string(action), state.observation(state.current_player))
-        return [found[1]] if found else []
+        name = state.action_to_string(action)
+        obs = state.observation(state.current_player)
+        found = island_choice(name, obs)
+        if found:
+            return [found[1]]
+        task = obs.get("task") or {}
+        if name.startswith("follow ") and task.get("harbour"):     # the die goes on that harbour
+            return [f"H{task['harbour']}"]
+        if name.startswith("transfer "):
+            return ["town"]
+        if m := re.fullmatch(r"exchange \w+ on farm (\d) icon (\d) .*", name):
+            return [f"F{r + 1}-{m.group(2)}" for r, loc in enumerate(obs["resource_locations"])
+                    if loc and loc["kind"] == "farm" and loc["farm"] == int(m.group(1))][:1]
+        if m := re.fullmatch(r"market (.+?): .*", name):         # a market chosen by its tile
+            return [f"M{i + 1}" for i, mk in enumerate(obs.get("markets") or [])
+                    if mk.get("tile") == m.group(1)][:1]
+        return []
 
     def best_move_arrow(self, state, action: int):
-        """A keyple's move: from where it is to where it goes."""
-        m = re.fullmatch(r"move keyple (\w+)>(?:.*>)?(\w+)", state.action_to_string(action))
+        """A keyple's move, a boat's sail: from where it is to where it goes."""
+        name = state.action_to_string(action)
+        if m := _LEAD.match(name):
+            return m.group(3), m.group(4)
+        m = re.fullmatch(r"move keyple (\w+)>(?:.*>)?(\w+)", name)
         return (m.group(1), m.group(2)) if m else None
 
     def seat_colour(self, seat: int, players: int) -> str:

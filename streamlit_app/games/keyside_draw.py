@@ -16,6 +16,7 @@ import re
 import boardlab
 
 from . import keyside_text as kt
+from ..board_component import viewer_word
 from .base import esc
 
 SIZE = 960
@@ -500,7 +501,7 @@ def mats_html(obs: dict, viewer=None) -> str:
         pad_html = "".join(f"<tr><td>{k}</td><td>{v}</td></tr>" for k, v in pad)
         rows.append(f"<table class='ks-pad'>{pad_html}<tr><th>Total</th><th>{sc['total']}</th></tr></table>"
                     + (f"<small>harbours: {harb}</small>" if harb else ""))
-        who = seat_label(q, n) + (" — you" if viewer == q and n > 1 else "")
+        who = seat_label(q, n) + (f" — {viewer_word()}" if viewer == q and n > 1 else "")
         cards.append((f"<div class='ks-mat' style='border-top:6px solid {SEAT[q]}'>"
                       f"<div class='ks-name'>{esc(who)}{turn}</div>{''.join(rows)}</div>",
                       f"{esc(who)}{turn} · {sc['total']} point{'' if sc['total'] == 1 else 's'}"))

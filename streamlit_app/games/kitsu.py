@@ -182,6 +182,11 @@ def _entered_last_trick(obs: dict):
     return kept[1] if kept and kept[0] == _facts_print(obs) else None
 
 
+# a decision made by a button, and the table's element it is about (the best move's ring)
+_TABLE_MARKS = ((r"take (\S+)", "tok-{}"), (r"(?:leader|token to) P(\d+)", "seat{}"),
+                (r"\+3 to (blue|orange)", "pawn-{}"))
+
+
 class KitsuUI(GameUI):
     name = "kitsu"
     title = "Kitsu"
@@ -315,15 +320,24 @@ class KitsuUI(GameUI):
         return kt.decision_tip(state.action_to_string(action), state.observation(seat), seat)
 
     def best_move_mark(self, state, action: int) -> list:
-        """The hand card it plays (hand board), the trick card a Katana destroys or the last
-        trick's card taken back (table board)."""
+        """The card it plays: in the hand (the hand's board, "h<i>-<card>") and in the seat's
+        hand drawn on the table ("s<seat>c<i>"), with the power token it goes with; the trick
+        card a Katana destroys or the last trick's card taken back; the token a clan takes,
+        the seat that receives it or leads, the pawn of the clan the +3 goes to."""
         seat = state.current_player
         name = state.action_to_string(action)
         obs = state.observation(seat)
-        m = re.fullmatch(r"(?:play|give) (\S+).*", name)
+        m = re.fullmatch(r"(?:play|give) (\S+)(?: with (\S+))?", name)
         if m:
             hand = obs["hands"][seat] or []
-            return [f"h{hand.index(m.group(1))}-{m.group(1)}"] if m.group(1) in hand else []
+            if m.group(1) not in hand:
+                return []
+            i = hand.index(m.group(1))
+            return [f"h{i}-{m.group(1)}", f"s{seat}c{i}"] + ([f"held{seat}"] if m.group(2) else [])
+        for pattern, pid in _TABLE_MARKS:
+            m = re.fullmatch(pattern, name)
+            if m:
+                return [pid.format(m.group(1))]
         m = re.fullmatch(r"katana #(\d+) .*", name)
         if m:
             return [f"t{int(m.group(1)) - 1}"]
@@ -341,8 +355,9 @@ class KitsuUI(GameUI):
         (same cards, same size: nothing jumps, nothing can be clicked)."""
         hands = (obs or {}).get("hands") or []
         hand = (hands[viewer] or []) if viewer is not None and 0 <= viewer < len(hands) else []
-        cards = "".join(f"<div style='width:{HAND_CARD_W}px;opacity:.75'>{hand_card_svg(c)}</div>"
-                        for c in hand)
+        cards = "".join(f"<div style='width:{HAND_CARD_W}px;opacity:.75'>"
+                        f"{bc.scope_ids(hand_card_svg(c), bc.scope_prefix(f'idle-{i}'))}</div>"
+                        for i, c in enumerate(hand))     # ids of its own: see scope_ids
         return ("<div><b>Your hand</b> (waiting for the other players)"
                 f"<div style='display:flex;flex-wrap:wrap;gap:6px;margin-top:.4rem'>{cards}</div></div>")
 

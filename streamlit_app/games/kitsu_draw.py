@@ -6,6 +6,7 @@ follow docs/kitsu.md.
 from __future__ import annotations
 
 from . import kitsu_text as kt
+from ..board_component import viewer_word
 from .base import esc, plural
 
 BLUE, BLUE_DARK = "#2f6fd6", "#1c468f"
@@ -157,7 +158,13 @@ def _text(x, y, s, size=13, weight=400, fill=INK, anchor="start", extra="") -> s
             f"text-anchor='{anchor}' font-family='Helvetica, Arial, sans-serif' {extra}>{esc(s)}</text>")
 
 
-relation = kt.relation_text
+def relation(seat: int, viewer, clans) -> str:
+    """Whose a trick card is, from the seat the table is seen from ("you", "your partner",
+    "opponent"; "view", "partner" when that seat is not the person's: see viewer_word)."""
+    text = kt.relation_text(seat, viewer, clans)
+    if viewer_word() == "you":
+        return text
+    return {"you": "view", "your partner": "partner"}.get(text, text)
 
 
 def recent_seats(recent) -> set[int]:
@@ -294,7 +301,7 @@ def board_svg(obs: dict, viewer=None, *, recent=None, trick_rects=None, last_rec
                      f"stroke-width='{3.5 if to_move else 1.2}'/>")
         parts.append(f"<rect x='{x:.1f}' y='{top}' width='{pw:.1f}' height='26' rx='12' fill='{colour}'/>"
                      f"<rect x='{x:.1f}' y='{top + 14}' width='{pw:.1f}' height='12' fill='{colour}'/>")
-        who = f"P{s} · {CLAN_NAME[clan]}" + ("  (you)" if viewer == s else "")
+        who = f"P{s} · {CLAN_NAME[clan]}" + (f"  ({viewer_word()})" if viewer == s else "")
         parts.append(_text(x + 12, top + 18, who, 13, 700, "#fff"))
         place(f"seat{s}", f"P{s}, {CLAN_NAME[clan]} clan", (x, top, pw, 26),
               kt.seat_tip(obs, s, viewer))

@@ -37,7 +37,7 @@ def score_rows(obs: dict, viewer=None) -> list[dict]:
     rows = []
     for seat in range(obs["players"]):
         sc = obs["scores"][seat]
-        row = {"seat": f"P{seat}" + (" (you)" if seat == viewer else "")}
+        row = {"seat": f"P{seat}" + (f" ({bc.viewer_word()})" if seat == viewer else "")}
         row.update({label: sc[k] for k, label in SCORE_ROWS
                     if (k != "most_fewest" or obs["options"]["most_fewest"])
                     and (k != "travelers" or obs["options"]["travelers"])})
@@ -137,15 +137,17 @@ def _anchor(m: dict):
     return (prov["row"], prov["col"]) if prov else (0, 0)
 
 
-def placement_options(base, seat: int, card) -> list[dict]:
+def placement_options(base, seat: int, card, only=None) -> list[dict]:
     """The legal positions of ``card`` in ``base`` (orientation chosen), each with what a
     player sees before choosing: the card's squares left visible there, its extent and the
-    change of score. Computed by applying each position to a copy of the state and reading
-    the mover's own view (nothing the seat may not see)."""
+    change of score (``only``: that action's alone). Computed by applying each position to
+    a copy of the state and reading the mover's own view (nothing the seat may not see)."""
     before = base.observation(seat)
     anchor = _anchor(before["maps"][seat])
     out = []
     for a in (int(x) for x in base.legal_actions()):
+        if only is not None and a != only:
+            continue
         name = base.action_to_string(a)
         m = re.fullmatch(r"place \d+ (.+) at ([a-z]{1,2}\d+) (over|under)", name)
         if not m:
@@ -173,8 +175,90 @@ def _score_delta_text(before: dict, after: dict) -> str:
     return f"{total:+d} points" + (f" ({', '.join(bits)})" if bits else "")
 
 
+HINT = "#7c3aed"        # the best move's colour (the board component's hint ring)
+
+
+def option_preview(o: dict, xy, cell: float, prefix: str, colour: str = GOLD,
+                   opacity: float = .92) -> str:
+    """Card ``o`` (a placement option) drawn at its position: its visible squares (the faces
+    in ``prefix``'s defs) and its outline, dashed when it goes under."""
+    x, y = xy(o["row"], o["col"])
+    uses = "".join(f"<use href='#{prefix}{sq}' x='{xy(r, c)[0]:.1f}' y='{xy(r, c)[1]:.1f}'/>"
+                   for r, c, sq in o["cells"])
+    dash = " stroke-dasharray='6 4'" if o["layer"] == "under" else ""
+    return (f"<g opacity='{opacity}'>{uses}</g><rect x='{x:.1f}' y='{y:.1f}' "
+            f"width='{o['width'] * cell:.1f}' height='{o['height'] * cell:.1f}' fill='none' "
+            f"stroke='{colour}' stroke-width='3.5'{dash}/>")
+
+
+def hinted_place(state, action: int, line=()):
+    """The placement action a best move comes to: itself if it places the card, the place
+    the search's ``line`` goes on to after an orientation, else None. Returns (state the
+    place is legal in, its action)."""
+    name = state.action_to_string(action)
+    if name.startswith("place "):
+        return state, action
+    if not (name.startswith("orient ") and line):
+        return None
+    after = state.clone()
+    after.apply(action)
+    place = next((int(a) for a in after.legal_actions()
+                  if after.action_to_string(int(a)) == line[0]), None)
+    return (after, place) if place is not None else None
+
+
+def ghost_option(seat: int):
+    """The placement option of the best move marked on this run's boards (a ghost of the card
+    where it goes) if it places ``seat``'s card, else None."""
+    marked = bc.marked_move()
+    if not marked or marked[0].current_player != seat:
+        return None
+    found = hinted_place(*marked)
+    if found is None:
+        return None
+    base, place = found
+    card = base.observation(seat)["selected"][seat]
+    opts = placement_options(base, seat, card, only=place)
+    return dict(opts[0], card=card) if opts else None
+
+
+def ghost_svg(o: dict, xy, cell: float, prefix: str) -> str:
+    """The best move's card, a ghost where it goes, with a line saying so."""
+    x, y = xy(o["row"], o["col"])
+    label = f"AI: card {o['card']} here"
+    return (f"<g class='bl-ghost' pointer-events='none'>"
+            + option_preview(o, xy, cell, prefix, HINT, .55)
+            + f"<rect x='{x:.1f}' y='{y - 17:.1f}' width='{6.6 * len(label) + 10:.1f}' "
+            f"height='16' rx='8' fill='{HINT}'/><text x='{x + 5:.1f}' y='{y - 5:.1f}' "
+            f"font-size='11' font-weight='700' fill='#fff' font-family='Helvetica, Arial, "
+            f"sans-serif'>{label}</text></g>")
+
+
+def with_ghost(svg: str, o: dict, geo: dict, prefix: str) -> str:
+    """``svg`` (a map drawn with ``geometry=geo`` and ``face_defs`` of ``prefix``) with the
+    ghost of option ``o`` drawn over it."""
+    cell = geo["cell"]
+
+    def xy(r, c):
+        return geo["gx"] + (c - geo["left"]) * cell, geo["gy"] + (r - geo["top"]) * cell
+    return svg[:svg.rindex("</svg>")] + ghost_svg(o, xy, cell, prefix) + "</svg>"
+
+
+def ghost_place(o: dict, geo: dict) -> dict:
+    """The ghost's label as an element with a tip (what the best move is, in words), in the
+    form of map_svg's ``places``."""
+    cell = geo["cell"]
+    x = geo["gx"] + (o["col"] - geo["left"]) * cell
+    y = geo["gy"] + (o["row"] - geo["top"]) * cell
+    label = kt.decision_label(o["name"])
+    return {"id": "ghost", "label": f"The AI's best move: {label}", "anim": None,
+            "rect": (x, y - 17, 6.6 * (len(str(o["card"])) + 13) + 10, 16),
+            "tip": f"The AI's best move: {label} ({o['delta']})."}
+
+
 def placement_board(obs: dict, seat: int, card, options: list[dict], *, width: float = 520,
-                    prefix: str = "kyp", recent_cards=(), before: dict | None = None):
+                    prefix: str = "kyp", recent_cards=(), before: dict | None = None,
+                    ghost=None):
     """The mover's map with a place on the top-left square of every legal position, each
     previewing the card there. Returns (svg, places, place id -> action)."""
     m = seat_map(obs, seat)
@@ -187,7 +271,7 @@ def placement_board(obs: dict, seat: int, card, options: list[dict], *, width: f
     cell = max(22.0, min(44.0, width / span))
     geo: dict = {}
     found: list = []
-    svg = map_svg(m, cell=cell, title=f"P{seat} (you) · place card {card}",
+    svg = map_svg(m, cell=cell, title=f"P{seat} ({bc.viewer_word()}) · place card {card}",
                   title_colour=SEAT_COLOURS[seat % len(SEAT_COLOURS)], bounds=bounds,
                   rings=recent_cards, extra=face_defs(card, cell, prefix), geometry=geo,
                   places=found, before=before["maps"][seat] if before else None)
@@ -198,12 +282,9 @@ def placement_board(obs: dict, seat: int, card, options: list[dict], *, width: f
     places, actions = [], {}
     for o in options:
         x, y = xy(o["row"], o["col"])
-        uses = "".join(f"<use href='#{prefix}{sq}' x='{xy(r, c)[0]:.1f}' y='{xy(r, c)[1]:.1f}'/>"
-                       for r, c, sq in o["cells"])
-        dash = " stroke-dasharray='6 4'" if o["layer"] == "under" else ""
-        preview = (f"<g opacity='.92'>{uses}</g><rect x='{x:.1f}' y='{y:.1f}' "
-                   f"width='{o['width'] * cell:.1f}' height='{o['height'] * cell:.1f}' fill='none' "
-                   f"stroke='{GOLD}' stroke-width='3.5'{dash}/>")
+        preview = option_preview(o, xy, cell, prefix)
+        if o["action"] == ghost:            # the best move: a ghost of the card there
+            svg = with_ghost(svg, dict(o, card=card), geo, prefix)
         pid = f"p{o['square']}"
         actions[pid] = o["action"]
         label = kt.decision_label(o["name"])
@@ -234,7 +315,7 @@ def square_places(obs: dict, seat: int, names: dict, *, width: float = 520, rece
     cell = max(22.0, min(44.0, width / span))
     geo: dict = {}
     found: list = []
-    svg = map_svg(m, cell=cell, title=f"P{seat} (you)", rings=recent_cards,
+    svg = map_svg(m, cell=cell, title=f"P{seat} ({bc.viewer_word()})", rings=recent_cards,
                   title_colour=SEAT_COLOURS[seat % len(SEAT_COLOURS)], geometry=geo,
                   places=found, before=before["maps"][seat] if before else None)
     tips = {d["id"][1:]: d["tip"] for d in found}
@@ -406,7 +487,7 @@ class KyushuUI(GameUI):
         colour = SEAT_COLOURS[seat % len(SEAT_COLOURS)]
         me = viewer == seat
         to_move = obs.get("current_player") == seat
-        title = f"P{seat}" + (" (you)" if me else "") + f" · {obs['scores'][seat]['total']} pts"
+        title = f"P{seat}" + (f" ({bc.viewer_word()})" if me else "") + f" · {obs['scores'][seat]['total']} pts"
         if to_move and obs["phase"] != "over":
             title += " · to move"
         sub = []
@@ -416,9 +497,21 @@ class KyushuUI(GameUI):
         if obs["options"].get("travelers") and held:
             sub.append(f"travelers left: {held[seat]}")
         found: list = []
+        ghost = ghost_option(seat) if to_move else None     # the best move's card, where it goes
+        bounds, extra, geo = None, "", {}
+        if ghost is not None:
+            rows = [c["row"] for c in obs["maps"][seat]["cells"]] + [ghost["row"], ghost["row"]
+                                                                      + ghost["height"] - 1]
+            cols = [c["col"] for c in obs["maps"][seat]["cells"]] + [ghost["col"], ghost["col"]
+                                                                      + ghost["width"] - 1]
+            bounds = (min(rows), min(cols), max(rows), max(cols))
+            extra = face_defs(ghost["card"], cell_size(obs["maps"][seat], width), "kyg")
         svg = map_svg(seat_map(obs, seat), title=title, title_colour=colour, rings=rings,
-                      cell=cell_size(obs["maps"][seat], width), places=found,
-                      before=before["maps"][seat] if before else None)
+                      cell=cell_size(obs["maps"][seat], width), places=found, bounds=bounds,
+                      extra=extra, geometry=geo, before=before["maps"][seat] if before else None)
+        if ghost is not None:
+            svg = with_ghost(svg, ghost, geo, "kyg")
+            found.append(ghost_place(ghost, geo))
         where = bc.reserve(slot, obs=obs, recent=recent, before=before) if slot else st.container()
         with where:
             bc.board(inert_places(found), svg, key=f"{key}-kyseat{seat}", interactive=False,
@@ -474,22 +567,29 @@ class KyushuUI(GameUI):
         return kt.decision_tip(state.action_to_string(action))
 
     def best_move_mark(self, state, action: int) -> list:
-        """The square of the mover's map it names (a placement's top-left square "p<sq>", a
-        resource or Fallow "s<sq>"), the pick box it takes from ("box<i>" on the table), or
-        the card it chooses ("c<action>" among the cards offered)."""
+        """The square of the mover's map it names (a placement's top-left square "p<sq>" and
+        the map's square "c<sq>", a resource or Fallow "s<sq>"), the card placed (the hand's
+        "taken<seat>"), the pick box it takes from ("box<i>" on the table), or the card it
+        chooses ("c<action>" among the cards offered, "h<card>" in the hand)."""
         name = state.action_to_string(action)
+        taken = f"taken{state.current_player}"      # the card taken this round, in the hand
         m = re.fullmatch(r"place \d+ .+ at ([a-z]{1,2}\d+) (?:over|under)", name)
-        if m:
-            return [f"p{m.group(1)}"]
+        if m:                   # (where it goes: the ghost the map draws, see ghost_option)
+            return [f"p{m.group(1)}", f"c{m.group(1)}", taken]
+        if name.startswith("orient "):
+            return [taken]
         m = ON_MY_MAP.match(name)
-        if m:
-            return [f"s{m.group(1)}"]
+        if m:                   # the lit square of the input, the square of the map drawn
+            return [f"s{m.group(1)}", f"c{m.group(1)}"]
         m = re.fullmatch(r"(?:pay to )?take (\d+) from .+", name)
         if m:
             boxes = state.observation(state.current_player)["pick_boxes"]
             return [f"box{b['box']}" for b in boxes if b["card"] == int(m.group(1))][:1]
-        if re.fullmatch(r"province \d[AB]|pick box \d+|replace with \d+", name):
+        if re.fullmatch(r"province \d[AB]", name):
             return [f"c{action}"]
+        m = re.fullmatch(r"(?:pick box|replace with) (\d+)", name)
+        if m:                   # the card offered, and in the hand drawn on the board
+            return [f"c{action}", f"h{m.group(1)}"]
         return []
 
     def how_to_play(self) -> str:
@@ -635,6 +735,9 @@ class KyushuUI(GameUI):
             rot_key, layer_key = f"{key}_ky_rot", f"{key}_ky_layer"
             hinted = next((rl for rl, a in table.items() if a == hint), None)
             layers = [lay for lay in ("over", "under") if any(rl[1] == lay for rl in table)]
+            if hinted and st.session_state.get(f"{key}_ky_hinted") != hint:
+                st.session_state[f"{key}_ky_hinted"] = hint     # a new hint: shown turned so
+                st.session_state[layer_key], st.session_state[rot_key] = hinted[1], hinted[0]
             if st.session_state.get(layer_key) not in layers:
                 st.session_state[layer_key] = hinted[1] if hinted else layers[0]
             turn_row = st.container()       # the card and Rotate first: in a phone's screen
@@ -646,10 +749,17 @@ class KyushuUI(GameUI):
                                              else rotations[0])
             rotation = st.session_state[rot_key]
             c1, c2 = turn_row.columns([1, 1.4], vertical_alignment="center")
-            c1.markdown(oriented_card_svg(card, rotation), unsafe_allow_html=True)
-            c2.button("Rotate ↻", key=f"{key}_ky_rotate", on_click=_rotate,
-                      args=(rot_key, rotations), disabled=len(rotations) < 2, width="stretch",
-                      help="A quarter turn clockwise (the next orientation offered)")
+            as_hinted = hinted == (rotation, layer)
+            # the hinted orientation: the card ringed; another one: Rotate is the way there
+            ring = f"outline:3px solid {HINT};outline-offset:2px;border-radius:4px" if as_hinted else ""
+            c1.markdown(f"<div class='bl-ky-turned' style='display:inline-block;line-height:0;{ring}'>"
+                        f"{oriented_card_svg(card, rotation)}</div>", unsafe_allow_html=True)
+            rotate_to = hinted is not None and not as_hinted and hinted[1] == layer
+            c2.button("Rotate ↻" + (" · AI hint" if rotate_to else ""), key=f"{key}_ky_rotate",
+                      on_click=_rotate, args=(rot_key, rotations), disabled=len(rotations) < 2,
+                      width="stretch", type="primary" if rotate_to else "secondary",
+                      help="A quarter turn clockwise (the next orientation offered)"
+                      + (f"; the AI's hint lays it {hinted[0]}" if rotate_to else ""))
             c2.caption(f"{rotation} · {layer}" + (" · the AI's hint" if hinted == (rotation, layer)
                                                   else ""))
             st.caption("Over: at least one square on top of the map, no lake covered. Under: at "
@@ -667,10 +777,15 @@ class KyushuUI(GameUI):
         if options:
             kept = bc.reserved("kyushu-map")
             info = kept[1] if kept else {"obs": obs, "recent": None}
+            marked = bc.marked_move()
+            found = None if hint is None else hinted_place(
+                state, hint, marked[2] if marked and marked[1] == hint else ())
+            place = found[1] if found and (found[0] is base or chosen_orient == hint) else None
             svg, places, actions = placement_board(
                 info["obs"], seat, card, options, prefix=f"kyp{abs(hash(key)) % 10**8}",
-                recent_cards=recent_cards(info["recent"]).get(seat, ()), before=info.get("before"))
-            places = with_hint(places, actions, hint)
+                recent_cards=recent_cards(info["recent"]).get(seat, ()), before=info.get("before"),
+                ghost=place)
+            places = with_hint(places, actions, place)
             if not kept:
                 bc.claim("kyushu-map")      # the board, drawn after, leaves this map out
             with (kept[0] if kept else st.container()):

@@ -246,7 +246,8 @@ class NukumiUI(GameUI):
             order = [viewer] + [p for p in order if p != viewer]
         offer: list = []
         offer_svg = nd.offer_svg(obs, offer)
-        names = [("Your board" if p == viewer else f"P{p}'s board") for p in order]
+        names = [(("Your board" if bc.viewer_word() == "you" else f"P{p}'s board (view)")
+                  if p == viewer else f"P{p}'s board") for p in order]
         names.append("Helpers and cards on offer" if obs.get("advanced") else "Cards on offer")
         # folded, one at a time: on a phone the decision panel stays in the first screen; drawn
         # only while open (each board is a component: fewer of them, a faster table)
@@ -351,6 +352,9 @@ class NukumiUI(GameUI):
             return [f"hand:{state.current_player}:{m.group(1)}"]
         if name == "partner action":
             return [f"partner:{state.current_player}"]
+        if m := re.fullmatch(r"(?:accept|decline) (E-\d\d)", name):     # the round's event card
+            cards = state.observation(state.current_player).get("round_cards") or []
+            return [f"round:{i}" for i, c in enumerate(cards) if c == m.group(1)][:1]
         return []
 
     def idle_input(self, obs: dict | None, viewer, key: str = "idle") -> str:

@@ -12,6 +12,7 @@ from boardlab.streamlit_app import board_component as bc
 from boardlab.streamlit_app import common, open_hands_column, review
 from boardlab.streamlit_app.eval_bar import show_eval_bar
 from boardlab.streamlit_app.games import ui_for
+from boardlab.streamlit_app.games.base import search_line
 from boardlab.streamlit_app.review import (THRESHOLDS, Review, budget_warning, content_key,
                                            evaluation, side_lines, summary)
 from boardlab.streamlit_app.session import (AI_PRESETS, HUMAN, budget_text, decision_plies,
@@ -46,7 +47,7 @@ def analyse_block(pos, player, key: str, title: str, refused: str | None = None)
     if st.button(f"Analyse for P{player}", type="primary", key=f"{key}_run"):
         result = common.search_with_progress(pos, budget, seed, f"Searching for P{player}")
         an[f"{key}_result"] = (ident, result)
-        an[f"{key}_best"] = (content_key(pos), result.best_action)
+        an[f"{key}_best"] = (content_key(pos), result.best_action, search_line(result))
         common.remember_search(result, title, pos)
         st.rerun()                                # the board above rings the best move
     saved = an.get(f"{key}_result")
@@ -351,14 +352,17 @@ with tab_game:
         if peeked is not None and live_seat is not None:
             st.caption(f"All hands were shown in this game from action {peeked} on: it is "
                        "marked as peeked at.")
-        best = None                 # the best move found here: ringed on the board
+        best, line = None, ()       # the best move found here: drawn on the board
         found = an.get("an_game_best")
         if found and found[0] == content_key(pos):
-            best = found[1]
+            best, line = found[1], found[2]
         elif row is not None:
             best = row["ai_action"]
         if best is not None and mover >= 0:
-            bc.set_marks(ui.best_move_mark(pos, best), arrow=ui.best_move_arrow(pos, best))
+            ui.show_best_move(pos, best, line)
+        # "you" only for the seat the person at the screen played (not an AI seat to move)
+        bc.set_viewer_you(live_seat is not None or (source == "Current game"
+                                                    and viewer in sess.humans))
         bar_col, board_col = st.columns([1, 11])
         with board_col:
             obs = common.draw_board(pos, viewer, show_all, key="an_board")
@@ -408,5 +412,10 @@ with tab_seat:
         for note in notes:
             st.info(note)
         st.success(f"Position set up: P{seat} to move, seen from P{seat}'s seat.")
+        found = an.get("an_seat_best")
+        bc.set_marks(())        # the other tab's best move is not this position's
+        bc.set_viewer_you(True)     # the facts entered are the seat's at the screen
+        if found and found[0] == content_key(pos):
+            ui_for(pos.game.name).show_best_move(pos, found[1], found[2])
         common.draw_board(pos, seat, False, key="seat_board")
         analyse_block(pos, seat, "an_seat", f"Analysis from P{seat}'s seat (entered facts)")

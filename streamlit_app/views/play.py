@@ -22,6 +22,7 @@ from boardlab.streamlit_app import board_component as bc
 from boardlab.streamlit_app import common, friends_form, table_page, tables
 from boardlab.streamlit_app.eval_bar import beside_board, hint_box
 from boardlab.streamlit_app.games import ui_for
+from boardlab.streamlit_app.games.base import search_line
 from boardlab.streamlit_app.session import (AI, AI_PRESETS, ANALYSIS_CHOICES, DEFAULT_PRESET,
                                             HUMAN, PlaySession,
                                             session_from_record)
@@ -248,9 +249,11 @@ def human_input(sess, ui, status, iterations: int):
     obs = state.observation(p)
     hint = sess.hint.best_action if sess.hint is not None and sess.hint_ply == ply else None
     action = ui.move_input(state, obs, key=f"mv{ply}", hint=hint)
+    # no tooltip once the hint is shown: one left open by the click would stay over the board
     if st.button("Hint", icon=":material/lightbulb:", key=f"hint_{ply}",
-                 help=f"What a search of {iterations:,} iterations from your seat would play "
-                      "(its own budget, whatever the AI seats' strength)"):
+                 help=None if hint is not None else
+                 f"What a search of {iterations:,} iterations from your seat would play "
+                 "(its own budget, whatever the AI seats' strength)"):
         bar = status.progress(0.0, text="Thinking about a hint…")   # the slot stays an element
         sess.compute_hint(lambda frac, text: bar.progress(min(max(frac, 0.0), 1.0),
                                                           text=f"Thinking about a hint: {text}"),
@@ -409,7 +412,7 @@ def table(show_all: bool, eval_on: bool = False, iterations: int = ANALYSIS_CHOI
     hint = (sess.hint.best_action if sess.hint is not None and sess.hint_ply == sess.ply
             and sess.is_human_turn() and not gated else None)
     if hint is not None:        # rung on the board (an arrow for a move between two places)
-        bc.set_marks(ui.best_move_mark(state, hint), arrow=ui.best_move_arrow(state, hint))
+        ui.show_best_move(state, hint, search_line(sess.hint))
     with board_slot, beside_board(sess, eval_on and not gated, iterations):
         if state.is_terminal():
             st.success(ui.result_text(state), icon=":material/emoji_events:")
