@@ -350,3 +350,87 @@ def test_a_bad_synchronous_setting_is_refused(tmp_path, monkeypatch):
     monkeypatch.setenv(schema.SYNC_ENV, "off")
     with pytest.raises(StoreError, match=schema.SYNC_ENV):
         GameStore(tmp_path)
+
+
+# --- 5. the background loops during an outage ----------------------------------------------------
+class FailingStore:
+    """A store whose reads fail ``n`` times (a StoreError, as the store raises), then work."""
+
+    def __init__(self, n: int, error=None):
+        self.n, self.calls = n, 0
+        self.error = error or StoreError(schema.CAUSES["unreachable"], "unreachable")
+        self.worked = threading.Event()
+
+    def _call(self, value):
+        self.calls += 1
+        if self.calls <= self.n:
+            raise self.error
+        self.worked.set()
+        return value
+
+    def due_tables(self):
+        return self._call([])
+
+    def revisions(self, ids):
+        return self._call({})
+
+
+def through_an_outage(caplog, module: str, make) -> list[str]:
+    """Run the loop ``make(store)`` of ``module`` over a store that fails 6 times, until
+    it works; returns the lines logged at WARNING and above (none with a traceback)."""
+    store = FailingStore(6)
+    name = f"boardlab.streamlit_app.{module}"
+    with caplog.at_level(logging.DEBUG, logger=name):
+        loop = make(store).start()
+        store.worked.wait()
+        loop.stop()
+    assert not any(r.exc_info for r in caplog.records)
+    return [r.getMessage() for r in caplog.records
+            if r.name == name and r.levelno >= logging.WARNING]
+
+
+def test_the_ai_worker_logs_an_outage_once_and_its_end_once(caplog):
+    from boardlab.streamlit_app.ai_worker import AiWorker
+    assert through_an_outage(caplog, "ai_worker", lambda s: AiWorker(s, interval=0.01)) == [
+        "the AI worker could not read the tables due: the database server cannot be reached "
+        "(trying again, less often, until it works)",
+        "the AI worker works again: the database answers"]
+
+
+def test_the_table_watcher_logs_an_outage_once_and_backs_off(caplog, monkeypatch):
+    from boardlab.streamlit_app.live import TableWatcher
+    waits = []
+
+    def watcher(store):
+        w = TableWatcher(store, rerun=lambda sid: True, interval=0.01)
+        w.watch("s", "GAME12345678", 1)
+        failed = w.outage.failed
+        monkeypatch.setattr(w.outage, "failed", lambda e, doing: waits.append(
+            failed(e, doing)) or waits[-1])
+        return w
+    assert through_an_outage(caplog, "live", watcher) == [
+        "the table watcher could not read the tables: the database server cannot be reached "
+        "(trying again, less often, until it works)",
+        "the table watcher works again: the database answers"]
+    assert waits == [0.01, 0.02, 0.04, 0.08, 0.16, 0.32]     # doubling while it fails
+
+
+def test_an_outage_waits_no_longer_than_the_cap_and_logs_each_kind_once(caplog):
+    from boardlab.streamlit_app.store.outage import Outage
+    o = Outage(log, "the loop", 1.0, cap=5.0)
+    full = StoreError(schema.CAUSES["disk_full"], "disk_full")
+    gone = StoreError(schema.CAUSES["unreachable"], "unreachable")
+    with caplog.at_level(logging.DEBUG, logger=log.name):
+        waits = [o.failed(e, "read") for e in (full, full, gone, full, gone, full)]
+        assert o.worked() == 1.0 and o.worked() == 1.0
+        o.failed(KeyError("secret-record"), "read")
+    assert waits == [1.0, 2.0, 4.0, 5.0, 5.0, 5.0]
+    msgs = [r.getMessage() for r in caplog.records if r.levelno >= logging.WARNING]
+    assert msgs == ["the loop could not read: the database's disk is full (trying again, "
+                    "less often, until it works)",
+                    "the loop could not read: the database server cannot be reached (trying "
+                    "again, less often, until it works)",
+                    "the loop works again: the database answers",
+                    "the loop could not read: an unexpected KeyError (trying again, less "
+                    "often)"]
+    assert "secret-record" not in " ".join(msgs)
