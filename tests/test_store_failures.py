@@ -130,6 +130,20 @@ def test_the_engine_never_puts_parameters_in_an_error(db):
     assert schema.engine_for(db.url).hide_parameters
 
 
+# --- 2. players never see a traceback ------------------------------------------------------------
+def test_players_see_no_error_details():
+    import tomllib
+
+    from streamlit.config import ShowErrorDetailsConfigOptions as Options
+
+    from boardlab.streamlit_app import APP_DIR, streamlit_command
+    cmd = streamlit_command(8600)
+    assert cmd[cmd.index("--client.showErrorDetails") + 1] == "none"
+    toml = tomllib.loads((APP_DIR / ".streamlit" / "config.toml").read_text())
+    assert toml["client"]["showErrorDetails"] == "none"
+    assert "none" in {o.value for o in Options}        # a value this Streamlit knows
+
+
 # --- 3. every method, whatever fails --------------------------------------------------------------
 def every_call(store, gid, t, sess):
     """(name, call, writes) for every store method, on a local game ``gid`` (its live
@@ -434,3 +448,79 @@ def test_an_outage_waits_no_longer_than_the_cap_and_logs_each_kind_once(caplog):
                     "the loop could not read: an unexpected KeyError (trying again, less "
                     "often)"]
     assert "secret-record" not in " ".join(msgs)
+
+
+# --- the app: a move the database refuses ---------------------------------------------------------
+@pytest.fixture
+def app_store(tmp_path, monkeypatch):
+    """The app's process-wide store, opened afresh on this test's data directory; ``fail()``
+    makes its database read-only from then on (PRAGMA query_only on new connections)."""
+    pytest.importorskip("streamlit")
+    from boardlab.streamlit_app.common import game_store
+    monkeypatch.setenv("BOARDLAB_DATA_DIR", str(tmp_path))
+    monkeypatch.setenv("BOARDLAB_LIVE", "poll")
+    monkeypatch.delenv("BOARDLAB_DB", raising=False)
+    game_store.clear()
+
+    def fail():
+        store = game_store()
+        store.engine.dispose()
+        sa.event.listen(store.engine, "connect", lambda c, _r: c.execute("PRAGMA query_only=1"))
+    yield fail
+    game_store().close()
+    game_store.clear()
+
+
+NOT_SAVED = ("The game could not be saved: the database is read-only — your move was not "
+             "played; try again.")
+
+
+def page_text(at) -> str:
+    return " ".join(str(e.value) for kind in ("warning", "error", "markdown", "caption", "info")
+                    for e in getattr(at, kind))
+
+
+def test_the_play_page_says_a_move_was_not_saved_and_keeps_the_position(app_store):
+    from test_app import app, play_one_human_move, start_game
+    from boardlab.streamlit_app.common import game_store
+    at = app()
+    start_game(at, seed=41)
+    gid = at.session_state["bl_game_id"]
+    before = at.session_state["bl_play"].state.clone()
+    version = game_store().version(gid)
+    app_store()
+    play_one_human_move(at)
+    assert not at.exception, at.exception
+    assert [w.value for w in at.warning if "could not be saved" in w.value] == [NOT_SAVED]
+    assert at.session_state["bl_play"].state == before          # the move is not kept
+    assert game_store().version(gid) == version
+    assert "seed\"" not in page_text(at) and "SQL" not in page_text(at)
+
+
+def test_a_seats_page_says_a_move_was_not_saved_and_keeps_the_position(tmp_path, app_store):
+    from streamlit.testing.v1 import AppTest
+
+    from boardlab.streamlit_app import MAIN_SCRIPT
+    from boardlab.streamlit_app.common import game_store
+    from test_app import play_one_human_move
+    t = game_store().create_table(kitsu((HUMAN, HUMAN), seed=41))
+    seat = game_store().view(t.game_id).to_move
+    at = AppTest.from_file(str(MAIN_SCRIPT), default_timeout=120)
+    at.query_params.update(game=t.game_id, seat=t.seat_tokens[seat])
+    at.run()
+    assert not at.exception, at.exception
+    version = game_store().version(t.game_id)
+    before = real_state_of(t.game_id)
+    app_store()
+    play_one_human_move(at)
+    assert not at.exception, at.exception
+    assert [w.value for w in at.warning if "could not be saved" in w.value] == [NOT_SAVED]
+    assert game_store().version(t.game_id) == version and real_state_of(t.game_id) == before
+    assert "seed\"" not in page_text(at) and "SQL" not in page_text(at)
+
+
+def real_state_of(gid):
+    from boardlab.streamlit_app.common import game_store
+    with game_store().engine.connect() as c:
+        rec = c.execute(sa.select(schema.games.c.record).where(schema.games.c.id == gid)).scalar()
+    return boardlab.replay(rec)
