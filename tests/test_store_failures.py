@@ -55,17 +55,22 @@ def leaked(e: BaseException, record: str | None = None) -> list[str]:
     return found
 
 
+def disk_full_on_updates(conn) -> None:
+    """PostgreSQL raises disk_full at every UPDATE of games from now on (a trigger)."""
+    conn.execute(sa.text(
+        "CREATE FUNCTION disk_is_full() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN "
+        "RAISE EXCEPTION 'could not extend file: No space left on device' "
+        "USING ERRCODE = 'disk_full'; END $$"))
+    conn.execute(sa.text("CREATE TRIGGER full_disk BEFORE UPDATE ON games FOR EACH ROW "
+                         "EXECUTE FUNCTION disk_is_full()"))
+
+
 def fail_updates_of_games(db, store):
     """The next ``UPDATE games`` fails in the database: PostgreSQL with disk_full (a
     trigger), SQLite with its read-only refusal. Returns a function that ends it."""
     if db.kind == "postgresql":
         with db.engine().begin() as c:
-            c.execute(sa.text(
-                "CREATE FUNCTION disk_is_full() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN "
-                "RAISE EXCEPTION 'could not extend file: No space left on device' "
-                "USING ERRCODE = 'disk_full'; END $$"))
-            c.execute(sa.text("CREATE TRIGGER full_disk BEFORE UPDATE ON games FOR EACH ROW "
-                              "EXECUTE FUNCTION disk_is_full()"))
+            disk_full_on_updates(c)
 
         def end():
             with db.engine().begin() as c:

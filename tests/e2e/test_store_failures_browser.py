@@ -8,6 +8,7 @@ a server); skipped without it outside CI. Screenshots: test-output/e2e/store-fai
 import sqlalchemy as sa
 from test_app_servers import shared_db, start_server, stop_servers  # noqa: F401
 from test_browser import browser, settle, shots  # noqa: F401
+from test_store_failures import disk_full_on_updates
 from test_tables_browser import decision, log_text, make_table, open_table, shows_text
 
 from boardlab.streamlit_app.session import HUMAN
@@ -29,12 +30,7 @@ def test_a_refused_move_and_an_uncaught_error_show_no_details(browser, shared_db
         ctx, page = open_table(browser, f"{url}/?game={t.game_id}&seat={t.seat_tokens[seat]}")
         before = log_text(page)
         with store.engine.begin() as c:
-            c.execute(sa.text(
-                "CREATE FUNCTION disk_is_full() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN "
-                "RAISE EXCEPTION 'could not extend file: No space left on device' "
-                "USING ERRCODE = 'disk_full'; END $$"))
-            c.execute(sa.text("CREATE TRIGGER full_disk BEFORE UPDATE ON games FOR EACH ROW "
-                              "EXECUTE FUNCTION disk_is_full()"))
+            disk_full_on_updates(c)
         decision(page).first.click()
         shows_text(page, "The game could not be saved")
         settle(page)
