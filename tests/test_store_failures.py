@@ -221,7 +221,7 @@ def test_a_read_only_sqlite_file_refuses_every_write_plainly(tmp_path):
     assert (tmp_path / "boardlab.db").read_bytes() == before
 
 
-def test_a_full_sqlite_disk_refuses_every_growing_write_plainly(tmp_path):
+def test_a_full_sqlite_disk_refuses_new_games_plainly(tmp_path):
     store = GameStore(tmp_path)
     gid, t, sess = games_to_fail_on(store)
     for _ in range(40):                   # pages of their own for the games' records
@@ -350,6 +350,13 @@ def test_an_empty_sqlite_file_is_refused_not_started_again(tmp_path):
     store = GameStore(tmp_path)
     assert path.stat().st_size > 0 and store.add(kitsu())
     store.close()
+
+
+def test_a_database_file_that_cannot_be_opened_says_so(tmp_path):
+    (tmp_path / "boardlab.db").mkdir()     # a directory where the file should be
+    with pytest.raises(StoreError, match="the database file cannot be opened") as e:
+        GameStore(tmp_path)
+    assert e.value.kind == "cannot_open" and leaked(e.value) == []
 
 
 # --- 6. durability: synchronous ------------------------------------------------------------------

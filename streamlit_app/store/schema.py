@@ -58,6 +58,7 @@ CAUSES = {
     "io": "the database's disk could not be read or written",
     "busy": "the database is busy (locked by another writer)",
     "empty": "the database file is empty",
+    "cannot_open": "the database file cannot be opened",
     "other": "the database reported an error",
 }
 
@@ -69,7 +70,7 @@ _SQLITE_KINDS = (   # (error name prefix, message part, kind): names from Python
     ("SQLITE_IOERR", "disk i/o", "io"),
     ("SQLITE_BUSY", "database is locked", "busy"),
     ("SQLITE_LOCKED", "table is locked", "busy"),
-    ("SQLITE_CANTOPEN", "unable to open", "unreachable"),
+    ("SQLITE_CANTOPEN", "unable to open", "cannot_open"),
 )
 _PG_KINDS = (       # (SQLSTATE prefix, kind), the first that matches
     ("53100", "disk_full"), ("25006", "read_only"), ("08", "unreachable"),
