@@ -32,6 +32,9 @@ def streamlit_command(port: int | None = None, host: str | None = None,
     cmd = [sys.executable, "-m", "streamlit", "run", str(MAIN_SCRIPT),
            "--browser.gatherUsageStats", "false",
            "--client.toolbarMode", "minimal",          # no "Deploy" button
+           # an uncaught error shows players a generic message, never a traceback or the
+           # exception's text (the server's console still gets it)
+           "--client.showErrorDetails", "none",
            # a full gc.collect() after every script run cost ~0.1 CPU-s per decision, and
            # the polling watcher of the app's sources (for live editing) more
            "--runner.postScriptGC", "false", "--server.fileWatcherType", "none",

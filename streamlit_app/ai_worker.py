@@ -7,8 +7,9 @@ host handed to the AI, a seat whose move timer ran out (``GameStore.due_tables``
 Each such table is played by a small pool of threads (the search runs without the GIL)
 through ``GameStore.play_ai``: the store's claim makes every AI decision happen exactly
 once, even with several servers on one database each running a worker. A table whose AI
-move fails is left alone for ``RETRY_AFTER`` seconds (the error is logged with the game
-id, never a token).
+move fails is left alone for ``RETRY_AFTER`` seconds. While the database fails, the worker
+logs one line per kind of failure (its plain cause: no traceback, no token) and looks less
+and less often (store.outage), and one line when it works again.
 """
 from __future__ import annotations
 
@@ -16,6 +17,9 @@ import logging
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
+
+from .store.outage import Outage
+from .store.schema import StoreError
 
 log = logging.getLogger(__name__)
 
@@ -34,6 +38,7 @@ class AiWorker:
         self._guard = threading.Lock()
         self._pool = ThreadPoolExecutor(max_workers=threads, thread_name_prefix="boardlab-ai")
         self.played = 0                  # AI decisions this worker committed
+        self.outage = Outage(log, "the AI worker", interval)
         self._thread = threading.Thread(target=self._run, name="boardlab-ai-worker",
                                         daemon=True)
 
@@ -57,16 +62,18 @@ class AiWorker:
         return self._thread.is_alive()
 
     def _run(self) -> None:
+        wait = self.interval
         while not self._stop.is_set():
-            self._wake.wait(self.interval)
+            self._wake.wait(wait)
             self._wake.clear()
             if self._stop.is_set():
                 return
             try:
                 due = self.store.due_tables()
-            except Exception:          # noqa: BLE001 - a database hiccup: try again later
-                log.exception("the AI worker could not read the tables due")
+            except Exception as e:     # noqa: BLE001 - the database fails: try again later
+                wait = self.outage.failed(e, "read the tables due")
                 continue
+            wait = self.outage.worked()
             now = time.monotonic()
             with self._guard:
                 for gid in due:
@@ -85,8 +92,13 @@ class AiWorker:
                 self.played += 1
                 if self.on_move is not None:
                     self.on_move()
-        except Exception:              # noqa: BLE001 - logged; that table waits a while
-            log.exception("the AI could not move at table %s", game_id)
+        except Exception as e:         # noqa: BLE001 - logged; that table waits a while
+            if isinstance(e, StoreError):          # the database: one line per kind
+                self.outage.failed(e, "play an AI move")
+            else:                                  # the type only: no record, no token
+                log.error("the AI could not move at table %s: an unexpected %s", game_id,
+                          type(e).__name__)
+                log.debug("the AI could not move at table %s", game_id, exc_info=e)
             with self._guard:
                 self._failed[game_id] = time.monotonic() + RETRY_AFTER
         finally:

@@ -20,7 +20,8 @@ import boardlab
 from .current_game import PLAY_KEY, play_session
 from .games import Changes, ui_for
 from .session import AI_PRESETS, PlaySession, run_search
-from .store import AccessDenied, GameMovedOn, GameStore, check_game_id, data_dir
+from .store import (AccessDenied, GameMovedOn, GameStore, StoreError, check_game_id,
+                    data_dir)
 
 GAME_KEY = "bl_game_id"         # its id in the store (and in the URL)
 SEARCH_KEY = "bl_last_search"   # {"result", "title", "state"} of the last search, for the tree page
@@ -80,14 +81,26 @@ def game_id() -> str | None:
     return st.session_state.get(GAME_KEY)
 
 
+def not_saved(e: StoreError, what: str = "your move was not played") -> str:
+    """What a player reads when the database fails: its plain cause, and that nothing
+    happened (never the driver's text: it would carry the game's record)."""
+    return f"The game could not be saved: {e} — {what}; try again."
+
+
 def set_play_session(sess: PlaySession | None) -> None:
     """Make ``sess`` this browser session's game: kept in the store under a new id, which
-    goes into the URL (None: no game)."""
+    goes into the URL (None: no game). If the database fails, the session keeps the game
+    it had, and says why."""
     if sess is None:
         st.session_state[PLAY_KEY] = st.session_state[GAME_KEY] = None
         st.query_params.pop("game", None)
         return
-    _adopt(game_store().add(sess), sess)
+    try:
+        gid = game_store().add(sess)
+    except StoreError as e:
+        st.session_state[NOTICE_KEY] = not_saved(e, "the new game was not started")
+        return
+    _adopt(gid, sess)
 
 
 def _adopt(gid: str, sess: PlaySession) -> None:
@@ -110,6 +123,15 @@ def save_game() -> None:
                 st.session_state[PLAY_KEY] = fresh
             st.session_state[NOTICE_KEY] = ("The game moved on in another window: this is "
                                              "where it stands now.")
+        except StoreError as e:     # the position as stored: the unsaved change is dropped
+            try:
+                st.session_state[PLAY_KEY] = game_store().as_stored(gid, sess)
+                what = "your move was not played"
+            except StoreError:      # neither kept here nor readable: no game on screen
+                st.session_state[PLAY_KEY] = None
+                what = "your move was not played, and the game cannot be read now"
+            st.session_state[NOTICE_KEY] = not_saved(e, what)
+            st.rerun()              # the whole page: the notice and the position as stored
 
 
 def game_lock():
@@ -129,7 +151,7 @@ def resume_game() -> None:
     if wanted and wanted != ss.get(GAME_KEY):
         try:
             sess = game_store().get(check_game_id(wanted))
-        except (ValueError, AccessDenied, boardlab.RecordError) as e:
+        except (ValueError, AccessDenied, boardlab.RecordError, StoreError) as e:
             sess, why = None, f"The game in the link cannot be opened: {e}"
         else:
             why = (f"There is no saved game {wanted!r} on this server (the link may be "
@@ -156,7 +178,7 @@ def _refresh(gid: str) -> None:
     """Take the stored game if it changed since this session read it (on another server)."""
     try:
         fresh = game_store().get(gid)
-    except (ValueError, AccessDenied, boardlab.RecordError):
+    except (ValueError, AccessDenied, boardlab.RecordError, StoreError):
         return
     if fresh is not None and fresh is not st.session_state.get(PLAY_KEY):
         st.session_state[PLAY_KEY] = fresh

@@ -8,12 +8,15 @@ once when this server changed a table (:meth:`wake`), and asks each page whose t
 past the revision on screen to run again: ``rerun(session_id)`` returns True (asked: the
 page is forgotten until it has drawn again), None (the page is running now: asked again
 at the next look, never interrupted) or False (the browser is gone: forgotten). Changes
-made by other servers on the same database are seen the same way.
+made by other servers on the same database are seen the same way. While the database fails,
+the watcher logs one line per kind of failure and looks less and less often (store.outage).
 """
 from __future__ import annotations
 
 import logging
 import threading
+
+from .store.outage import Outage
 
 log = logging.getLogger(__name__)
 
@@ -28,6 +31,7 @@ class TableWatcher:
         self._wake = threading.Event()
         self._stop = threading.Event()
         self.reruns = 0                 # pages asked to run again
+        self.outage = Outage(log, "the table watcher", interval)
         self._thread = threading.Thread(target=self._run, name="boardlab-table-watcher",
                                         daemon=True)
 
@@ -59,15 +63,18 @@ class TableWatcher:
             return dict(self._pages)
 
     def _run(self) -> None:
+        wait = self.interval
         while not self._stop.is_set():
-            self._wake.wait(self.interval)
+            self._wake.wait(wait)
             self._wake.clear()
             if self._stop.is_set():
                 return
             try:
                 self.check()
-            except Exception:          # noqa: BLE001 - a database hiccup: look again later
-                log.exception("the table watcher could not read the tables")
+            except Exception as e:     # noqa: BLE001 - the database fails: look again later
+                wait = self.outage.failed(e, "read the tables")
+            else:
+                wait = self.outage.worked()
 
     def check(self) -> int:
         """One look: rerun the pages whose table changed; returns how many were asked."""

@@ -21,7 +21,7 @@ from .games import ui_for
 from .games.base import search_line
 from . import board_component as bc
 from .session import analysis_budget, mix, run_search
-from .store import SEAT, AccessDenied, NoSuchGame
+from .store import SEAT, AccessDenied, NoSuchGame, StoreError
 from .tables import esc, presence, seat_label
 
 VIEW_KEY = "bl_table_view"      # the view on screen (a seat's turn: clicks apply over it)
@@ -50,6 +50,12 @@ def refuse(text: str) -> None:
         st.rerun()
 
 
+def unreadable(e: StoreError) -> None:
+    """The database fails: its plain cause (never the driver's text), and how to go on."""
+    st.error(f"The table cannot be read now: {e}. Reload the page to try again.",
+             icon=":material/cloud_off:")
+
+
 def show() -> None:
     """The whole table page (run by the Play page when this session is at a table)."""
     link = tables.current()
@@ -57,6 +63,7 @@ def show() -> None:
     try:
         tables.seated(link)             # a seat's first visit takes it (then the view)
         view = view_for(link)
+        view, head = play_click(link, view)
     except AccessDenied as e:
         return refuse(f"This link does not open a seat: {e}")
     except NoSuchGame:
@@ -64,11 +71,15 @@ def show() -> None:
                       "server, or mistyped).")
     except ValueError as e:
         return refuse(f"This link is malformed: {e}")
-    view, head = play_click(link, view)
-    table(link, view, head)
-    tables.live(link, view.revision)
-    if link.host_token:
-        host_panel.show(link, st.session_state.get(VIEW_KEY, view))
+    except StoreError as e:
+        return unreadable(e)
+    try:
+        table(link, view, head)
+        tables.live(link, view.revision)
+        if link.host_token:
+            host_panel.show(link, st.session_state.get(VIEW_KEY, view))
+    except StoreError as e:
+        return unreadable(e)
     if st.button("Leave this table", key="tbl_leave", icon=":material/logout:",
                  help="Back to your own games on this page; the table goes on without this "
                       "window (its link opens it again)."):
@@ -112,10 +123,12 @@ def play_click(link, view):
                                               key=f"mv{view.version}", hint=hint_action(link, view))
     if action is None:
         st.rerun()
-    tables.act("play that", common.game_store().apply, link.game_id, link.seat_token,
-               view.version, action)
+    played = tables.act("play that", common.game_store().apply, link.game_id, link.seat_token,
+                        view.version, action)
     bc.forget_drawn()               # the board draws its parts again (the input claimed some)
     st.session_state[FRESH_KEY] = True
+    if played is None:              # refused (the notice says why): the input at this
+        st.rerun()                  # version is drawn again, by a run of its own
     return view_for(link), head
 
 

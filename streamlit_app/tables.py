@@ -32,7 +32,7 @@ import streamlit as st
 from . import common
 from .ai_worker import AiWorker
 from .live import TableWatcher
-from .store import AccessDenied, GameMovedOn, NoSuchGame, check_game_id
+from .store import AccessDenied, GameMovedOn, NoSuchGame, StoreError, check_game_id
 
 TABLE_KEY = "bl_table"          # the TableLink this session is at
 DRAWN_KEY = "bl_table_drawn"    # (game id, revision) of the table on screen
@@ -319,14 +319,18 @@ def take_notice(version: int | None = None) -> str | None:
 
 
 def act(what: str, fn, *args, **kwargs):
-    """Call a store action for this link; a game that moved on, a refusal or a bad request
-    becomes a notice (shown with the new position), never a crash. Returns the result, or
-    None if nothing was done."""
+    """Call a store action for this link; a game that moved on, a refusal, a bad request or a
+    database that fails becomes a notice (shown with the position as it is), never a crash.
+    Returns the result, or None if nothing was done."""
     st.session_state.pop(NOTICE_KEY, None)      # an action answers the last notice
     try:
         result = fn(*args, **kwargs)
     except GameMovedOn:
         notice(MOVED_ON)
+        return None
+    except StoreError as e:             # its plain cause only: nothing was written
+        notice(common.not_saved(e, "your move was not played" if what == "play that"
+                                else f"could not {what}"))
         return None
     except (AccessDenied, NoSuchGame, ValueError) as e:
         notice(f"Could not {what}: {e}")
@@ -367,7 +371,7 @@ def poll(link: TableLink) -> None:
     drawn."""
     try:
         rev = common.game_store().revision(link.game_id)
-    except (ValueError, NoSuchGame):
+    except (ValueError, NoSuchGame, StoreError):     # the database fails: the next poll
         return
     if st.session_state.get(DRAWN_KEY) != (link.game_id, rev):
         st.rerun()
@@ -382,5 +386,5 @@ def still_here(link: TableLink) -> None:
         st.session_state["bl_table_seen"] = now
         try:
             common.game_store().seen(link.game_id, link.seat_token)
-        except (AccessDenied, NoSuchGame, ValueError):
+        except (AccessDenied, NoSuchGame, ValueError, StoreError):
             pass

@@ -27,8 +27,11 @@ Refusals: a malformed game id or token -> ValueError / :class:`AccessDenied` bef
 lookup; a token of another table, a spectator or a seat trying what only a seat or the host
 may -> :class:`AccessDenied` (no state in it); an unknown id -> :class:`NoSuchGame`; an
 illegal move -> ``boardlab.IllegalActionError``; a stale version -> :class:`GameMovedOn`; a
-database that cannot be used -> :class:`StoreError`. No token is logged or shown in a
-message.
+database that cannot be used, or any database error when opening or after (an unreachable
+server, a full disk, a read-only or damaged file) -> :class:`StoreError`, whose message
+names the cause in plain words and holds nothing of the data (never the driver's statement
+or parameters: a record rebuilds every hidden card). A damaged or empty (0-byte) SQLite file
+is refused untouched. No token is logged or shown in a message.
 """
 from .access import (HOST, LOCAL, SEAT, SPECTATOR, AccessDenied, LobbyEntry, NewTable,
                      SeatInfo, Settings, TableView, UndoRequest, check_game_id, new_game_id)

@@ -9,6 +9,7 @@ import secrets
 import threading
 import time
 from collections import OrderedDict
+from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -21,8 +22,8 @@ from . import access
 from .access import (HOST, LOCAL, SEAT, SPECTATOR, AccessDenied, LobbyEntry, NewTable,
                      SeatInfo, Settings, TableView, UndoRequest, check_game_id, check_name,
                      check_token)
-from .schema import (ai_claims, database_url, engine_for, games, meta, migrate, seats,
-                     transaction, undo_consents, undo_requests)
+from .schema import (CAUSES, StoreError, ai_claims, database_url, engine_for, games, meta,
+                     migrate, seats, transaction, undo_consents, undo_requests)
 
 log = logging.getLogger(__name__)
 
@@ -105,18 +106,35 @@ class GameStore:
         self._stories: OrderedDict[tuple, object] = OrderedDict()    # (id, version, viewer)
         self._locks: dict[str, threading.RLock] = {}
         self._guard = threading.Lock()
+        self._damaged = False       # a damaged file was seen: nothing more is read or written
         if import_json:
             self.import_json(self.directory)
 
     def close(self) -> None:
         self.engine.dispose()
 
+    @contextmanager
+    def _transaction(self, write: bool):
+        """schema.transaction (every database error a StoreError with its plain cause); once
+        the database turned out damaged, this store refuses everything without touching it
+        (a write could spread the damage): it must be repaired, and the server restarted."""
+        if self._damaged:
+            raise StoreError(CAUSES["damaged"], "damaged")
+        try:
+            with transaction(self.engine, write) as conn:
+                yield conn
+        except StoreError as e:
+            if e.kind == "damaged":
+                self._damaged = True
+            raise
+
     # --- local games: solo and hot-seat (no tokens; the link opens the whole game) ----------
     def add(self, sess: PlaySession) -> str:
         """Keep a new local game; returns its id. ``sess`` is then its live object."""
-        with transaction(self.engine, write=True) as conn:
+        with self._transaction(write=True) as conn:
             gid = self._insert(conn, sess, None, (), Settings())
         sess.stored_version = 1
+        self._keep_snapshot(gid, sess.copy())
         with self._guard:
             self._remember(self._live, gid, sess)
         return gid
@@ -127,7 +145,7 @@ class GameStore:
         server (or another store) changed the game. ValueError for a malformed id;
         AccessDenied for a table (see view()); boardlab.RecordError for a corrupt record."""
         check_game_id(game_id)
-        with transaction(self.engine, write=False) as conn:
+        with self._transaction(write=False) as conn:
             row = conn.execute(sa.select(games.c.version, games.c.host_hash)
                                .where(games.c.id == game_id)).first()
             if row is None:
@@ -141,6 +159,7 @@ class GameStore:
                     return sess
             full = conn.execute(sa.select(games).where(games.c.id == game_id)).first()
         sess = self._load(full)
+        self._keep_snapshot(game_id, sess.copy())
         with self._guard:
             have = self._live.get(game_id)
             if have is not None and have.stored_version == sess.stored_version:
@@ -155,21 +174,46 @@ class GameStore:
         check_game_id(game_id)
         if sess.stored_version is None:
             raise ValueError("this game was not added to or loaded from the store")
-        with transaction(self.engine, write=True) as conn:
-            row = self._row(conn, game_id, lock=True)
-            if row.host_hash is not None:
-                raise AccessDenied("a table changes only through its seats' and host's links")
-            if row.version != sess.stored_version:
-                with self._guard:
-                    if self._live.get(game_id) is sess:
-                        del self._live[game_id]
-                raise GameMovedOn(row.version)
-            version = self._commit(conn, row, sess, (), human_moved=True)
+        stored = sess.stored_version
+        try:
+            with self._transaction(write=True) as conn:
+                row = self._row(conn, game_id, lock=True)
+                if row.host_hash is not None:
+                    raise AccessDenied("a table changes only through its seats' and host's "
+                                       "links")
+                if row.version != sess.stored_version:
+                    raise GameMovedOn(row.version)
+                version = self._commit(conn, row, sess, (), human_moved=True)
+        except (GameMovedOn, StoreError):
+            sess.stored_version = stored        # _commit sets it before the commit
+            with self._guard:                   # not the game as stored: never handed out again
+                if self._live.get(game_id) is sess:
+                    del self._live[game_id]
+            raise
         sess.stored_version = version
+        self._keep_snapshot(game_id, sess.copy())
         with self._guard:
             self._live[game_id] = sess
             self._remember(self._live, game_id, sess)
         return version
+
+    def as_stored(self, game_id: str, sess: PlaySession) -> PlaySession:
+        """After a save() of ``sess`` failed: the game as it was stored at ``sess``'s version
+        (without the changes that were not saved), a new object that get() then gives. From
+        this store's memory when it has it: the database may be what failed. Else read (a
+        StoreError if that fails too)."""
+        check_game_id(game_id)
+        with self._guard:
+            kept = self._snaps.get((game_id, sess.stored_version))
+        if kept is None:
+            fresh = self.get(game_id)
+            if fresh is None:
+                raise NoSuchGame(f"there is no game {game_id!r} on this server")
+            return fresh
+        fresh = kept.copy()
+        with self._guard:
+            self._live.pop(game_id, None)
+            return self._remember(self._live, game_id, fresh)
 
     def lock(self, game_id: str) -> threading.RLock:
         """This process's lock of a local game, to hold while changing its live object (two
@@ -197,7 +241,7 @@ class GameStore:
                  "token_hash": access.token_hash(tokens[s]) if s in tokens else None,
                  "name": check_name(names.get(s)), "joined": None, "last_seen": None}
                 for s, kind in enumerate(sess.seats)]
-        with transaction(self.engine, write=True) as conn:
+        with self._transaction(write=True) as conn:
             gid = self._insert(conn, sess, access.token_hash(host), rows, settings)
         return NewTable(gid, host, tokens)
 
@@ -208,7 +252,7 @@ class GameStore:
         check_game_id(game_id)
         if token is not None:
             check_token(token)
-        with transaction(self.engine, write=False) as conn:
+        with self._transaction(write=False) as conn:
             row = self._row(conn, game_id)
             seat_rows = self._seat_rows(conn, game_id)
             role, seat = self._access(conn, row, token, seat_rows)
@@ -222,7 +266,7 @@ class GameStore:
         ids = [check_game_id(g) for g in game_ids]
         if not ids:
             return {}
-        with transaction(self.engine, write=False) as conn:
+        with self._transaction(write=False) as conn:
             rows = conn.execute(sa.select(games.c.id, games.c.revision)
                                 .where(games.c.id.in_(ids))).all()
         return {r.id: r.revision for r in rows}
@@ -231,7 +275,7 @@ class GameStore:
         """Whether the game is a table (seats with links) rather than a local game.
         ValueError for a malformed id, NoSuchGame for an unknown one."""
         check_game_id(game_id)
-        with transaction(self.engine, write=False) as conn:
+        with self._transaction(write=False) as conn:
             row = conn.execute(sa.select(games.c.host_hash).where(games.c.id == game_id)).first()
         if row is None:
             raise NoSuchGame(f"there is no game {game_id!r} on this server")
@@ -256,7 +300,7 @@ class GameStore:
         if token is not None:
             check_token(token)
         actions = _actions(action)
-        with transaction(self.engine, write=True) as conn:
+        with self._transaction(write=True) as conn:
             row = self._row(conn, game_id, lock=True)
             role, seat = self._access(conn, row, token)
             if role not in (SEAT, LOCAL):
@@ -297,7 +341,7 @@ class GameStore:
              .where(g.c.host_hash.is_not(None), g.c.status != ENDED, g.c.turn_seat >= 0,
                     sa.or_(s.c.kind == AI, s.c.to_ai == sa.true(), timed_out), ~claimed)
              .order_by(g.c.updated))
-        with transaction(self.engine, write=False) as conn:
+        with self._transaction(write=False) as conn:
             return [r.id for r in conn.execute(q)]
 
     def claim_ai(self, game_id: str) -> AiClaim | None:
@@ -306,7 +350,7 @@ class GameStore:
         the claim, else None. A claim not committed by its expiry may be taken by another."""
         check_game_id(game_id)
         now = self._clock()
-        with transaction(self.engine, write=True) as conn:
+        with self._transaction(write=True) as conn:
             row = self._row(conn, game_id, lock=True)
             seat_rows = self._seat_rows(conn, game_id)
             sess = self._snapshot(row)
@@ -328,7 +372,7 @@ class GameStore:
         and the AI still plays that seat; else nothing is played and False is returned (the
         result is discarded: another server moved, or a human did)."""
         now = self._clock()
-        with transaction(self.engine, write=True) as conn:
+        with self._transaction(write=True) as conn:
             row = self._row(conn, claim.game_id, lock=True)
             if row.version != claim.version:
                 return False
@@ -359,7 +403,7 @@ class GameStore:
         is nothing to take back, or a request is already waiting."""
         check_game_id(game_id)
         check_token(token)
-        with transaction(self.engine, write=True) as conn:
+        with self._transaction(write=True) as conn:
             row = self._row(conn, game_id, lock=True)
             role, seat = self._access(conn, row, token)
             if role != SEAT:
@@ -396,7 +440,7 @@ class GameStore:
         waits for this seat's answer."""
         check_game_id(game_id)
         check_token(token)
-        with transaction(self.engine, write=True) as conn:
+        with self._transaction(write=True) as conn:
             row = self._row(conn, game_id, lock=True)
             role, seat = self._access(conn, row, token)
             if role != SEAT:
@@ -426,7 +470,7 @@ class GameStore:
         check_game_id(game_id)
         check_token(token)
         name = check_name(name)
-        with transaction(self.engine, write=True) as conn:
+        with self._transaction(write=True) as conn:
             row = self._row(conn, game_id, lock=True)
             role, seat = self._access(conn, row, token)
             if role != SEAT:
@@ -448,7 +492,7 @@ class GameStore:
         token of that seat (an invite link sent for it before stops working)."""
         check_game_id(game_id)
         name = check_name(name)
-        with transaction(self.engine, write=True) as conn:
+        with self._transaction(write=True) as conn:
             row = self._row(conn, game_id, lock=True)
             if row.host_hash is None or not row.public:
                 raise AccessDenied("this is not a public table")
@@ -471,7 +515,7 @@ class GameStore:
         call it every few seconds while the page is open."""
         check_game_id(game_id)
         check_token(token)
-        with transaction(self.engine, write=True) as conn:
+        with self._transaction(write=True) as conn:
             row = self._row(conn, game_id)          # no row lock: moves never wait for it
             role, seat = self._access(conn, row, token)
             if role != SEAT:
@@ -480,7 +524,7 @@ class GameStore:
 
     def lobby(self, limit: int = 50) -> list[LobbyEntry]:
         """Public tables with free human seats, newest first."""
-        with transaction(self.engine, write=False) as conn:
+        with self._transaction(write=False) as conn:
             rows = conn.execute(sa.select(games.c.id, games.c.name, games.c.params,
                                           games.c.created)
                                 .where(games.c.public.is_(True), games.c.status == OPEN)
@@ -499,7 +543,7 @@ class GameStore:
         """The host hands a human seat to the AI (``to_ai`` True) or gives it back."""
         check_game_id(game_id)
         check_token(host_token)
-        with transaction(self.engine, write=True) as conn:
+        with self._transaction(write=True) as conn:
             row = self._host_row(conn, game_id, host_token)
             seat_rows = self._seat_rows(conn, game_id)
             if not (isinstance(seat, int) and 0 <= seat < len(seat_rows)) \
@@ -521,7 +565,7 @@ class GameStore:
         unknown = set(changes) - {"public", "hints", "undo", "move_timer"}
         if unknown:
             raise ValueError(f"unknown table settings: {', '.join(sorted(unknown))}")
-        with transaction(self.engine, write=True) as conn:
+        with self._transaction(write=True) as conn:
             row = self._host_row(conn, game_id, host_token)
             settings = replace(self._settings(row), **changes).checked()
             if settings.undo == "off":
@@ -539,7 +583,7 @@ class GameStore:
         the new one is first used). Returns the new token."""
         check_game_id(game_id)
         check_token(host_token)
-        with transaction(self.engine, write=True) as conn:
+        with self._transaction(write=True) as conn:
             self._host_row(conn, game_id, host_token)
             seat_rows = self._seat_rows(conn, game_id)
             if not (isinstance(seat, int) and 0 <= seat < len(seat_rows)) \
@@ -557,7 +601,7 @@ class GameStore:
         game from now on."""
         check_game_id(game_id)
         check_token(host_token)
-        with transaction(self.engine, write=True) as conn:
+        with self._transaction(write=True) as conn:
             row = self._host_row(conn, game_id, host_token)
             self._drop_undo(conn, game_id)
             conn.execute(ai_claims.delete().where(ai_claims.c.game_id == game_id))
@@ -569,7 +613,7 @@ class GameStore:
         database (later calls import nothing); a game already stored is kept, a malformed
         file is skipped with a warning in the log. Returns how many were imported."""
         directory = Path(directory)
-        with transaction(self.engine, write=True) as conn:
+        with self._transaction(write=True) as conn:
             if conn.dialect.name == "postgresql":   # one importer at a time (SQLite: the writer lock)
                 conn.execute(sa.text("SELECT pg_advisory_xact_lock(:k)"), {"k": _IMPORT_LOCK})
             if conn.execute(sa.select(meta.c.value).where(meta.c.key == "json_import")).first():
@@ -628,7 +672,7 @@ class GameStore:
 
     def _stamp(self, game_id):
         check_game_id(game_id)
-        with transaction(self.engine, write=False) as conn:
+        with self._transaction(write=False) as conn:
             row = conn.execute(sa.select(games.c.version, games.c.revision)
                                .where(games.c.id == game_id)).first()
         if row is None:

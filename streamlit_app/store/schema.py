@@ -11,10 +11,18 @@ Migrations are numbered and applied in order, each in the transaction that recor
 ``schema_version``; the transaction holds the writer lock (SQLite) or an advisory lock
 (PostgreSQL), so servers starting together migrate once. A database whose schema is newer
 than this code is refused.
+
+Every database error is turned into a :class:`StoreError` whose message names the cause in
+plain words (the server cannot be reached, the disk is full, the database is read-only, the
+file is damaged, ...) and nothing else: a driver's error carries the statement and its
+parameters (a game's record, its seed), which must reach neither a page nor a log.
 """
 from __future__ import annotations
 
+import errno
 import os
+import secrets
+import sqlite3
 import time
 from contextlib import contextmanager
 from pathlib import Path
@@ -25,13 +33,110 @@ from sqlalchemy.engine import make_url
 
 DB_ENV = "BOARDLAB_DB"
 DB_FILE = "boardlab.db"
+SYNC_ENV = "BOARDLAB_SQLITE_SYNC"   # "normal" (the default) or "full": see docs/store.md
 BUSY_TIMEOUT = 30.0            # seconds an SQLite writer waits for the lock
 _MIGRATION_LOCK = 0x6B6C6462   # PostgreSQL advisory lock key of the migrations ("bdlk")
 
 
 class StoreError(RuntimeError):
-    """The store cannot work with this database: a refused URL, an unreachable server, or a
-    schema newer than this code."""
+    """The store cannot work with this database: a refused URL, a schema newer than this
+    code, or a database error (an unreachable server, a full disk, ...). The message names
+    the cause in plain words and holds no data; ``kind`` is one word for it (one of
+    :data:`CAUSES`, or "refused"), e.g. for one log line per kind of failure."""
+
+    def __init__(self, message: str, kind: str = "refused"):
+        super().__init__(message)
+        self.kind = kind
+
+
+#: kind -> what went wrong, as a player or an operator may read it
+CAUSES = {
+    "unreachable": "the database server cannot be reached",
+    "disk_full": "the database's disk is full",
+    "read_only": "the database is read-only",
+    "damaged": "the database file is damaged",
+    "io": "the database's disk could not be read or written",
+    "busy": "the database is busy (locked by another writer)",
+    "empty": "the database file is empty",
+    "cannot_open": "the database file cannot be opened",
+    "other": "the database reported an error",
+}
+
+_SQLITE_KINDS = (   # (error name prefix, message part, kind): names from Python 3.11 on
+    ("SQLITE_READONLY", "readonly", "read_only"),
+    ("SQLITE_FULL", "database or disk is full", "disk_full"),
+    ("SQLITE_CORRUPT", "malformed", "damaged"),
+    ("SQLITE_NOTADB", "not a database", "damaged"),
+    ("SQLITE_IOERR", "disk i/o", "io"),
+    ("SQLITE_BUSY", "database is locked", "busy"),
+    ("SQLITE_LOCKED", "table is locked", "busy"),
+    ("SQLITE_CANTOPEN", "unable to open", "cannot_open"),
+)
+_PG_KINDS = (       # (SQLSTATE prefix, kind), the first that matches
+    ("53100", "disk_full"), ("25006", "read_only"), ("08", "unreachable"),
+    ("57P", "unreachable"), ("53300", "unreachable"), ("XX001", "damaged"),
+    ("XX002", "damaged"), ("58030", "io"), ("55P03", "busy"), ("40P01", "busy"),
+)
+
+
+_OS_KINDS = {errno.ENOSPC: "disk_full", errno.EROFS: "read_only", errno.EACCES: "read_only",
+             errno.EPERM: "read_only"}
+
+
+def _driver_errors() -> tuple:
+    errors = (sa.exc.SQLAlchemyError, sqlite3.Error)
+    try:
+        import psycopg
+    except ImportError:
+        return errors
+    return errors + (psycopg.Error,)
+
+
+def error_kind(e: BaseException) -> str:
+    """The kind (a key of CAUSES) of a database error, from the driver's error code."""
+    if isinstance(e, StoreError):
+        return e.kind
+    orig = getattr(e, "orig", None) or e
+    state = getattr(orig, "sqlstate", None)
+    if state:
+        return next((kind for prefix, kind in _PG_KINDS if state.startswith(prefix)), "other")
+    if isinstance(orig, sqlite3.Error):
+        name = getattr(orig, "sqlite_errorname", "") or ""
+        text = str(orig).lower()
+        for prefix, part, kind in _SQLITE_KINDS:
+            if name.startswith(prefix) or (not name and part in text):
+                return kind
+        return "other"
+    if isinstance(e, sa.exc.TimeoutError):           # no pooled connection came free
+        return "busy"
+    if getattr(e, "connection_invalidated", False) or type(orig).__name__ in (
+            "OperationalError", "InterfaceError"):   # psycopg: no SQLSTATE, the link broke
+        return "unreachable"
+    return "other"
+
+
+def database_error(e: BaseException) -> StoreError:
+    """A StoreError naming the cause of the database error ``e`` and nothing of its data.
+    An unclassified error says its type and code (never its text) for the operator."""
+    kind = error_kind(e)
+    message = CAUSES[kind]
+    if kind == "other":
+        orig = getattr(e, "orig", None) or e
+        code = getattr(orig, "sqlstate", None) or getattr(orig, "sqlite_errorname", None)
+        message += f" ({type(orig).__name__}{f' {code}' if code else ''})"
+    _scrub(e)
+    return StoreError(message, kind)
+
+
+def _scrub(e: BaseException) -> None:
+    """Drop the statement and its parameters from a driver error that stays chained (as the
+    context) to the StoreError: in case something prints the chain anyway."""
+    seen = set()
+    while e is not None and id(e) not in seen:
+        seen.add(id(e))
+        if isinstance(e, sa.exc.StatementError):
+            e.statement, e.params = None, None
+        e = e.__context__
 
 
 # --- the tables as the newest migration leaves them (the migrations below are frozen SQL) ---
@@ -179,25 +284,69 @@ def engine_for(url: str) -> sa.Engine:
             import psycopg  # noqa: F401
         except ImportError as e:
             raise StoreError('PostgreSQL needs psycopg: pip install "boardlab[postgres]"') from e
-        return sa.create_engine(u.set(drivername="postgresql+psycopg"), pool_pre_ping=True)
+        # hide_parameters: never a record in an error's text (they are wrapped anyway)
+        return sa.create_engine(u.set(drivername="postgresql+psycopg"), pool_pre_ping=True,
+                                hide_parameters=True)
     if u.drivername == "sqlite" and u.database and u.database != ":memory:":
-        Path(u.database).parent.mkdir(parents=True, exist_ok=True)
+        sync = os.environ.get(SYNC_ENV, "").strip().lower() or "normal"
+        if sync not in ("normal", "full"):
+            raise StoreError(f"{SYNC_ENV} must be normal or full, got {sync[:20]!r}")
+        _new_sqlite_file(Path(u.database))
         engine = sa.create_engine(u, connect_args={"timeout": BUSY_TIMEOUT,
-                                                   "check_same_thread": False})
-        event.listen(engine, "connect", _sqlite_connect)
+                                                   "check_same_thread": False},
+                                  hide_parameters=True)
+        event.listen(engine, "connect",
+                     lambda dbapi_conn, _record: _sqlite_connect(dbapi_conn, sync))
         event.listen(engine, "begin", _sqlite_begin)
         return engine
     raise StoreError(f"{DB_ENV} must be a postgresql:// URL (or unset for SQLite in the data "
                      f"directory), got {safe_url(url)!r}")
 
 
-def _sqlite_connect(dbapi_conn, _record) -> None:
+def _new_sqlite_file(path: Path) -> None:
+    """Create the SQLite file if there is none, whole (a header in WAL mode) before it takes
+    its name: so a file of 0 bytes is never one being created, and is refused (a database
+    that lost its content must not quietly start again empty)."""
+    try:
+        if path.stat().st_size == 0:
+            raise StoreError(f"cannot open the database {path}: the file is empty (0 bytes), "
+                             "so its games may have been lost; restore it from a backup, or "
+                             "move it away to start a new database", "empty")
+        return
+    except FileNotFoundError:
+        pass
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(f".{path.name}.{secrets.token_hex(6)}.new")
+    try:
+        con = sqlite3.connect(tmp)
+        try:
+            con.execute("PRAGMA journal_mode=WAL")      # writes the first page
+        finally:
+            con.close()
+        try:
+            os.link(tmp, path)                          # atomic; another server may be first
+        except FileExistsError:
+            pass
+        except OSError:                                 # a file system without hard links
+            if not path.exists():
+                os.replace(tmp, path)
+    except (OSError, sqlite3.Error) as e:
+        kind = error_kind(e) if isinstance(e, sqlite3.Error) else _OS_KINDS.get(e.errno, "other")
+        cause = e.strerror if kind == "other" and isinstance(e, OSError) else CAUSES[kind]
+        raise StoreError(f"cannot create the database {path}: {cause}", kind) from None
+    finally:
+        tmp.unlink(missing_ok=True)
+
+
+def _sqlite_connect(dbapi_conn, sync: str) -> None:
     dbapi_conn.isolation_level = None        # transactions are begun by _sqlite_begin
     cur = dbapi_conn.cursor()
     cur.execute("PRAGMA journal_mode=WAL")
     cur.execute(f"PRAGMA busy_timeout={int(BUSY_TIMEOUT * 1000)}")
     cur.execute("PRAGMA foreign_keys=ON")
-    cur.execute("PRAGMA synchronous=NORMAL")
+    # NORMAL: in WAL mode a commit is not synced to disk; a power cut (not an app crash) may
+    # lose the last commits, the file stays consistent. FULL syncs every commit.
+    cur.execute(f"PRAGMA synchronous={sync.upper()}")
     cur.close()
 
 
@@ -210,11 +359,15 @@ def _sqlite_begin(conn) -> None:
 def transaction(engine: sa.Engine, write: bool):
     """A connection in a transaction, committed at the end (rolled back on an exception).
     ``write``: SQLite takes the writer lock at the start (no deadlock between two
-    read-then-write transactions)."""
-    with engine.connect() as conn:
-        conn.execution_options(boardlab_write=write)
-        with conn.begin():
-            yield conn
+    read-then-write transactions). Any database error, from connecting to committing,
+    comes out as a StoreError with its cause in plain words (see database_error)."""
+    try:
+        with engine.connect() as conn:
+            conn.execution_options(boardlab_write=write)
+            with conn.begin():
+                yield conn
+    except _driver_errors() as e:
+        raise database_error(e) from None
 
 
 def current_version(conn) -> int:
@@ -237,30 +390,39 @@ def migrate(engine: sa.Engine, upto: int | None = None, migrations=None) -> int:
         except StoreError as e:
             # SQLite can refuse at once, not waiting out the busy timeout, while another
             # connection turns a new file into WAL: try again until the timeout is spent.
-            locked = engine.dialect.name == "sqlite" and "database is locked" in str(e)
+            locked = engine.dialect.name == "sqlite" and e.kind == "busy"
             if not locked or time.monotonic() > deadline:
-                raise
+                if e.kind == "refused":
+                    raise
+                raise StoreError(f"cannot open the database {safe_url(engine.url)}: {e}",
+                                 e.kind) from None
             time.sleep(0.05)
 
 
 def _migrate_once(engine: sa.Engine, known: int, target: int, migrations) -> int:
-    try:
-        with transaction(engine, write=True) as conn:
-            if conn.dialect.name == "postgresql":
-                conn.execute(sa.text("SELECT pg_advisory_xact_lock(:k)"), {"k": _MIGRATION_LOCK})
-            metadata.create_all(conn, tables=[schema_version])
-            have = current_version(conn)
-            if have > known:
-                raise StoreError(
-                    f"the database {safe_url(engine.url)} has schema version {have}, newer than "
-                    f"this boardlab knows ({known}): upgrade boardlab, or use another database")
-            for number, name, step in migrations:
-                if have < number <= target:
-                    step(conn)
-                    conn.execute(schema_version.insert().values(version=number, name=name,
-                                                                applied_at=time.time()))
-                    have = number
-            return have
-    except sa.exc.OperationalError as e:
-        raise StoreError(f"cannot open the database {safe_url(engine.url)}: "
-                         f"{str(e.orig).strip().splitlines()[0] if e.orig else e}") from e
+    with transaction(engine, write=True) as conn:
+        if conn.dialect.name == "postgresql":
+            conn.execute(sa.text("SELECT pg_advisory_xact_lock(:k)"), {"k": _MIGRATION_LOCK})
+        else:
+            check_sqlite(conn)
+        metadata.create_all(conn, tables=[schema_version])
+        have = current_version(conn)
+        if have > known:
+            raise StoreError(
+                f"the database {safe_url(engine.url)} has schema version {have}, newer than "
+                f"this boardlab knows ({known}): upgrade boardlab, or use another database")
+        for number, name, step in migrations:
+            if have < number <= target:
+                step(conn)
+                conn.execute(schema_version.insert().values(version=number, name=name,
+                                                            applied_at=time.time()))
+                have = number
+        return have
+
+
+def check_sqlite(conn) -> None:
+    """StoreError "damaged" unless SQLite's quick check finds the file whole: a damaged file
+    is refused before anything is written to it (run once, when a store opens)."""
+    problems = [r[0] for r in conn.exec_driver_sql("PRAGMA quick_check(1)")]
+    if problems != ["ok"]:
+        raise StoreError(CAUSES["damaged"], "damaged")
