@@ -270,9 +270,8 @@ def test_postgresql_gone_after_opening_every_method_says_so(own_postgres, tmp_pa
     store.close()
 
 
+@pytest.mark.parametrize("db", ["postgresql"], indirect=True)   # the trigger is PostgreSQL's
 def test_a_full_postgresql_disk_refuses_every_move_plainly(db):
-    if db.kind != "postgresql":
-        pytest.skip("the disk_full trigger is PostgreSQL's")
     store = db.open()
     gid, t, sess = games_to_fail_on(store)
     ai = store.create_table(kitsu((AI, AI)))
