@@ -535,3 +535,20 @@ def real_state_of(gid):
     with game_store().engine.connect() as c:
         rec = c.execute(sa.select(schema.games.c.record).where(schema.games.c.id == gid)).scalar()
     return boardlab.replay(rec)
+
+
+def test_the_lobby_says_plainly_that_the_tables_cannot_be_read(app_store, monkeypatch):
+    from streamlit.testing.v1 import AppTest
+
+    from boardlab.streamlit_app import APP_DIR
+    from boardlab.streamlit_app.common import game_store
+
+    def down(*_a, **_k):
+        raise StoreError("the database server cannot be reached")
+    monkeypatch.setattr(game_store(), "lobby", down)
+    at = AppTest.from_file(str(APP_DIR / "views" / "lobby.py"), default_timeout=60)
+    at.run()
+    assert not at.exception, at.exception
+    assert [w.value for w in at.warning] == [
+        "The tables cannot be read: the database server cannot be reached. The lobby tries "
+        "again every few seconds."]

@@ -3,6 +3,7 @@ import streamlit as st
 
 from boardlab.streamlit_app import APP_DIR, common, tables
 from boardlab.streamlit_app.games import ui_for
+from boardlab.streamlit_app.store import StoreError
 from boardlab.streamlit_app.tables import TableLink, esc
 
 PLAY_PAGE = str(APP_DIR / "views" / "play.py")
@@ -16,8 +17,13 @@ st.text_input("Your name at the table (optional)", key="lobby_name", max_chars=4
 
 @st.fragment(run_every=5)
 def listing() -> None:
-    store = common.game_store()
-    entries = store.lobby()
+    try:
+        store = common.game_store()
+        entries = store.lobby()
+    except StoreError as e:       # its plain cause only; the listing is read again shortly
+        st.warning(f"The tables cannot be read: {e}. The lobby tries again every few seconds.",
+                   icon=":material/cloud_off:")
+        return
     if not entries:
         st.info("No public table has a free seat right now.", icon=":material/event_seat:")
         return
