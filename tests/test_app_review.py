@@ -129,11 +129,15 @@ def test_review_of_an_uploaded_record_graph_table_and_better_move():
               if "win % of Blue (P0)" in c.proto.spec]
     assert graphs, "no win-% graph from the viewer's clan (P0: Blue)"
     line, *marks = graphs[0]["data"]
-    assert line["x"] == list(range(len(job.plies)))          # one line over every decision
+    end = len(job.plies)                                     # the end position's number
+    assert line["x"] == list(range(end + 1))                 # every decision, then the result
     assert line["line"]["color"] == "#2f6fd6"                # in the clan's colour
     by = {r["decision"]: r for r in job.rows.values()}
-    assert line["y"] == [pytest.approx(r["win_pct"] if r["seat"] % 2 == 0 else 100 - r["win_pct"])
-                         for _, r in sorted(by.items())]
+    # every point read from P0's (the viewer's) knowledge: its own search at P1's decisions
+    assert all(r["view_seat"] == 0 for r in by.values())
+    assert line["y"][:end] == [pytest.approx(r["view_pct"]) for _, r in sorted(by.items())]
+    won = job.base.returns()[0] > 0
+    assert line["y"][end] == (100.0 if won else 0.0)
     flagged_x = sorted(x for m in marks for x in m["x"])     # every flagged move marked on it
     assert flagged_x == sorted(d for d, r in by.items()
                                if r["label"] in ("inaccuracy", "mistake", "blunder"))
@@ -153,8 +157,7 @@ def test_review_of_an_uploaded_record_graph_table_and_better_move():
     # its button ringed (buttons are keyed <input key>_act_<action>)
     assert any(f"st-key-an_better_{d}" in h.proto.body
                and f"_act_{flagged[0]['ai_action']}" in h.proto.body for h in at.get("html"))
-    assert any("bl-evalbar" in h.proto.body and f"{flagged[0]['win_pct']:.1f}%" in h.proto.body
-               for h in at.get("html"))
+    assert bar(at)["win"] == pytest.approx(line["y"][d], abs=0.051)   # the graph's point
 
 
 def test_review_of_chosen_seats_only_and_stop(monkeypatch):
@@ -185,6 +188,41 @@ def test_review_of_a_live_game_searches_only_the_human_seat():
     human = sess.humans[0]
     assert job.rows and {r["seat"] for r in job.rows.values()} == {human}
     assert job.seats == frozenset([human])
+
+
+def bar(at) -> dict:
+    """The evaluation bar on the page: its side's label, win % and colour."""
+    import re
+    bodies = [h.proto.body for h in at.get("html") if "bl-evalbar" in h.proto.body]
+    assert len(bodies) == 1, bodies
+    m = re.search(r'data-side="([^"]*)" data-win="([\d.]+)"', bodies[0])
+    colour = re.search(r'bl-evalbar-side"[^>]*background:(#[0-9a-f]{6})', bodies[0])
+    return {"side": m.group(1), "win": float(m.group(2)), "colour": colour.group(1)}
+
+
+def test_the_bar_reads_the_graph_side_and_agrees_with_the_graph_at_every_decision():
+    """Stepping through a reviewed Kitsu game (P0 the viewer, Blue), the bar beside the board
+    shows Blue's win % at every decision and at the end, in Blue's colour, the same number
+    as the graph's point there; it never flips to the seat to move."""
+    at = app()
+    upload(at, finished_record(seed=4))
+    job = run_review(at)
+    spec = [json.loads(c.proto.spec) for c in at.get("plotly_chart")
+            if "win % of Blue (P0)" in c.proto.spec][0]
+    line = spec["data"][0]
+    point = dict(zip(line["x"], line["y"]))
+    slider_key = [s for s in at.slider if s.key.startswith("an_ply")][0].key
+    movers = set()
+    for d in range(len(job.plies) + 1):                 # every decision, then the end
+        at.slider(key=slider_key).set_value(d).run()
+        assert not at.exception, at.exception
+        shown = bar(at)
+        assert shown["side"] == "Blue (P0)" and shown["colour"] == "#2f6fd6", (d, shown)
+        assert shown["win"] == pytest.approx(point[d], abs=0.051), (d, shown, point[d])
+        if d < len(job.plies):
+            movers.add(job.movers[d])
+    assert movers == {0, 1}
+    assert point[len(job.plies)] in (0.0, 100.0)         # the end: the result
 
 
 # --- the Play page ---------------------------------------------------------------------------

@@ -50,7 +50,8 @@ def test_review_of_a_whole_game_and_jump_from_the_graph(browser, server, shots):
     page.get_by_role("button", name="Show the better move").wait_for(timeout=30000)
     settle(page)
     points = page.locator(".st-key-rv_graph .scatterlayer .trace:first-of-type path.point")  # the line
-    assert points.count() == total, (points.count(), total)   # every decision, one point each
+    # every decision, one point each, then the result at the end position
+    assert points.count() == total + 1, (points.count(), total)
     page.locator(".st-key-rv_graph").scroll_into_view_if_needed()
     page.screenshot(path=str(shots / "review-02-graph-and-table.png"), full_page=True)
 

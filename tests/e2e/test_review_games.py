@@ -105,12 +105,13 @@ def test_review_of_a_whole_game(browser, server, shots, name):
     # the whole game: one point per decision, the summary per seat
     page.get_by_text(f"Reviewed at {per:g} s per decision.").wait_for(timeout=30000)
     deadline = time.time() + 600
-    while (progress.count() or len(graph_decisions(page)) < total) and time.time() < deadline:
+    while (progress.count() or len(graph_decisions(page)) <= total) and time.time() < deadline:
         time.sleep(0.5)
     # the last decision's run reruns the whole page, which removes Stop: it may still be on its way
     page.get_by_role("button", name="Stop").wait_for(state="detached", timeout=30000)
     settle(page)
-    assert graph_decisions(page) == set(range(total)) and points.count() == total
+    # every decision, then the result at the end position (number total)
+    assert graph_decisions(page) == set(range(total + 1)) and points.count() == total + 1
     assert not progress.count()
     summary = grid(page, "rv_summary_box")
     assert [r["seat"] for r in summary] == ["P0", "P1"]
