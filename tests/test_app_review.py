@@ -195,9 +195,11 @@ def bar(at) -> dict:
     import re
     bodies = [h.proto.body for h in at.get("html") if "bl-evalbar" in h.proto.body]
     assert len(bodies) == 1, bodies
-    m = re.search(r'data-side="([^"]*)" data-win="([\d.]+)"', bodies[0])
-    colour = re.search(r'bl-evalbar-side"[^>]*background:(#[0-9a-f]{6})', bodies[0])
-    return {"side": m.group(1), "win": float(m.group(2)), "colour": colour.group(1)}
+    win = float(re.search(r"<b>([\d.]+)%</b>", bodies[0]).group(1))      # the number shown
+    side = re.search(r'data-side="([^"]*)"', bodies[0])
+    colour = re.search(r'bottom:0;width:100%;height:[\d.]+%;background:(#[0-9a-f]{6})',
+                       bodies[0])                                         # its part of the bar
+    return {"side": side and side.group(1), "win": win, "colour": colour and colour.group(1)}
 
 
 def test_the_bar_reads_the_graph_side_and_agrees_with_the_graph_at_every_decision():
@@ -217,8 +219,8 @@ def test_the_bar_reads_the_graph_side_and_agrees_with_the_graph_at_every_decisio
         at.slider(key=slider_key).set_value(d).run()
         assert not at.exception, at.exception
         shown = bar(at)
-        assert shown["side"] == "Blue (P0)" and shown["colour"] == "#2f6fd6", (d, shown)
         assert shown["win"] == pytest.approx(point[d], abs=0.051), (d, shown, point[d])
+        assert shown["side"] == "Blue (P0)" and shown["colour"] == "#2f6fd6", (d, shown)
         if d < len(job.plies):
             movers.add(job.movers[d])
     assert movers == {0, 1}
