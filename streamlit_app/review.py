@@ -37,7 +37,7 @@ from boardlab.arena import sides_of
 
 from .session import mix, start_of
 
-__all__ = ["THRESHOLDS", "Review", "budget_warning", "classify", "content_key", "evaluation",
+__all__ = ["THRESHOLDS", "Review", "asked_budget", "budget_warning", "noise_note", "classify", "content_key", "evaluation",
            "observer_view", "resolution", "result_point", "side_lines", "side_value", "summary",
            "win_interval"]
 
@@ -325,24 +325,51 @@ def resolution(rows) -> float | None:
     return values[mid] if len(values) % 2 else (values[mid - 1] + values[mid]) / 2
 
 
-def budget_warning(rows, budget: dict) -> str | None:
+def asked_budget(rows, budget: dict) -> int | None:
+    """The iterations a decision the warning asks for: the budget at which the median
+    noise would come under the smallest flagged loss if it shrank as 1/sqrt(visits)
+    (rounded up to a thousand); None for a budget in seconds or nothing reviewed."""
+    res = resolution(rows)
+    if res is None or "iterations" not in budget:
+        return None
+    smallest = min(t for _, t in THRESHOLDS)
+    return math.ceil(budget["iterations"] * (res / smallest) ** 2 / 1000) * 1000
+
+
+def budget_warning(rows, budget: dict, asked: int | None = None) -> str | None:
     """A warning (markdown) when the review's budget is too low to tell moves apart: its
     :func:`resolution` is coarser than the smallest loss it flags; with how many losses it
-    left unflagged and the budget that would do (the noise shrinks as 1/sqrt(visits))."""
+    left unflagged and the budget that would do (:func:`asked_budget`).
+
+    ``asked``: the budget an earlier warning for this game asked for. The noise of the move
+    played shrinks more slowly than 1/sqrt(budget) (the search gives it a smaller share of a
+    larger budget), so a review at the budget asked for may still be coarse: it then does
+    not ask again for more (the page says the noise in a caption, :func:`noise_note`)."""
     rows = list(rows)
     res = resolution(rows)
     smallest = min(t for _, t in THRESHOLDS)
     if res is None or res < smallest:
         return None
+    if asked is not None and budget.get("iterations", 0) >= asked:
+        return None
     hidden = sum(1 for r in rows if r["label"] == "" and r["win_pct_lost"] >= smallest)
-    need = ""
-    if "iterations" in budget:
-        more = budget["iterations"] * (res / smallest) ** 2
-        need = (f" Review again with about **{math.ceil(more / 1000) * 1000:,} iterations** per "
-                "decision or more.")
+    need = asked_budget(rows, budget)
     return (f"**The review budget is too low to tell moves apart.** Here a move's loss is known "
             f"only to ±{res:.0f} win-% points (the median over the decisions reviewed): more "
             f"than the {smallest:g} points an inaccuracy is. "
             + (f"{hidden} decision{'s' if hidden != 1 else ''} lost {smallest:g} points or more "
                "but within that noise, so they are not flagged; " if hidden else "")
-            + "the accuracy says little." + need)
+            + "the accuracy says little."
+            + (f" Review again with about **{need:,} iterations** per decision (this is asked "
+               "once: a review at that budget is not sent further)." if need else ""))
+
+
+def noise_note(rows) -> str | None:
+    """A line for a review at the budget an earlier warning asked for, still coarser than
+    the smallest flagged loss: how fine it is, and where the table shows it."""
+    res = resolution(list(rows))
+    smallest = min(t for _, t in THRESHOLDS)
+    if res is None or res < smallest:
+        return None
+    return (f"At this budget a move's loss is known to ±{res:.0f} win-% points (median): a "
+            "loss within its noise is not flagged; the table shows each loss with its ±.")

@@ -1,6 +1,7 @@
 """Game review on the Analyse page (win-% graph, review table, better move, eval bar) and
 the Play page's evaluation bar, through AppTest; the review logic alone, without Streamlit."""
 import json
+import re
 import math
 
 import pytest
@@ -287,3 +288,40 @@ def test_the_page_warns_at_a_low_review_budget():
     run_review(at, iters=50)
     assert any("too low to tell moves apart" in w.value for w in at.warning)
     assert any("unreliable at this budget" in m.value for m in at.markdown)
+
+
+def test_the_budget_warning_asks_once_and_not_again_at_the_budget_it_asked_for():
+    """The issue's sequence: at 2,000 iterations a ±10 review asks for 8,000; at 8,000 the
+    played moves' noise shrank less than 1/sqrt (±6.1), and the warning used to ask for
+    12,000. It asks once: at the budget asked for it says the noise, not a new budget."""
+    from boardlab.streamlit_app.review import asked_budget, budget_warning, noise_note
+    at_2000 = [_row(0, 0, 50, pm=7, lost=3, noise=10.0), _row(1, 1, 50, pm=7, lost=1, noise=10.0)]
+    assert asked_budget(at_2000, {"iterations": 2000}) == 8000
+    assert "8,000 iterations" in budget_warning(at_2000, {"iterations": 2000})
+    at_8000 = [_row(0, 0, 50, pm=4, lost=3, noise=6.1), _row(1, 1, 50, pm=4, lost=1, noise=6.1)]
+    assert "12,000" in budget_warning(at_8000, {"iterations": 8000})   # asked anew: not twice
+    assert budget_warning(at_8000, {"iterations": 8000}, asked=8000) is None
+    assert budget_warning(at_8000, {"iterations": 4000}, asked=8000)   # below it: still warned
+    assert "±6" in noise_note(at_8000)
+
+
+def test_the_page_asks_for_a_budget_once_and_the_table_shows_each_loss_with_its_noise():
+    at = app()
+    upload(at, finished_record(seed=4))
+    job = run_review(at, iters=50)
+    warning = [w.value for w in at.warning if "too low to tell moves apart" in w.value]
+    need = int(re.search(r"about \*\*([\d,]+) iterations", warning[0]).group(1).replace(",", ""))
+    table = frame(at, "flag")
+    lost = dict(zip(table["decision"], table["win % lost"]))
+    flag = dict(zip(table["decision"], table["flag"]))
+    for r in job.rows.values():                      # each loss with its noise, beside its flag
+        d = r["decision"]
+        if r["played_action"] == r["ai_action"]:
+            assert lost[d] == "0 (the best move)"
+        else:
+            assert lost[d] == f"{r['win_pct_lost']:.1f} ± {r['noise']:.1f}"
+        if r["label"] == "" and r["win_pct_lost"] >= 5:
+            assert flag[d] == "— within noise", (d, flag[d])
+    assert any(f == "— within noise" for f in flag.values())
+    run_review(at, iters=need)                       # at the budget asked for: no new ask
+    assert not [w for w in at.warning if "too low to tell moves apart" in w.value]

@@ -3,6 +3,7 @@ run the AI for the player to move, its best move drawn on the board; review the 
 (a win-% graph from one side, in the seats' colours, with its blunders marked; a click on it
 jumps there); or set up a position from what one seat knows."""
 import json
+import math
 
 import streamlit as st
 
@@ -12,7 +13,8 @@ from boardlab.streamlit_app import board_component as bc
 from boardlab.streamlit_app import common, eval_bar, open_hands_column, review
 from boardlab.streamlit_app.eval_bar import show_eval_bar
 from boardlab.streamlit_app.games import ui_for
-from boardlab.streamlit_app.review import (THRESHOLDS, Review, budget_warning, content_key,
+from boardlab.streamlit_app.review import (THRESHOLDS, Review, asked_budget, budget_warning,
+                                           content_key, noise_note,
                                            evaluation, result_point, side_lines, side_value,
                                            summary)
 from boardlab.streamlit_app.session import (AI_PRESETS, HUMAN, budget_text, decision_plies,
@@ -171,13 +173,21 @@ def review_controls(base, live_seat, show_all, slider_key: str, g: dict,
         st.caption(f"Reviewed at {budget_text(job.budget)} per decision.")
         rows = [job.rows[i] for i in sorted(job.rows)]
         if rows:
-            warning = budget_warning(rows, job.budget)
+            asked = an.setdefault("rv_asked", {})         # game -> the budget asked for, once
+            game_key = content_key(base)
+            warning = budget_warning(rows, job.budget, asked.get(game_key))
             if warning:
                 st.warning(warning, icon=":material/warning:")
+                need = asked_budget(rows, job.budget)
+                if need and job.done:
+                    asked.setdefault(game_key, need)
+            note = noise_note(rows) if not warning and game_key in asked else None
+            if note:
+                st.caption(note)
             end = (len(job.plies), result_point(base, side_of)) if job.done else None
             win_graph(rows, side_of, viewer_side, side_label, g["colours"], len(job.plies),
                       end, job.observer)
-            review_table(rows, seats, slider_key, unreliable=bool(warning))
+            review_table(rows, seats, slider_key, unreliable=bool(warning or note))
 
     worker()
     rows = [job.rows[i] for i in sorted(job.rows)]
@@ -267,6 +277,23 @@ def win_graph(rows, side_of, viewer_side, side_label, colours, decisions: int,
             st.rerun()
 
 
+def lost_text(r: dict) -> str:
+    """The win % a move lost with its noise, as the table shows it."""
+    if math.isnan(r["win_pct_lost"]):
+        return "not searched"
+    if r["played_action"] == r["ai_action"]:
+        return "0 (the best move)"
+    return f"{r['win_pct_lost']:.1f} ± {r['noise']:.1f}"
+
+
+def flag_text(r: dict, marks: dict) -> str:
+    """The flag, or why a loss of an inaccuracy's size or more was not flagged."""
+    smallest = min(t for _, t in THRESHOLDS)
+    if r["label"] == "" and r["win_pct_lost"] >= smallest:
+        return "— within noise"
+    return marks[r["label"]]
+
+
 def review_table(rows, seats, slider_key: str, unreliable: bool = False) -> None:
     import pandas as pd
     mine = [r for r in rows if r["seat"] in seats]
@@ -278,17 +305,19 @@ def review_table(rows, seats, slider_key: str, unreliable: bool = False) -> None
                 "inaccuracy, mistake or blunder (" + ", ".join(
                     f"{k} ≥ {v:g}" for k, v in reversed(THRESHOLDS))
                 + " win-% points lost, and more than the noise)"
-                + (" — **unreliable at this budget** (see the warning above)" if unreliable
-                   else ""))
+                + (" — **unreliable at this budget** (see above)" if unreliable else ""))
     st.container(key="rv_summary_box").dataframe(pd.DataFrame([{
         "seat": f"P{e['seat']}", "decisions": e["decisions"],
         "accuracy %": round(e["accuracy"], 1), "mean win % lost": round(e["mean_lost"], 1),
         "inaccuracies": e["inaccuracy"], "mistakes": e["mistake"], "blunders": e["blunder"]}
         for e in summary(mine, seats)]), hide_index=True, key="rv_summary")
+    st.caption("Each move: **win % lost** = the best move's win % minus the move played's "
+               "(the same search), ± its noise (the two moves' ± combined); a move is flagged "
+               "only when it lost more than that noise.")
     st.container(key="rv_table_box").dataframe(pd.DataFrame([{
         "decision": r["decision"], "seat": f"P{r['seat']}", "played": r["played_move"],
         "AI": r["ai_move"], "win % (best)": f"{r['win_pct']:.1f} ± {r['pm']:.1f}",
-        "lost": round(r["win_pct_lost"], 1), "flag": marks[r["label"]]} for r in mine]),
+        "win % lost": lost_text(r), "flag": flag_text(r, marks)} for r in mine]),
         hide_index=True, key="rv_table", height=240)
     flagged = [r for r in mine if r["label"] in ("inaccuracy", "mistake", "blunder")]
     if flagged:
