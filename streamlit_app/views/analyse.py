@@ -1,4 +1,5 @@
-"""Analyse page: step through a game (the current one or an uploaded record; ←/→ step) and
+"""Analyse page: step through a game (the current one or an uploaded record; ←/→ step,
+Home/End the first and last position) and
 run the AI for the player to move, its best move drawn on the board; review the whole game
 (a win-% graph from one side, in the seats' colours, with its blunders marked; a click on it
 jumps there); or set up a position from what one seat knows."""
@@ -410,11 +411,20 @@ with tab_game:
             def step(by: int, key=slider_key, last=last) -> None:
                 ss[key] = min(max(int(ss.get(key, last)) + by, 0), last)
 
-            c_prev, c_slider, c_next = st.columns([1, 12, 1], vertical_alignment="bottom")
+            # Home/End: the first and the last position, as on Lichess (whose ↑/↓ are left to
+            # the browser here: they scroll this long page)
+            c_first, c_prev, c_slider, c_next, c_last = st.columns(
+                [1, 1, 12, 1, 1], vertical_alignment="bottom")
+            c_first.button(":material/first_page:", key="an_first", shortcut="Home",
+                           on_click=step, args=(-last,), help="The first decision (Home key)",
+                           width="stretch")
             c_prev.button("←", key="an_prev", shortcut="Left", on_click=step, args=(-1,),
                           help="The previous decision (← key)", width="stretch")
             c_next.button("→", key="an_next", shortcut="Right", on_click=step, args=(1,),
                           help="The next decision (→ key)", width="stretch")
+            c_last.button(":material/last_page:", key="an_last", shortcut="End",
+                          on_click=step, args=(last,), help="The end of the game (End key)",
+                          width="stretch")
             i = c_slider.slider("Position (decision number)", 0, last, last, key=slider_key)
         else:
             i = 0

@@ -82,3 +82,31 @@ def test_review_of_a_whole_game_and_jump_from_the_graph(browser, server, shots):
     page.get_by_text(re.compile(r"^Better move: ")).scroll_into_view_if_needed()
     page.screenshot(path=str(shots / "review-04-better-move.png"), full_page=True)
     ctx.close()
+
+
+def test_home_end_and_arrows_step_through_the_game(browser, server, shots):
+    """The keys on the Analyse page (focus on the page, not in a field): Home goes to the
+    first decision, End to the end of the game, ←/→ one decision."""
+    ctx, page = open_app(browser, server)
+    goto_page(page, "Analyse")
+    page.locator('[data-testid="stFileUploaderDropzoneInput"]').set_input_files(
+        files=[{"name": "game.json", "mimeType": "application/json",
+                "buffer": json.dumps(finished_record(seed=4)).encode()}])
+    page.get_by_text(re.compile(r"^Decision \d+ of \d+")).wait_for(timeout=30000)
+    settle(page)
+    total = int(re.search(r"of (\d+)", caption(page)).group(1))
+
+    def press_to(key: str, wanted: int) -> None:
+        page.locator("h1").first.click()          # focus on the page, out of any field
+        page.keyboard.press(key)
+        page.get_by_text(re.compile(rf"^Decision {wanted} of {total}\b")).wait_for(timeout=30000)
+        settle(page)
+
+    press_to("Home", 0)
+    page.screenshot(path=str(shots / "review-05-home.png"), full_page=True)
+    press_to("ArrowRight", 1)
+    press_to("ArrowRight", 2)
+    press_to("ArrowLeft", 1)
+    press_to("End", total)
+    page.screenshot(path=str(shots / "review-06-end.png"), full_page=True)
+    ctx.close()
