@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 import time
 from dataclasses import dataclass, field
 
@@ -37,7 +38,7 @@ from boardlab.arena import sides_of
 
 from .session import mix, start_of
 
-__all__ = ["THRESHOLDS", "Review", "asked_budget", "budget_warning", "noise_note", "classify", "content_key", "evaluation",
+__all__ = ["THRESHOLDS", "Review", "asked_budget", "move_words", "budget_warning", "noise_note", "classify", "content_key", "evaluation",
            "observer_view", "resolution", "result_point", "side_lines", "side_value", "summary",
            "win_interval"]
 
@@ -98,6 +99,23 @@ def observer_view(result, mover: int, side_of: list[int]) -> tuple[float, float]
                if total else 0.5)
     p = mover_p if side_of[mover] == side_of[int(result.player)] else 1.0 - mover_p
     return win_interval(p, total)
+
+
+def move_words(move: str | None, player: int | None, searcher: int, short: bool = False) -> str:
+    """A move of a search's tree or line in words. The search names a move it cannot replay
+    in any world the searching seat imagines "#<action number>" (the move of another seat
+    it cannot see, e.g. a card from a hidden hand, or a move after such a move): said here
+    in words. ``short``: a label for a small space."""
+    if move is None:
+        return "root" if short else "the position searched"
+    if not re.fullmatch(r"#\d+", move):
+        return move
+    if short:
+        return f"P{player} hidden move"
+    if player == searcher:
+        return (f"a move of P{player}'s own after moves it cannot see (no world P{searcher} "
+                "imagines has it, so it has no name)")
+    return f"a hidden move of P{player} (one of the moves P{searcher} cannot see)"
 
 
 def classify(lost: float, noise: float) -> str:

@@ -325,3 +325,61 @@ def test_the_page_asks_for_a_budget_once_and_the_table_shows_each_loss_with_its_
     assert any(f == "— within noise" for f in flag.values())
     run_review(at, iters=need)                       # at the budget asked for: no new ask
     assert not [w for w in at.warning if "too low to tell moves apart" in w.value]
+
+
+# --- the numbers in words: the search tree and the analysis table ----------------------------
+def test_the_tree_is_coloured_from_one_side_and_names_hidden_moves_in_words():
+    """A Kitsu hint's tree: every ring's colour is the win % of the searched seat's side
+    (a child of the other seat shows the rest, so a parent at 39% never has a child at 68%
+    for the same outcome), and the moves the search cannot name ("#12") are said in words."""
+    import re
+    from test_app import PLAY, TREE
+    at = app()
+    at.switch_page(PLAY).run()
+    start_game(at, seed=13)
+    [b for b in at.button if b.key and b.key.startswith("hint_")][0].click().run()
+    at.switch_page(TREE).run()
+    assert not at.exception, at.exception
+    result = at.session_state["bl_last_search"]["result"]
+    root = next(iter(at.session_state["tr_cache"].values()))
+    spec = json.loads(at.get("plotly_chart")[0].proto.spec)["data"][0]
+    colour = dict(zip(spec["ids"], spec["marker"]["colors"]))
+    label = dict(zip(spec["ids"], spec["labels"]))
+    hover = dict(zip(spec["ids"], spec["hovertext"]))
+    me = result.player
+    seen_other = hidden = 0
+
+    def walk(node, nid):
+        nonlocal seen_other, hidden
+        if node["player"] is not None and nid in colour:
+            win = 100.0 * (node["mean"] + 1) / 2
+            if node["player"] == me:
+                assert colour[nid] == pytest.approx(win), nid
+            else:
+                assert colour[nid] == pytest.approx(100.0 - win), nid
+                seen_other += 1
+            assert not re.fullmatch(r"#\d+", label[nid]), label[nid]
+            if re.fullmatch(r"#\d+", node["move"]):
+                hidden += 1
+                assert "hidden move" in label[nid] and "cannot see" in hover[nid]
+        for i, ch in enumerate(node["children"]):
+            walk(ch, f"{nid}/{i}")
+
+    walk(root, "f")
+    assert seen_other and hidden, (seen_other, hidden)
+    assert f"win % of<br>Blue (P{me})" in json.dumps(spec["marker"]["colorbar"])   # P0: Blue
+    assert any("Mean value" in c.value for c in at.caption)
+
+
+def test_the_analysis_table_says_what_its_numbers_are_and_its_line_names_hidden_moves():
+    import re
+    at = app()
+    upload(at, finished_record(seed=4))
+    slider_key = [s for s in at.slider if s.key.startswith("an_ply")][0].key
+    at.slider(key=slider_key).set_value(3).run()
+    at.number_input(key="an_game_iters").set_value(2000).run()
+    at.button(key="an_game_run").click().run()
+    assert not at.exception, at.exception
+    assert any("**share %**" in c.value and "**mean value**" in c.value for c in at.caption)
+    line = [m.value for m in at.markdown if m.value.startswith("**Principal variation**")][0]
+    assert not re.search(r"#\d+", line), line
