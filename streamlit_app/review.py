@@ -25,6 +25,7 @@ decision later, in a game P0 won). A finished game's graph ends at its result.
 """
 from __future__ import annotations
 
+import hashlib
 import json
 import math
 import re
@@ -38,7 +39,7 @@ from boardlab.arena import sides_of
 
 from .session import mix, start_of
 
-__all__ = ["THRESHOLDS", "Review", "asked_budget", "move_words", "budget_warning", "noise_note", "classify", "content_key", "evaluation",
+__all__ = ["THRESHOLDS", "Review", "asked_budget", "load_review", "move_words", "save_review", "budget_warning", "noise_note", "classify", "content_key", "evaluation",
            "observer_view", "resolution", "result_point", "side_lines", "side_value", "summary",
            "win_interval"]
 
@@ -168,6 +169,7 @@ class Review:
     plies: list = field(default_factory=list)      # decision index -> ply
     movers: list = field(default_factory=list)     # decision index -> seat to move
     stopped: bool = False
+    saved: bool = False                           # kept with its game in the store
     _next: int = 0
 
     def __post_init__(self):
@@ -268,6 +270,54 @@ class Review:
             if self.allowed(i) and i not in self.rows:
                 out.append(self.analyse(i))
         return out
+
+
+# --- kept with the game in the store ------------------------------------------------------------
+def _store_key(base, seats) -> str:
+    return hashlib.sha256(Review.key_for(base, seats).encode()).hexdigest()
+
+
+def save_review(store, game_id: str, job: Review) -> None:
+    """Keep the finished review ``job`` of a finished game with the game ``game_id`` in
+    ``store`` (a GameStore), replacing an earlier review of the same game and seats. A game
+    still being played is refused (ValueError): its review holds what one seat may know."""
+    if not job.base.is_terminal() or not job.done:
+        raise ValueError("only the finished review of a finished game is kept with it")
+    from sqlalchemy import and_
+
+    from .store.schema import reviews, transaction
+    data = json.dumps({"budget": job.budget, "seed": job.seed, "observer": job.observer,
+                       "seats": sorted(job.seats) if job.seats is not None else None,
+                       "rows": [job.rows[i] for i in sorted(job.rows)]})
+    key = _store_key(job.base, job.seats)
+    with transaction(store.engine, write=True) as conn:
+        conn.execute(reviews.delete().where(and_(reviews.c.game_id == game_id,
+                                                 reviews.c.review_key == key)))
+        conn.execute(reviews.insert().values(game_id=game_id, review_key=key, review=data,
+                                             created=time.time()))
+
+
+def load_review(store, game_id: str, base, seats=None) -> Review | None:
+    """The review of the finished game ``base`` (searching ``seats``) kept with the game
+    ``game_id`` in ``store``, done, or None."""
+    if not base.is_terminal():
+        return None
+    from sqlalchemy import and_, select
+
+    from .store.schema import reviews, transaction
+    with transaction(store.engine, write=False) as conn:
+        text = conn.execute(select(reviews.c.review).where(and_(
+            reviews.c.game_id == game_id,
+            reviews.c.review_key == _store_key(base, seats)))).scalar()
+    if text is None:
+        return None
+    data = json.loads(text)
+    job = Review(base.clone(), data["budget"], seed=data["seed"], observer=data["observer"],
+                 seats=frozenset(data["seats"]) if data["seats"] is not None else None)
+    job.rows = {int(r["decision"]): r for r in data["rows"]}
+    job._next = len(job.plies)                    # done: nothing left to search
+    job.saved = True
+    return job
 
 
 def summary(rows, seats=None) -> list[dict]:
@@ -378,8 +428,9 @@ def budget_warning(rows, budget: dict, asked: int | None = None) -> str | None:
             + (f"{hidden} decision{'s' if hidden != 1 else ''} lost {smallest:g} points or more "
                "but within that noise, so they are not flagged; " if hidden else "")
             + "the accuracy says little."
-            + (f" Review again with about **{need:,} iterations** per decision (this is asked "
-               "once: a review at that budget is not sent further)." if need else ""))
+            + (f" Review again with about **{need:,} iterations** per decision (asked once: "
+               "at that budget the page says how fine the review is, without asking for "
+               "more)." if need else ""))
 
 
 def noise_note(rows) -> str | None:

@@ -383,3 +383,39 @@ def test_the_analysis_table_says_what_its_numbers_are_and_its_line_names_hidden_
     assert any("**share %**" in c.value and "**mean value**" in c.value for c in at.caption)
     line = [m.value for m in at.markdown if m.value.startswith("**Principal variation**")][0]
     assert not re.search(r"#\d+", line), line
+
+
+# --- a finished game's review kept with the game ------------------------------------------
+def test_a_finished_games_review_is_kept_with_it_and_shown_again_without_searching(monkeypatch):
+    """The review of a finished current game is kept in the store with the game: a reload or
+    another browser (even after a server restart) opening the game's link sees the same graph
+    and table on Analyse, and no search runs for it."""
+    from streamlit.testing.v1 import AppTest
+
+    from boardlab import search
+    from boardlab.streamlit_app.common import game_store
+    from test_app import MAIN_SCRIPT, TIMEOUT
+    at = app()
+    at.file_uploader(key="ng_upload").upload("done.json", json.dumps(finished_record(seed=4))
+                                             .encode(), "application/json").run()
+    gid = at.session_state["bl_game_id"]
+    at.switch_page(ANALYSE).run()
+    assert at.radio(key="an_source").value == "Current game"
+    job = run_review(at)
+    at.run()
+    assert job.done and job.saved
+    graph = [c.proto.spec for c in at.get("plotly_chart") if "win % of" in c.proto.spec]
+
+    def no_search(*a, **k):
+        raise AssertionError("a kept review is searched again")
+    monkeypatch.setattr(search, "ismcts", no_search)
+    game_store.clear()                                       # a server restart: memory gone
+    other = AppTest.from_file(str(MAIN_SCRIPT), default_timeout=TIMEOUT)   # another browser
+    other.query_params["game"] = gid
+    other.switch_page(ANALYSE).run()
+    assert not other.exception, other.exception
+    kept = other.session_state["bl_analysis"]["review"]
+    assert kept.done and sorted(kept.rows) == sorted(job.rows) and kept.budget == job.budget
+    assert [c.proto.spec for c in other.get("plotly_chart") if "win % of" in c.proto.spec] == graph
+    assert len(frame(other, "flag")) == len(job.rows)
+    assert any("kept with the game" in c.value for c in other.caption)

@@ -4,6 +4,7 @@ run the AI for the player to move, its best move drawn on the board; review the 
 (a win-% graph from one side, in the seats' colours, with its blunders marked; a click on it
 jumps there); or set up a position from what one seat knows."""
 import json
+import logging
 import math
 
 import streamlit as st
@@ -15,7 +16,7 @@ from boardlab.streamlit_app import common, eval_bar, open_hands_column, review
 from boardlab.streamlit_app.eval_bar import show_eval_bar
 from boardlab.streamlit_app.games import ui_for
 from boardlab.streamlit_app.review import (THRESHOLDS, Review, asked_budget, budget_warning,
-                                           content_key, noise_note,
+                                           content_key, load_review, noise_note, save_review,
                                            evaluation, result_point, side_lines, side_value,
                                            summary)
 from boardlab.streamlit_app.session import (AI_PRESETS, HUMAN, budget_text, decision_plies,
@@ -122,8 +123,36 @@ def bar_value(g: dict, pos, row, result) -> tuple[dict | None, int]:
     return None, side
 
 
+def kept_review(base, store_id: str):
+    """The review kept with the finished game ``store_id`` (all seats), made this session's
+    review; None if there is none or the store cannot be read."""
+    try:
+        job = load_review(common.game_store(), store_id, base)
+    except Exception:   # noqa: BLE001 - the store unreadable: the page still works
+        logging.getLogger(__name__).warning("the review kept with a game could not be read")
+        return None
+    if job is not None:
+        an["review"] = job
+    return job
+
+
+def keep_review(job, store_id: str | None) -> None:
+    """Keep a finished game's finished review with the game (once)."""
+    if store_id is None or job.saved or not job.done or not job.base.is_terminal() \
+            or job.seats is not None:
+        return
+    try:
+        save_review(common.game_store(), store_id, job)
+    except Exception:   # noqa: BLE001 - the store unwritable: the review stays on screen
+        logging.getLogger(__name__).warning("a review could not be kept with its game")
+        st.caption("This review could not be kept with the game (the database is not "
+                   "available): a reload will have to run it again.")
+        return
+    job.saved = True
+
+
 def review_controls(base, live_seat, show_all, slider_key: str, g: dict,
-                    peeked: int | None = None):
+                    peeked: int | None = None, store_id: str | None = None):
     """Win-%% graph and review of the whole game ``base``: every decision this viewer may
     search, analysed in the background (a fragment doing a few per run) at a set budget.
     The graph is drawn from the side chosen below (``g``: :func:`graph_sides`), read from
@@ -191,6 +220,10 @@ def review_controls(base, live_seat, show_all, slider_key: str, g: dict,
             review_table(rows, seats, slider_key, unreliable=bool(warning or note))
 
     worker()
+    keep_review(job, store_id)
+    if job.saved:
+        st.caption("This review is kept with the game: a reload or another browser shows it "
+                   "without searching again.")
     rows = [job.rows[i] for i in sorted(job.rows)]
     if rows and not running:                      # on the decisions the review has analysed
         open_hands_column.review_column(base, rows, live_seat, show_all, an)
@@ -449,7 +482,10 @@ with tab_game:
         else:
             show_all = st.toggle("Show all hands (analysis)", key="an_show_all")
             viewer = mover if mover >= 0 else None
+        store_id = common.game_id() if source == "Current game" else None
         job = an.get("review")
+        if (job is None or job.key != Review.key_for(base, job.seats)) and store_id:
+            job = kept_review(base, store_id) or job
         row = job.rows.get(i) if job is not None and job.key == Review.key_for(base, job.seats) \
             else None
         if peeked is not None and live_seat is not None:
@@ -490,7 +526,7 @@ with tab_game:
             ev, side = bar_value(g, pos, row, result)    # the graph's side and value here
             with bar_col:
                 show_eval_bar(ev, **bar_style(g, side))
-        review_controls(base, live_seat, show_all, slider_key, g, peeked)
+        review_controls(base, live_seat, show_all, slider_key, g, peeked, store_id)
 
 with tab_seat:
     games = boardlab.games_available()

@@ -110,3 +110,55 @@ def test_home_end_and_arrows_step_through_the_game(browser, server, shots):
     press_to("End", total)
     page.screenshot(path=str(shots / "review-06-end.png"), full_page=True)
     ctx.close()
+
+
+def test_a_finished_games_review_is_kept_for_a_reload_and_another_browser(browser, server, shots):
+    """A finished game loaded on Play (the current game), reviewed on Analyse: the review is
+    kept with the game, so the page reloaded and the game's link opened in another browser
+    show the graph at once, without running the review again."""
+    ctx, page = open_app(browser, server)
+    record = finished_record(seed=4)
+    page.locator('.st-key-ng_upload [data-testid="stFileUploaderDropzoneInput"]').set_input_files(
+        files=[{"name": "done.json", "mimeType": "application/json",
+                "buffer": json.dumps(record).encode()}])
+    page.get_by_text(re.compile(r"^Game over")).first.wait_for(timeout=30000)
+    settle(page)
+    goto_page(page, "Analyse")
+    page.get_by_text(re.compile(r"^Decision \d+ of \d+")).wait_for(timeout=30000)
+    total = int(re.search(r"of (\d+)", caption(page)).group(1))
+    iters = page.locator(".st-key-rv_iters input")
+    iters.fill("100")
+    iters.press("Enter")
+    settle(page)
+    page.get_by_role("button", name="Analyse the whole game").click()
+    kept = page.get_by_text(re.compile(r"^This review is kept with the game"))
+    kept.wait_for(timeout=120000)
+    settle(page)
+    points = ".st-key-rv_graph .scatterlayer .trace:first-of-type path.point"
+    page.locator(".st-key-rv_graph").scroll_into_view_if_needed()
+    page.locator(points).first.wait_for(timeout=30000)
+    assert page.locator(points).count() == total + 1
+    gid = re.search(r"[?&]game=([A-Za-z0-9_-]+)", page.url).group(1)
+
+    page.reload()                                           # F5: the graph without a search
+    page.locator(".st-key-rv_graph").wait_for(timeout=30000)
+    page.locator(".st-key-rv_graph").scroll_into_view_if_needed()
+    page.locator(points).first.wait_for(timeout=30000)
+    settle(page)
+    assert page.locator(points).count() == total + 1
+    assert not page.get_by_text(re.compile(r"^Analysed \d+ of \d+ decisions")).count()
+
+    other = browser.new_context(viewport={"width": 1440, "height": 1800})   # another browser
+    p2 = other.new_page()
+    p2.goto(f"{server}/analyse?game={gid}")
+    p2.locator(".st-key-rv_graph").wait_for(timeout=30000)
+    p2.locator(".st-key-rv_graph").scroll_into_view_if_needed()
+    p2.locator(points).first.wait_for(timeout=30000)
+    settle(p2)
+    assert p2.locator(points).count() == total + 1
+    assert p2.get_by_text(re.compile(r"^This review is kept with the game")).count()
+    assert not p2.get_by_text(re.compile(r"^Analysed \d+ of \d+ decisions")).count()
+    p2.locator(".st-key-rv_graph").scroll_into_view_if_needed()
+    p2.screenshot(path=str(shots / "review-07-kept-in-another-browser.png"), full_page=True)
+    other.close()
+    ctx.close()
