@@ -22,6 +22,15 @@ def caption(page) -> str:
     return page.get_by_text(re.compile(r"^Decision \d+ of \d+")).inner_text()
 
 
+def start_review(page, field: str, value: str) -> None:
+    """Set the review's budget (the number input keyed ``field``) and start the review."""
+    box = page.locator(f".st-key-{field} input")
+    box.fill(value)
+    box.press("Enter")
+    settle(page)
+    page.get_by_role("button", name="Analyse the whole game").click()
+
+
 def test_review_of_a_whole_game_and_jump_from_the_graph(browser, server, shots):
     ctx, page = open_app(browser, server)
     goto_page(page, "Analyse")
@@ -34,11 +43,7 @@ def test_review_of_a_whole_game_and_jump_from_the_graph(browser, server, shots):
     total = int(re.search(r"of (\d+)", caption(page)).group(1))
     page.locator(".st-key-rv_kind").get_by_text("Seconds").click()   # 0.1 s a decision:
     settle(page)                                # long enough on any machine to see progress
-    secs = page.locator(".st-key-rv_secs input")
-    secs.fill("0.1")
-    secs.press("Enter")
-    settle(page)
-    page.get_by_role("button", name="Analyse the whole game").click()
+    start_review(page, "rv_secs", "0.1")
     progress = page.get_by_text(re.compile(r"^Analysed \d+ of \d+ decisions"))
     progress.first.wait_for(timeout=30000)
     page.screenshot(path=str(shots / "review-01-progress.png"), full_page=True)
@@ -126,11 +131,7 @@ def test_a_finished_games_review_is_kept_for_a_reload_and_another_browser(browse
     goto_page(page, "Analyse")
     page.get_by_text(re.compile(r"^Decision \d+ of \d+")).wait_for(timeout=30000)
     total = int(re.search(r"of (\d+)", caption(page)).group(1))
-    iters = page.locator(".st-key-rv_iters input")
-    iters.fill("100")
-    iters.press("Enter")
-    settle(page)
-    page.get_by_role("button", name="Analyse the whole game").click()
+    start_review(page, "rv_iters", "100")
     kept = page.get_by_text(re.compile(r"^This review is kept with the game"))
     kept.wait_for(timeout=120000)
     settle(page)
