@@ -113,10 +113,10 @@ def move_words(move: str | None, player: int | None, searcher: int, short: bool 
         return move
     if short:
         return f"P{player} hidden move"
+    # shown after "P<player>": the seat is not repeated
     if player == searcher:
-        return (f"a move of P{player}'s own after moves it cannot see (no world P{searcher} "
-                "imagines has it, so it has no name)")
-    return f"a hidden move of P{player} (one of the moves P{searcher} cannot see)"
+        return "a move after moves it cannot see (no world it imagines has it: no name)"
+    return f"a hidden move (one of the moves P{searcher} cannot see)"
 
 
 def classify(lost: float, noise: float) -> str:
