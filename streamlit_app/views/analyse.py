@@ -345,12 +345,14 @@ def review_table(rows, seats, slider_key: str, unreliable: bool = False) -> None
         "accuracy %": round(e["accuracy"], 1), "mean win % lost": round(e["mean_lost"], 1),
         "inaccuracies": e["inaccuracy"], "mistakes": e["mistake"], "blunders": e["blunder"]}
         for e in summary(mine, seats)]), hide_index=True, key="rv_summary")
-    st.caption("Each move: **win % lost** = the best move's win % minus the move played's "
-               "(the same search), ± its noise (the two moves' ± combined); a move is flagged "
-               "only when it lost more than that noise.")
+    st.caption("Each move, from the mover's own search (what it knew): **mover's win %** "
+               "with the best move; **win % lost** = that minus the move played's, ± its noise "
+               "(the two moves' ± combined); a move is flagged only when it lost more than that "
+               "noise. (The graph reads every decision from one seat, so at the other seat's "
+               "decisions it differs from the mover's win %.)")
     st.container(key="rv_table_box").dataframe(pd.DataFrame([{
         "decision": r["decision"], "seat": f"P{r['seat']}", "played": r["played_move"],
-        "AI": r["ai_move"], "win % (best)": f"{r['win_pct']:.1f} ± {r['pm']:.1f}",
+        "AI": r["ai_move"], "mover's win % (best move)": f"{r['win_pct']:.1f} ± {r['pm']:.1f}",
         "win % lost": lost_text(r), "flag": flag_text(r, marks)} for r in mine]),
         hide_index=True, key="rv_table", height=240)
     flagged = [r for r in mine if r["label"] in ("inaccuracy", "mistake", "blunder")]
