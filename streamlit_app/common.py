@@ -333,6 +333,11 @@ def stats_table(result):
     rows = search_rows(result)
     df = pd.DataFrame(rows)
     st.dataframe(df, hide_index=True, width="stretch", key=None)
+    st.caption("**visits**: iterations of the search that tried the move; **share %**: its "
+               "share of all the iterations (the search tries the moves it rates best most); "
+               f"**win %**: how often P{result.player} won after it in those iterations; "
+               "**mean value**: the same outcome on a −1 (loss) … +1 (win) scale "
+               "(win % = 50 + 50 × mean value).")
     top = rows[:12][::-1]
     fig = go.Figure(go.Bar(
         x=[r["visits"] for r in top], y=[r["move"] for r in top], orientation="h",
@@ -345,6 +350,9 @@ def stats_table(result):
                             f"{result.seconds:.2f} s)", xaxis_title="visits")
     st.plotly_chart(fig, width="stretch")
     if result.principal_variation:
-        st.markdown("**Principal variation:** " + " → ".join(
-            f"P{p} {m}" for p, m in result.principal_variation[:12]))
+        from .review import move_words
+        st.markdown("**Principal variation** (the line the search expects, most visited move "
+                    "after most visited move): " + " → ".join(
+                        f"P{p} {move_words(m, p, result.player)}"
+                        for p, m in result.principal_variation[:12]))
     return df

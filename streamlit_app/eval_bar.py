@@ -1,37 +1,49 @@
-"""The evaluation bar: the win % of the seat to move, with its ± (a vertical gauge drawn in
-HTML, shown beside the board on Play and Analyse), and the hint's box."""
+"""The evaluation bar: the win % of one fixed side (the viewer's seat or team, the side the
+review's graph is drawn for), with its ± (a vertical gauge drawn in HTML, in the seats'
+colours: the side's share from the bottom, the rest in the other side's colour), shown
+beside the board on Play and Analyse, and the hint's box."""
 from __future__ import annotations
 
 import html
 
 import streamlit as st
 
+OTHER = "#5c5c5c"           # the rest of the bar when the other side has no one colour
 
-def eval_bar_html(ev: dict | None, height: int = 320) -> str:
-    """HTML of the bar for an :func:`review.evaluation` dict (None: not evaluated yet)."""
+
+def eval_bar_html(ev: dict | None, height: int = 320, colour: str = "#f2f2f2",
+                  other: str = OTHER, label: str | None = None) -> str:
+    """HTML of the bar for an :func:`review.evaluation`-like dict (``win_pct`` and ``pm`` of
+    the side shown, ``seat``; optional ``best_move``, ``within_noise``, ``note``), None: not
+    evaluated yet. ``colour``: that side's, ``other``: the rest's; ``label`` names the side
+    (default P<seat>)."""
     if ev is None:
         return (f'<div class="bl-evalbar" style="height:{height}px;width:54px;border:1px solid '
                 '#999;border-radius:4px;display:flex;align-items:center;justify-content:center;'
                 'font-size:11px;color:#777;text-align:center">no eval</div>')
     pct = min(max(ev["win_pct"], 0.0), 100.0)
     lo, hi = max(pct - ev["pm"], 0.0), min(pct + ev["pm"], 100.0)
+    who = label or f"P{ev['seat']}"
     noise = ("<br>best ≈ next: within noise" if ev.get("within_noise") else "")
-    title = html.escape(f"P{ev['seat']} to move: {pct:.1f}% ± {ev['pm']:.1f} "
-                        f"(95% interval over the search's visits); best {ev['best_move']}")
+    best = f"; best {ev['best_move']}" if ev.get("best_move") else ""
+    title = html.escape(f"Win % of {who}: {pct:.1f}% ± {ev['pm']:.1f} (95% interval over the "
+                        f"search's visits){best}" + (f". {ev['note']}" if ev.get("note") else ""))
     return (
-        f'<div class="bl-evalbar" title="{title}" style="width:54px;text-align:center;'
-        f'font-size:11px">'
+        f'<div class="bl-evalbar" data-side="{html.escape(who)}" data-win="{pct:.1f}" '
+        f'title="{title}" style="width:54px;text-align:center;font-size:11px">'
         f'<div style="position:relative;height:{height}px;border:1px solid #555;'
-        f'border-radius:4px;background:#333;overflow:hidden">'
-        f'<div style="position:absolute;bottom:0;width:100%;height:{pct:.1f}%;'
-        f'background:#f2f2f2"></div>'
+        f'border-radius:4px;background:{other};overflow:hidden">'
+        f'<div class="bl-evalbar-side" style="position:absolute;bottom:0;width:100%;'
+        f'height:{pct:.1f}%;background:{colour}"></div>'
         f'<div style="position:absolute;bottom:{lo:.1f}%;height:{hi - lo:.1f}%;width:100%;'
         f'background:rgba(230,140,0,.45)"></div></div>'
-        f'<div><b>{pct:.1f}%</b><br>± {ev["pm"]:.1f}<br>P{ev["seat"]}{noise}</div></div>')
+        f'<div><b>{pct:.1f}%</b><br>± {ev["pm"]:.1f}<br>'
+        f'<span style="color:{colour};font-weight:700">{html.escape(who)}</span>{noise}</div>'
+        f'</div>')
 
 
-def show_eval_bar(ev: dict | None, height: int = 320) -> None:
-    st.html(eval_bar_html(ev, height))
+def show_eval_bar(ev: dict | None, height: int = 320, **style) -> None:
+    st.html(eval_bar_html(ev, height, **style))
 
 
 def hint_box(result, state, ui) -> None:
@@ -89,6 +101,7 @@ def beside_board(sess, on: bool, iterations: int | None = None):
     page puts the decision panel after its first element, the table)."""
     if not on:
         return st.container(key="play_parts")
+    from .games import ui_for
     from .review import evaluation
     from .session import ANALYSIS_ITERATIONS, analysis_budget, mix, run_search
     iterations = iterations or ANALYSIS_ITERATIONS
@@ -104,7 +117,9 @@ def beside_board(sess, on: bool, iterations: int | None = None):
         ev = cache[key]
     bar_col, board_col = st.columns([1, 11])
     with bar_col:
-        show_eval_bar(ev)
+        seat = sess.viewer()            # the bar reads from the human seat, in its colour
+        show_eval_bar(ev, colour=ui_for(sess.game.name).seat_colour(seat or 0,
+                                                                    sess.game.num_players))
         if ev is None:
             st.caption("on your turns")
     return board_col

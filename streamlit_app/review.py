@@ -14,21 +14,34 @@ moves' ± combined):
     inaccuracy  >= 5     mistake  >= 10     blunder  >= 20
 
 A seat's **accuracy** is the share of its reviewed decisions that are none of these.
+
+The graph (and the evaluation bar beside the board) reads every decision from one seat's
+knowledge, the ``observer`` (the viewer): at another seat's decision a second search runs
+for the observer (its own knowledge then, so nothing hidden leaks). Read from the mover's
+knowledge instead, the line swapped viewpoints at every turn: in Kyūshū's simultaneous Map
+phase the second seat cannot see the first seat's committed placement, which its search
+replaces by a random one, so it believed itself far ahead (P0 98.6% at its own turn, 7.3% a
+decision later, in a game P0 won). A finished game's graph ends at its result.
 """
 from __future__ import annotations
 
+import hashlib
 import json
 import math
+import re
 import time
 from dataclasses import dataclass, field
 
 from boardlab import search
 from boardlab.analysis import decision_row
 
+from boardlab.arena import sides_of
+
 from .session import mix, start_of
 
-__all__ = ["THRESHOLDS", "Review", "budget_warning", "classify", "content_key", "evaluation",
-           "resolution", "side_lines", "summary", "win_interval"]
+__all__ = ["THRESHOLDS", "Review", "asked_budget", "load_review", "move_words", "save_review", "budget_warning", "noise_note", "classify", "content_key", "evaluation",
+           "observer_view", "resolution", "result_point", "side_lines", "side_value", "summary",
+           "win_interval"]
 
 # A page's background review analyses decisions for about this long per run of its fragment
 # (at least one), then draws what it has: a small budget goes fast, a large one still shows
@@ -76,6 +89,36 @@ def evaluation(result) -> dict:
             "runner_up": others[0]["move"] if others else None}
 
 
+def observer_view(result, mover: int, side_of: list[int]) -> tuple[float, float]:
+    """(win %, ±) of the seat ``result`` searched for (``result.player``) when another seat,
+    ``mover``, was to move: the search's mean over all its iterations (the mover's value of each of its
+    moves, weighted by visits, as the observer's tree played them), turned to the
+    observer's side. Two sides only (with more, the mover's value says nothing of a third
+    side's)."""
+    total = sum(int(s["visits"]) for s in result.stats)
+    mover_p = (sum(float(s["win_prob"]) * int(s["visits"]) for s in result.stats) / total
+               if total else 0.5)
+    p = mover_p if side_of[mover] == side_of[int(result.player)] else 1.0 - mover_p
+    return win_interval(p, total)
+
+
+def move_words(move: str | None, player: int | None, searcher: int, short: bool = False) -> str:
+    """A move of a search's tree or line in words. The search names a move it cannot replay
+    in any world the searching seat imagines "#<action number>" (the move of another seat
+    it cannot see, e.g. a card from a hidden hand, or a move after such a move): said here
+    in words. ``short``: a label for a small space."""
+    if move is None:
+        return "root" if short else "the position searched"
+    if not re.fullmatch(r"#\d+", move):
+        return move
+    if short:
+        return f"P{player} hidden move"
+    # shown after "P<player>": the seat is not repeated
+    if player == searcher:
+        return "a move after moves it cannot see (no world it imagines has it: no name)"
+    return f"a hidden move (one of the moves P{searcher} cannot see)"
+
+
 def classify(lost: float, noise: float) -> str:
     """"blunder" / "mistake" / "inaccuracy" for a loss of ``lost`` win-% points that is
     more than ``noise``; "" for a good move; "unknown" if the loss is unknown (NaN)."""
@@ -121,15 +164,18 @@ class Review:
     budget: dict
     seats: frozenset | None = None
     seed: int = 0
+    observer: int | None = None                   # the seat whose knowledge the graph reads
     rows: dict = field(default_factory=dict)       # decision index -> row
     plies: list = field(default_factory=list)      # decision index -> ply
     movers: list = field(default_factory=list)     # decision index -> seat to move
     stopped: bool = False
+    saved: bool = False                           # kept with its game in the store
     _next: int = 0
 
     def __post_init__(self):
         self.budget = check_budget(self.budget)
         self.key = self.key_for(self.base, self.seats)
+        self.side_of = sides_of(self.base.game.name, self.base.game.num_players)[1]
         self._start = start_of(self.base)
         s = self._start.clone()
         for ply, a in enumerate(self.base.history):
@@ -186,8 +232,30 @@ class Review:
         row.update(decision=i, ply=ply, win_pct=ev["win_pct"], pm=ev["pm"],
                    within_noise=ev["within_noise"], played_pm=played_pm, noise=noise,
                    label=classify(row["win_pct_lost"], noise))
+        row.update(zip(("view_seat", "view_pct", "view_pm", "view_played", "view_played_pm"),
+                       self._view(state, ply, row)))
         self.rows[i] = row
         return row
+
+    def _view(self, state, ply: int, row: dict) -> tuple:
+        """(seat, its win %, ±, its win % after the move played and that ±) for the graph at
+        this decision: the observer's own search from its knowledge then (two sides), else
+        the mover's. The last two are None where that search did not rate the move played
+        (never visited, or a move hidden from the observer)."""
+        mover, obs = row["seat"], self.observer
+        if obs is None or obs == mover or len(set(self.side_of)) != 2:
+            played = row["played_win_pct"]
+            if math.isnan(played):
+                return mover, row["win_pct"], row["pm"], None, None
+            return mover, row["win_pct"], row["pm"], played, row["played_pm"]
+        result = search.ismcts(state, seed=mix(self.seed, ply, 5), player=obs, **self.budget)
+        st = _stat(result, row["played_action"])
+        played = played_pm = None
+        if st is not None and st["visits"] > 0:
+            same = self.side_of[mover] == self.side_of[obs]
+            played_pm = win_interval(st["win_prob"], st["visits"])[1]
+            played = 100.0 * (st["win_prob"] if same else 1.0 - st["win_prob"])
+        return (obs, *observer_view(result, mover, self.side_of), played, played_pm)
 
     def step(self, n: int = 1, seconds: float | None = None) -> list[dict]:
         """Analyse up to ``n`` more decisions (those this review may search); with
@@ -202,6 +270,54 @@ class Review:
             if self.allowed(i) and i not in self.rows:
                 out.append(self.analyse(i))
         return out
+
+
+# --- kept with the game in the store ------------------------------------------------------------
+def _store_key(base, seats) -> str:
+    return hashlib.sha256(Review.key_for(base, seats).encode()).hexdigest()
+
+
+def save_review(store, game_id: str, job: Review) -> None:
+    """Keep the finished review ``job`` of a finished game with the game ``game_id`` in
+    ``store`` (a GameStore), replacing an earlier review of the same game and seats. A game
+    still being played is refused (ValueError): its review holds what one seat may know."""
+    if not job.base.is_terminal() or not job.done:
+        raise ValueError("only the finished review of a finished game is kept with it")
+    from sqlalchemy import and_
+
+    from .store.schema import reviews, transaction
+    data = json.dumps({"budget": job.budget, "seed": job.seed, "observer": job.observer,
+                       "seats": sorted(job.seats) if job.seats is not None else None,
+                       "rows": [job.rows[i] for i in sorted(job.rows)]})
+    key = _store_key(job.base, job.seats)
+    with transaction(store.engine, write=True) as conn:
+        conn.execute(reviews.delete().where(and_(reviews.c.game_id == game_id,
+                                                 reviews.c.review_key == key)))
+        conn.execute(reviews.insert().values(game_id=game_id, review_key=key, review=data,
+                                             created=time.time()))
+
+
+def load_review(store, game_id: str, base, seats=None) -> Review | None:
+    """The review of the finished game ``base`` (searching ``seats``) kept with the game
+    ``game_id`` in ``store``, done, or None."""
+    if not base.is_terminal():
+        return None
+    from sqlalchemy import and_, select
+
+    from .store.schema import reviews, transaction
+    with transaction(store.engine, write=False) as conn:
+        text = conn.execute(select(reviews.c.review).where(and_(
+            reviews.c.game_id == game_id,
+            reviews.c.review_key == _store_key(base, seats)))).scalar()
+    if text is None:
+        return None
+    data = json.loads(text)
+    job = Review(base.clone(), data["budget"], seed=data["seed"], observer=data["observer"],
+                 seats=frozenset(data["seats"]) if data["seats"] is not None else None)
+    job.rows = {int(r["decision"]): r for r in data["rows"]}
+    job._next = len(job.plies)                    # done: nothing left to search
+    job.saved = True
+    return job
 
 
 def summary(rows, seats=None) -> list[dict]:
@@ -224,20 +340,44 @@ def summary(rows, seats=None) -> list[dict]:
 
 
 # --- the graph and how far the review can be trusted -----------------------------------------
-def side_lines(rows, side_of: list[int]) -> dict[int, list[tuple[int, float, float]]]:
+def side_value(row: dict, side: int, side_of: list[int]) -> tuple[float, float] | None:
+    """(win %, ±) of ``side`` at a reviewed decision, as the graph draws it: the estimate of
+    the seat the row was read from (``view_seat``: the observer's, else the mover's); with
+    two sides the other side's is the rest; with more, None for a side not its own."""
+    seat = row.get("view_seat", row["seat"])
+    pct, pm = row.get("view_pct", row["win_pct"]), row.get("view_pm", row["pm"])
+    if side_of[seat] == side:
+        return pct, pm
+    if len(set(side_of)) == 2:
+        return 100.0 - pct, pm
+    return None
+
+
+def result_point(state, side_of: list[int]) -> dict[int, float] | None:
+    """Each side's "win %" at the end of a finished game, from its returns (in [-1, 1]):
+    100 for a win, 0 for a loss, 50 for an even tie; None while the game goes on."""
+    if not state.is_terminal():
+        return None
+    returns = [float(x) for x in state.returns()]
+    return {side: 100.0 * (returns[side_of.index(side)] + 1.0) / 2.0 for side in set(side_of)}
+
+
+def side_lines(rows, side_of: list[int], final: tuple[int, dict] | None = None
+               ) -> dict[int, list[tuple[int, float, float]]]:
     """Per side (``side_of``: the side of each seat, e.g. Kitsu's clans), its win % at the
-    decisions reviewed: ``[(decision, win %, ±), ...]``. The search gives the mover's win %;
-    with two sides the other side's is the rest (a line over every decision), with more
-    sides a side's line has its own decisions only."""
+    decisions reviewed: ``[(decision, win %, ±), ...]`` (:func:`side_value`: with two sides
+    a line over every decision, with more a side's line has its own decisions only), and
+    ``final`` = (the end position's decision number, :func:`result_point`) last."""
     sides = sorted(set(side_of))
     out: dict[int, list] = {s: [] for s in sides}
     for r in sorted(rows, key=lambda r: r["decision"]):
-        mover = side_of[r["seat"]]
         for side in sides:
-            if side == mover:
-                out[side].append((r["decision"], r["win_pct"], r["pm"]))
-            elif len(sides) == 2:
-                out[side].append((r["decision"], 100.0 - r["win_pct"], r["pm"]))
+            v = side_value(r, side, side_of)
+            if v is not None:
+                out[side].append((r["decision"], *v))
+    if final is not None and final[1] is not None:
+        for side in sides:
+            out[side].append((final[0], final[1][side], 0.0))
     return out
 
 
@@ -253,24 +393,52 @@ def resolution(rows) -> float | None:
     return values[mid] if len(values) % 2 else (values[mid - 1] + values[mid]) / 2
 
 
-def budget_warning(rows, budget: dict) -> str | None:
+def asked_budget(rows, budget: dict) -> int | None:
+    """The iterations a decision the warning asks for: the budget at which the median
+    noise would come under the smallest flagged loss if it shrank as 1/sqrt(visits)
+    (rounded up to a thousand); None for a budget in seconds or nothing reviewed."""
+    res = resolution(rows)
+    if res is None or "iterations" not in budget:
+        return None
+    smallest = min(t for _, t in THRESHOLDS)
+    return math.ceil(budget["iterations"] * (res / smallest) ** 2 / 1000) * 1000
+
+
+def budget_warning(rows, budget: dict, asked: int | None = None) -> str | None:
     """A warning (markdown) when the review's budget is too low to tell moves apart: its
     :func:`resolution` is coarser than the smallest loss it flags; with how many losses it
-    left unflagged and the budget that would do (the noise shrinks as 1/sqrt(visits))."""
+    left unflagged and the budget that would do (:func:`asked_budget`).
+
+    ``asked``: the budget an earlier warning for this game asked for. The noise of the move
+    played shrinks more slowly than 1/sqrt(budget) (the search gives it a smaller share of a
+    larger budget), so a review at the budget asked for may still be coarse: it then does
+    not ask again for more (the page says the noise in a caption, :func:`noise_note`)."""
     rows = list(rows)
     res = resolution(rows)
     smallest = min(t for _, t in THRESHOLDS)
     if res is None or res < smallest:
         return None
+    if asked is not None and budget.get("iterations", 0) >= asked:
+        return None
     hidden = sum(1 for r in rows if r["label"] == "" and r["win_pct_lost"] >= smallest)
-    need = ""
-    if "iterations" in budget:
-        more = budget["iterations"] * (res / smallest) ** 2
-        need = (f" Review again with about **{math.ceil(more / 1000) * 1000:,} iterations** per "
-                "decision or more.")
+    need = asked_budget(rows, budget)
     return (f"**The review budget is too low to tell moves apart.** Here a move's loss is known "
             f"only to ±{res:.0f} win-% points (the median over the decisions reviewed): more "
             f"than the {smallest:g} points an inaccuracy is. "
             + (f"{hidden} decision{'s' if hidden != 1 else ''} lost {smallest:g} points or more "
                "but within that noise, so they are not flagged; " if hidden else "")
-            + "the accuracy says little." + need)
+            + "the accuracy says little."
+            + (f" Review again with about **{need:,} iterations** per decision (asked once: "
+               "at that budget the page says how fine the review is, without asking for "
+               "more)." if need else ""))
+
+
+def noise_note(rows) -> str | None:
+    """A line for a review at the budget an earlier warning asked for, still coarser than
+    the smallest flagged loss: how fine it is, and where the table shows it."""
+    res = resolution(list(rows))
+    smallest = min(t for _, t in THRESHOLDS)
+    if res is None or res < smallest:
+        return None
+    return (f"At this budget a move's loss is known to ±{res:.0f} win-% points (median): a "
+            "loss within its noise is not flagged; the table shows each loss with its ±.")

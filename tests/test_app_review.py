@@ -1,6 +1,7 @@
 """Game review on the Analyse page (win-% graph, review table, better move, eval bar) and
 the Play page's evaluation bar, through AppTest; the review logic alone, without Streamlit."""
 import json
+import re
 import math
 
 import pytest
@@ -129,11 +130,15 @@ def test_review_of_an_uploaded_record_graph_table_and_better_move():
               if "win % of Blue (P0)" in c.proto.spec]
     assert graphs, "no win-% graph from the viewer's clan (P0: Blue)"
     line, *marks = graphs[0]["data"]
-    assert line["x"] == list(range(len(job.plies)))          # one line over every decision
+    end = len(job.plies)                                     # the end position's number
+    assert line["x"] == list(range(end + 1))                 # every decision, then the result
     assert line["line"]["color"] == "#2f6fd6"                # in the clan's colour
     by = {r["decision"]: r for r in job.rows.values()}
-    assert line["y"] == [pytest.approx(r["win_pct"] if r["seat"] % 2 == 0 else 100 - r["win_pct"])
-                         for _, r in sorted(by.items())]
+    # every point read from P0's (the viewer's) knowledge: its own search at P1's decisions
+    assert all(r["view_seat"] == 0 for r in by.values())
+    assert line["y"][:end] == [pytest.approx(r["view_pct"]) for _, r in sorted(by.items())]
+    won = job.base.returns()[0] > 0
+    assert line["y"][end] == (100.0 if won else 0.0)
     flagged_x = sorted(x for m in marks for x in m["x"])     # every flagged move marked on it
     assert flagged_x == sorted(d for d, r in by.items()
                                if r["label"] in ("inaccuracy", "mistake", "blunder"))
@@ -153,8 +158,7 @@ def test_review_of_an_uploaded_record_graph_table_and_better_move():
     # its button ringed (buttons are keyed <input key>_act_<action>)
     assert any(f"st-key-an_better_{d}" in h.proto.body
                and f"_act_{flagged[0]['ai_action']}" in h.proto.body for h in at.get("html"))
-    assert any("bl-evalbar" in h.proto.body and f"{flagged[0]['win_pct']:.1f}%" in h.proto.body
-               for h in at.get("html"))
+    assert bar(at)["win"] == pytest.approx(line["y"][d], abs=0.051)   # the graph's point
 
 
 def test_review_of_chosen_seats_only_and_stop(monkeypatch):
@@ -185,6 +189,43 @@ def test_review_of_a_live_game_searches_only_the_human_seat():
     human = sess.humans[0]
     assert job.rows and {r["seat"] for r in job.rows.values()} == {human}
     assert job.seats == frozenset([human])
+
+
+def bar(at) -> dict:
+    """The evaluation bar on the page: its side's label, win % and colour."""
+    import re
+    bodies = [h.proto.body for h in at.get("html") if "bl-evalbar" in h.proto.body]
+    assert len(bodies) == 1, bodies
+    win = float(re.search(r"<b>([\d.]+)%</b>", bodies[0]).group(1))      # the number shown
+    side = re.search(r'data-side="([^"]*)"', bodies[0])
+    colour = re.search(r'bottom:0;width:100%;height:[\d.]+%;background:(#[0-9a-f]{6})',
+                       bodies[0])                                         # its part of the bar
+    return {"side": side and side.group(1), "win": win, "colour": colour and colour.group(1)}
+
+
+def test_the_bar_reads_the_graph_side_and_agrees_with_the_graph_at_every_decision():
+    """Stepping through a reviewed Kitsu game (P0 the viewer, Blue), the bar beside the board
+    shows Blue's win % at every decision and at the end, in Blue's colour, the same number
+    as the graph's point there; it never flips to the seat to move."""
+    at = app()
+    upload(at, finished_record(seed=4))
+    job = run_review(at)
+    spec = [json.loads(c.proto.spec) for c in at.get("plotly_chart")
+            if "win % of Blue (P0)" in c.proto.spec][0]
+    line = spec["data"][0]
+    point = dict(zip(line["x"], line["y"]))
+    slider_key = [s for s in at.slider if s.key.startswith("an_ply")][0].key
+    movers = set()
+    for d in range(len(job.plies) + 1):                 # every decision, then the end
+        at.slider(key=slider_key).set_value(d).run()
+        assert not at.exception, at.exception
+        shown = bar(at)
+        assert shown["win"] == pytest.approx(point[d], abs=0.051), (d, shown, point[d])
+        assert shown["side"] == "Blue (P0)" and shown["colour"] == "#2f6fd6", (d, shown)
+        if d < len(job.plies):
+            movers.add(job.movers[d])
+    assert movers == {0, 1}
+    assert point[len(job.plies)] in (0.0, 100.0)         # the end: the result
 
 
 # --- the Play page ---------------------------------------------------------------------------
@@ -247,3 +288,134 @@ def test_the_page_warns_at_a_low_review_budget():
     run_review(at, iters=50)
     assert any("too low to tell moves apart" in w.value for w in at.warning)
     assert any("unreliable at this budget" in m.value for m in at.markdown)
+
+
+def test_the_budget_warning_asks_once_and_not_again_at_the_budget_it_asked_for():
+    """The issue's sequence: at 2,000 iterations a ±10 review asks for 8,000; at 8,000 the
+    played moves' noise shrank less than 1/sqrt (±6.1), and the warning used to ask for
+    12,000. It asks once: at the budget asked for it says the noise, not a new budget."""
+    from boardlab.streamlit_app.review import asked_budget, budget_warning, noise_note
+    at_2000 = [_row(0, 0, 50, pm=7, lost=3, noise=10.0), _row(1, 1, 50, pm=7, lost=1, noise=10.0)]
+    assert asked_budget(at_2000, {"iterations": 2000}) == 8000
+    assert "8,000 iterations" in budget_warning(at_2000, {"iterations": 2000})
+    at_8000 = [_row(0, 0, 50, pm=4, lost=3, noise=6.1), _row(1, 1, 50, pm=4, lost=1, noise=6.1)]
+    assert "12,000" in budget_warning(at_8000, {"iterations": 8000})   # asked anew: not twice
+    assert budget_warning(at_8000, {"iterations": 8000}, asked=8000) is None
+    assert budget_warning(at_8000, {"iterations": 4000}, asked=8000)   # below it: still warned
+    assert "±6" in noise_note(at_8000)
+
+
+def test_the_page_asks_for_a_budget_once_and_the_table_shows_each_loss_with_its_noise():
+    at = app()
+    upload(at, finished_record(seed=4))
+    job = run_review(at, iters=50)
+    warning = [w.value for w in at.warning if "too low to tell moves apart" in w.value]
+    need = int(re.search(r"about \*\*([\d,]+) iterations", warning[0]).group(1).replace(",", ""))
+    table = frame(at, "flag")
+    lost = dict(zip(table["decision"], table["win % lost"]))
+    flag = dict(zip(table["decision"], table["flag"]))
+    for r in job.rows.values():                      # each loss with its noise, beside its flag
+        d = r["decision"]
+        if r["played_action"] == r["ai_action"]:
+            assert lost[d] == "0 (the best move)"
+        else:
+            assert lost[d] == f"{r['win_pct_lost']:.1f} ± {r['noise']:.1f}"
+        if r["label"] == "" and r["win_pct_lost"] >= 5:
+            assert flag[d] == "— within noise", (d, flag[d])
+    assert any(f == "— within noise" for f in flag.values())
+    run_review(at, iters=need)                       # at the budget asked for: no new ask
+    assert not [w for w in at.warning if "too low to tell moves apart" in w.value]
+
+
+# --- the numbers in words: the search tree and the analysis table ----------------------------
+def test_the_tree_is_coloured_from_one_side_and_names_hidden_moves_in_words():
+    """A Kitsu hint's tree: every ring's colour is the win % of the searched seat's side
+    (a child of the other seat shows the rest, so a parent at 39% never has a child at 68%
+    for the same outcome), and the moves the search cannot name ("#12") are said in words."""
+    import re
+    from test_app import PLAY, TREE
+    at = app()
+    at.switch_page(PLAY).run()
+    start_game(at, seed=13)
+    [b for b in at.button if b.key and b.key.startswith("hint_")][0].click().run()
+    at.switch_page(TREE).run()
+    assert not at.exception, at.exception
+    result = at.session_state["bl_last_search"]["result"]
+    root = next(iter(at.session_state["tr_cache"].values()))
+    spec = json.loads(at.get("plotly_chart")[0].proto.spec)["data"][0]
+    colour = dict(zip(spec["ids"], spec["marker"]["colors"]))
+    label = dict(zip(spec["ids"], spec["labels"]))
+    hover = dict(zip(spec["ids"], spec["hovertext"]))
+    me = result.player
+    seen_other = hidden = 0
+
+    def walk(node, nid):
+        nonlocal seen_other, hidden
+        if node["player"] is not None and nid in colour:
+            win = 100.0 * (node["mean"] + 1) / 2
+            if node["player"] == me:
+                assert colour[nid] == pytest.approx(win), nid
+            else:
+                assert colour[nid] == pytest.approx(100.0 - win), nid
+                seen_other += 1
+            assert not re.fullmatch(r"#\d+", label[nid]), label[nid]
+            if re.fullmatch(r"#\d+", node["move"]):
+                hidden += 1
+                assert "hidden move" in label[nid] and "cannot see" in hover[nid]
+        for i, ch in enumerate(node["children"]):
+            walk(ch, f"{nid}/{i}")
+
+    walk(root, "f")
+    assert seen_other and hidden, (seen_other, hidden)
+    assert f"win % of<br>Blue (P{me})" in json.dumps(spec["marker"]["colorbar"])   # P0: Blue
+    assert any("Mean value" in c.value for c in at.caption)
+
+
+def test_the_analysis_table_says_what_its_numbers_are_and_its_line_names_hidden_moves():
+    import re
+    at = app()
+    upload(at, finished_record(seed=4))
+    slider_key = [s for s in at.slider if s.key.startswith("an_ply")][0].key
+    at.slider(key=slider_key).set_value(3).run()
+    at.number_input(key="an_game_iters").set_value(2000).run()
+    at.button(key="an_game_run").click().run()
+    assert not at.exception, at.exception
+    assert any("**share %**" in c.value and "**mean value**" in c.value for c in at.caption)
+    line = [m.value for m in at.markdown if m.value.startswith("**Principal variation**")][0]
+    assert not re.search(r"#\d+", line), line
+
+
+# --- a finished game's review kept with the game ------------------------------------------
+def test_a_finished_games_review_is_kept_with_it_and_shown_again_without_searching(monkeypatch):
+    """The review of a finished current game is kept in the store with the game: a reload or
+    another browser (even after a server restart) opening the game's link sees the same graph
+    and table on Analyse, and no search runs for it."""
+    from streamlit.testing.v1 import AppTest
+
+    from boardlab import search
+    from boardlab.streamlit_app.common import game_store
+    from test_app import MAIN_SCRIPT, TIMEOUT
+    at = app()
+    at.file_uploader(key="ng_upload").upload("done.json", json.dumps(finished_record(seed=4))
+                                             .encode(), "application/json").run()
+    gid = at.session_state["bl_game_id"]
+    at.switch_page(ANALYSE).run()
+    assert at.radio(key="an_source").value == "Current game"
+    job = run_review(at)
+    at.run()
+    assert job.done and job.saved
+    graph = [c.proto.spec for c in at.get("plotly_chart") if "win % of" in c.proto.spec]
+
+    def no_search(*a, **k):
+        raise AssertionError("a kept review is searched again")
+    monkeypatch.setattr(search, "ismcts", no_search)
+    game_store.clear()                                       # a server restart: memory gone
+    other = AppTest.from_file(str(MAIN_SCRIPT), default_timeout=TIMEOUT)   # another browser
+    other.query_params["game"] = gid
+    other.switch_page(ANALYSE).run()
+    assert not other.exception, other.exception
+    kept = other.session_state["bl_analysis"]["review"]
+    assert kept.done and sorted(kept.rows) == sorted(job.rows) and kept.budget == job.budget
+    assert [c.proto.spec for c in other.get("plotly_chart") if "win % of" in c.proto.spec] == graph
+    assert len(frame(other, "flag")) == len(job.rows)
+    assert any("kept with the game" in c.value for c in other.caption)

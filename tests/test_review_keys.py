@@ -104,3 +104,32 @@ def test_a_record_of_a_set_up_position_steps_through_and_reviews_from_that_posit
         at.run()
     assert not at.exception, at.exception
     assert job.rows and all(r["played_action"] == s.history[r["ply"]] for r in job.rows.values())
+
+
+def test_the_position_keys_first_previous_next_last():
+    """←/→ step one decision, Home/End go to the first and the last position (the buttons
+    carry those keyboard shortcuts; tests/e2e/test_review.py presses the keys)."""
+    at = app()
+    at.switch_page(ANALYSE).run()
+    at.file_uploader(key="an_upload").upload("g.json", json.dumps(finished_record(seed=4)).encode(),
+                                             "application/json").run()
+    slider = [w for w in at.slider if w.key.startswith("an_ply")][0]
+    last = slider.max
+    keys = {b.key: b.proto.shortcut for b in at.button
+            if b.key in ("an_first", "an_prev", "an_next", "an_last")}
+    assert keys == {"an_first": "home", "an_prev": "left", "an_next": "right", "an_last": "end"}
+
+    def at_decision():
+        return [w for w in at.slider if w.key.startswith("an_ply")][0].value
+
+    assert at_decision() == last
+    at.button(key="an_first").click().run()
+    assert at_decision() == 0
+    at.button(key="an_next").click().run()
+    at.button(key="an_next").click().run()
+    assert at_decision() == 2
+    at.button(key="an_prev").click().run()
+    assert at_decision() == 1
+    at.button(key="an_last").click().run()
+    assert at_decision() == last
+    assert not at.exception, at.exception

@@ -57,7 +57,8 @@ def test_the_graph_grows_while_the_review_runs():
         at.run()
         assert not at.exception, at.exception
     assert seen == list(range(1, len(job.plies)))       # one more point per run
-    assert graph_points(at) == list(range(len(job.plies)))
+    # the whole game, then its result at the end position
+    assert graph_points(at) == list(range(len(job.plies) + 1))
     assert not progress_texts(at) and not [b for b in at.button if b.key == "rv_stop"]
     assert any("Reviewed at 60 iterations per decision" in c.value for c in at.caption)
 

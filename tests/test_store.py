@@ -659,7 +659,7 @@ def test_a_version_1_database_is_migrated_and_keeps_its_games(db):
                   {"r": json.dumps(sess.record())})
     store = db.open()
     with store.engine.connect() as c:
-        assert schema.current_version(c) == schema.SCHEMA_VERSION == 2
+        assert schema.current_version(c) == schema.SCHEMA_VERSION == 3
         inspector = sa.inspect(c)
         for table in schema.metadata.sorted_tables:
             assert {col["name"] for col in inspector.get_columns(table.name)} == \
@@ -695,7 +695,7 @@ def test_stores_opening_a_new_database_together_migrate_once(db):
         th.join()
     assert errors == []
     with db.engine().connect() as c:
-        assert [r.version for r in c.execute(sa.select(schema.schema_version))] == [1, 2]
+        assert [r.version for r in c.execute(sa.select(schema.schema_version))] == [1, 2, 3]
 
 
 def test_the_json_files_are_imported_once(db, caplog):

@@ -208,6 +208,15 @@ ai_claims = sa.Table(
     sa.Column("owner", sa.String(40), nullable=False),      # random id of the claiming store
     sa.Column("expires", sa.Float, nullable=False))         # then another server may take over
 
+# migration 3: a finished game's review, kept with it (rows as the Analyse page keeps them)
+reviews = sa.Table(
+    "reviews", metadata,
+    sa.Column("game_id", sa.String(40), sa.ForeignKey("games.id", ondelete="CASCADE"),
+              primary_key=True),
+    sa.Column("review_key", sa.String(64), primary_key=True),  # SHA-256 of its game and seats
+    sa.Column("review", sa.Text, nullable=False),              # budget, seats, rows (JSON)
+    sa.Column("created", sa.Float, nullable=False))
+
 sa.Index("games_lobby", games.c.public, games.c.status)
 
 
@@ -247,10 +256,20 @@ def _m2_tables(conn) -> None:
         conn.execute(sa.text(ddl))
 
 
+def _m3_reviews(conn) -> None:
+    """A finished game's review kept with the game: a reload, another browser or another
+    server shows its graph without searching again."""
+    conn.execute(sa.text(
+        "CREATE TABLE reviews (game_id VARCHAR(40) NOT NULL REFERENCES games (id) ON DELETE "
+        "CASCADE, review_key VARCHAR(64) NOT NULL, review TEXT NOT NULL, created FLOAT NOT "
+        "NULL, PRIMARY KEY (game_id, review_key))"))
+
+
 #: (number, what it does, function(connection)); append only, never edit an applied one.
 MIGRATIONS = [
     (1, "games and their records", _m1_games),
     (2, "tables: seats, host, settings, undo requests, AI claims", _m2_tables),
+    (3, "reviews of finished games", _m3_reviews),
 ]
 SCHEMA_VERSION = MIGRATIONS[-1][0]
 

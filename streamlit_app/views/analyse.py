@@ -1,20 +1,25 @@
-"""Analyse page: step through a game (the current one or an uploaded record; ←/→ step) and
+"""Analyse page: step through a game (the current one or an uploaded record; ←/→ step,
+Home/End the first and last position) and
 run the AI for the player to move, its best move drawn on the board; review the whole game
 (a win-% graph from one side, in the seats' colours, with its blunders marked; a click on it
 jumps there); or set up a position from what one seat knows."""
 import json
+import logging
+import math
 
 import streamlit as st
 
 import boardlab
 from boardlab.arena import sides_of
 from boardlab.streamlit_app import board_component as bc
-from boardlab.streamlit_app import common, open_hands_column, review
+from boardlab.streamlit_app import common, eval_bar, open_hands_column, review
 from boardlab.streamlit_app.eval_bar import show_eval_bar
 from boardlab.streamlit_app.games import ui_for
 from boardlab.streamlit_app.games.base import search_line
-from boardlab.streamlit_app.review import (THRESHOLDS, Review, budget_warning, content_key,
-                                           evaluation, side_lines, summary)
+from boardlab.streamlit_app.review import (THRESHOLDS, Review, asked_budget, budget_warning,
+                                           content_key, load_review, noise_note, save_review,
+                                           evaluation, result_point, side_lines, side_value,
+                                           summary)
 from boardlab.streamlit_app.session import (AI_PRESETS, HUMAN, budget_text, decision_plies,
                                             load_record, mix, peeked_at, state_at)
 
@@ -61,24 +66,105 @@ def analyse_block(pos, player, key: str, title: str, refused: str | None = None)
     return None
 
 
-def review_controls(base, live_seat, show_all, slider_key: str, viewer_seat: int,
-                    peeked: int | None = None):
+def graph_sides(base, viewer_seat: int, live_seat) -> dict:
+    """The sides of the game ``base`` as the graph and the bar show them: names, side of each
+    seat, labels, colours (the board's seat colours), the side chosen below the graph
+    (default the viewer's) and the seat whose knowledge the review reads the graph from
+    (the live game's human seat, else the viewer's seat if on that side, else that side's
+    first seat)."""
+    n = base.game.num_players
+    names, side_of = sides_of(base.game.name, n)
+    sides = sorted(set(side_of))
+    ui = ui_for(base.game.name)
+    first = {sd: side_of.index(sd) for sd in sides}
+    label = {sd: (f"{names[sd]} ({', '.join(f'P{t}' for t in range(n) if side_of[t] == sd)})"
+                  if names[sd] != f"P{sd}" else ui.seat_name(sd, n)) for sd in sides}
+    mine = side_of[viewer_seat] if 0 <= viewer_seat < n else sides[0]
+    side = ss.get("rv_side", mine)
+    side = side if side in sides else mine
+    if live_seat is not None:
+        observer = live_seat
+    else:
+        observer = viewer_seat if 0 <= viewer_seat < n and side_of[viewer_seat] == side \
+            else first[side]
+    colours = {sd: ui.seat_colour(first[sd], n) for sd in sides}
+    return {"side_of": side_of, "sides": sides, "label": label, "mine": mine, "side": side,
+            "colours": colours, "observer": observer}
+
+
+def bar_style(g: dict, side: int) -> dict:
+    """The bar's colours and label for ``side`` (the rest: the other side's colour)."""
+    others = [sd for sd in g["sides"] if sd != side]
+    return {"colour": g["colours"][side], "label": g["label"][side],
+            "other": g["colours"][others[0]] if len(others) == 1 else eval_bar.OTHER}
+
+
+def bar_value(g: dict, pos, row, result) -> tuple[dict | None, int]:
+    """(the bar's evaluation, its side) at this position: the graph's value (the review's
+    row, or the result at the end), else a search run here, turned to the graph's side
+    (with more than two sides a search gives its mover's side only)."""
+    side, side_of = g["side"], g["side_of"]
+    if pos.is_terminal():
+        end = result_point(pos, side_of)
+        return {"win_pct": end[side], "pm": 0.0, "seat": None, "note": "the result"}, side
+    if row is not None:
+        v = side_value(row, side, side_of)
+        shown = side if v is not None else side_of[row["seat"]]
+        pct, pm = v if v is not None else (row["win_pct"], row["pm"])
+        return {"win_pct": pct, "pm": pm, "seat": row["seat"], "best_move": row["ai_move"],
+                "within_noise": row["within_noise"],
+                "note": f"read from P{row.get('view_seat', row['seat'])}'s knowledge"}, shown
+    if result is not None:
+        ev = evaluation(result)
+        mover_side = side_of[ev["seat"]]
+        if mover_side != side and len(g["sides"]) == 2:
+            ev = dict(ev, win_pct=100.0 - ev["win_pct"])
+            mover_side = side
+        return dict(ev, note=f"a search for P{ev['seat']}"), mover_side
+    return None, side
+
+
+def kept_review(base, store_id: str):
+    """The review kept with the finished game ``store_id`` (all seats), made this session's
+    review; None if there is none or the store cannot be read."""
+    try:
+        job = load_review(common.game_store(), store_id, base)
+    except Exception:   # noqa: BLE001 - the store unreadable: the page still works
+        logging.getLogger(__name__).warning("the review kept with a game could not be read")
+        return None
+    if job is not None:
+        an["review"] = job
+    return job
+
+
+def keep_review(job, store_id: str | None) -> None:
+    """Keep a finished game's finished review with the game (once)."""
+    if store_id is None or job.saved or not job.done or not job.base.is_terminal() \
+            or job.seats is not None:
+        return
+    try:
+        save_review(common.game_store(), store_id, job)
+    except Exception:   # noqa: BLE001 - the store unwritable: the review stays on screen
+        logging.getLogger(__name__).warning("a review could not be kept with its game")
+        st.caption("This review could not be kept with the game (the database is not "
+                   "available): a reload will have to run it again.")
+        return
+    job.saved = True
+
+
+def review_controls(base, live_seat, show_all, slider_key: str, g: dict,
+                    peeked: int | None = None, store_id: str | None = None):
     """Win-%% graph and review of the whole game ``base``: every decision this viewer may
     search, analysed in the background (a fragment doing a few per run) at a set budget.
-    The graph is drawn from ``viewer_seat``'s side (a choice below)."""
+    The graph is drawn from the side chosen below (``g``: :func:`graph_sides`), read from
+    one seat's knowledge at every decision, and ends at the result."""
     n = base.game.num_players
     st.subheader("Whole game: win-% graph and review")
     if peeked is not None:
         st.warning(f"**Peeked at:** all hands were shown while this game was being played "
                    f"(from action {peeked} on).", icon=":material/visibility:")
-    names, side_of = sides_of(base.game.name, n)
-    sides = sorted(set(side_of))
-    seat_of_side = {sd: side_of.index(sd) for sd in sides}
-    ui = ui_for(base.game.name)
-    side_label = {sd: (f"{names[sd]} ({', '.join(f'P{t}' for t in range(n) if side_of[t] == sd)})"
-                       if names[sd] != f"P{sd}" else ui.seat_name(sd, n)) for sd in sides}
-    mine = side_of[viewer_seat] if 0 <= viewer_seat < n else sides[0]
-    viewer_side = st.selectbox("Graph from the side of", sides, index=sides.index(mine),
+    sides, side_of, side_label = g["sides"], g["side_of"], g["label"]
+    viewer_side = st.selectbox("Graph from the side of", sides, index=sides.index(g["mine"]),
                                format_func=lambda sd: side_label[sd], key="rv_side")
     budget = budget_input("rv")
     if live_seat is not None and not show_all:
@@ -95,7 +181,7 @@ def review_controls(base, live_seat, show_all, slider_key: str, viewer_seat: int
     c1, c2 = st.columns([1, 1])
     if c1.button("Analyse the whole game", key="rv_start", type="primary"):
         job = an["review"] = Review(base.clone(), budget, seats=allowed,
-                                    seed=mix(len(base.history), 11))
+                                    seed=mix(len(base.history), 11), observer=g["observer"])
     if job is None:
         return None
     running = not job.done and not job.stopped
@@ -118,14 +204,27 @@ def review_controls(base, live_seat, show_all, slider_key: str, viewer_seat: int
         st.caption(f"Reviewed at {budget_text(job.budget)} per decision.")
         rows = [job.rows[i] for i in sorted(job.rows)]
         if rows:
-            warning = budget_warning(rows, job.budget)
+            asked = an.setdefault("rv_asked", {})         # game -> the budget asked for, once
+            game_key = content_key(base)
+            warning = budget_warning(rows, job.budget, asked.get(game_key))
             if warning:
                 st.warning(warning, icon=":material/warning:")
-            colours = {sd: ui.seat_colour(seat_of_side[sd], n) for sd in sides}
-            win_graph(rows, side_of, viewer_side, side_label, colours, len(job.plies))
-            review_table(rows, seats, slider_key, unreliable=bool(warning))
+                need = asked_budget(rows, job.budget)
+                if need and job.done:
+                    asked.setdefault(game_key, need)
+            note = noise_note(rows) if not warning and game_key in asked else None
+            if note:
+                st.caption(note)
+            end = (len(job.plies), result_point(base, side_of)) if job.done else None
+            win_graph(rows, side_of, viewer_side, side_label, g["colours"], len(job.plies),
+                      end, job.observer)
+            review_table(rows, seats, slider_key, unreliable=bool(warning or note))
 
     worker()
+    keep_review(job, store_id)
+    if job.saved:
+        st.caption("This review is kept with the game: a reload or another browser shows it "
+                   "without searching again.")
     rows = [job.rows[i] for i in sorted(job.rows)]
     if rows and not running:                      # on the decisions the review has analysed
         open_hands_column.review_column(base, rows, live_seat, show_all, an)
@@ -136,18 +235,27 @@ MARK_STYLE = {"blunder": ("??", "x", 13), "mistake": ("?", "diamond", 11),
               "inaccuracy": ("?!", "circle-open", 11)}
 
 
-def win_graph(rows, side_of, viewer_side, side_label, colours, decisions: int) -> None:
+def win_graph(rows, side_of, viewer_side, side_label, colours, decisions: int,
+              end=None, observer: int | None = None) -> None:
     """The win % of ``viewer_side`` at each decision analysed (with two sides one line over
-    every decision; with more, each side's line at its own decisions, the viewer's bold), in
-    the seats' colours, the flagged moves marked on it (?! ? ??). ``decisions``: the axis
-    spans the whole game, so a graph still growing fills it from the left. A click on a
-    point goes to that decision."""
+    every decision, read from the ``observer`` seat's knowledge; with more, each side's line
+    at its own decisions, the viewer's bold), in the seats' colours, the flagged moves
+    marked on it (?! ? ??), and ``end`` = (the end position's number, each side's result)
+    last. ``decisions``: the axis spans the whole game, so a graph still growing fills it
+    from the left. A click on a point goes to that decision."""
     import plotly.graph_objects as go
-    lines = side_lines(rows, side_of)
+    lines = side_lines(rows, side_of, end)
     two = len(lines) == 2
     shown = [viewer_side] if two else sorted(lines, key=lambda sd: sd != viewer_side)
     fig = go.Figure()
     by_decision = {r["decision"]: r for r in rows}
+
+    def about(d):
+        r = by_decision.get(d)
+        if r is None:
+            return ["", "the end: the result", ""]
+        return [f"P{r['seat']}", f"played {r['played_move']}", f", best {r['ai_move']}"]
+
     for sd in shown:
         pts = lines[sd]
         if not pts:
@@ -161,10 +269,9 @@ def win_graph(rows, side_of, viewer_side, side_label, colours, decisions: int) -
             line={"color": colours[sd], "width": 3 if bold else 1.5},
             marker={"color": colours[sd], "size": 6 if bold else 4},
             opacity=1.0 if bold else 0.55,
-            customdata=[[f"P{by_decision[d]['seat']}", by_decision[d]["played_move"],
-                         by_decision[d]["ai_move"]] for d, _, _ in pts],
-            hovertemplate="decision %{x}: %{y:.1f}%<br>%{customdata[0]} played "
-                          "%{customdata[1]}, best %{customdata[2]}<extra></extra>"))
+            customdata=[about(d) for d, _, _ in pts],
+            hovertemplate="decision %{x}: %{y:.1f}%<br>%{customdata[0]} %{customdata[1]}"
+                          "%{customdata[2]}<extra></extra>"))
     y_of = {sd: {d: y for d, y, _ in lines[sd]} for sd in lines}
     for label, (sign, symbol, size) in MARK_STYLE.items():
         flagged = [r for r in rows if r["label"] == label]
@@ -186,8 +293,10 @@ def win_graph(rows, side_of, viewer_side, side_label, colours, decisions: int) -
                       yaxis={"range": [0, 100],
                              "title": f"win % of {side_label[viewer_side]}" if two
                              else "win % (each side at its own decisions)"},
-                      xaxis={"title": "decision (click a point to go there)",
-                             "range": [-0.5, decisions - 0.5]},
+                      xaxis={"title": "decision (click a point to go there)"
+                             + (f"; every point as P{observer} knew it" if two and
+                                observer is not None else ""),
+                             "range": [-0.5, decisions + 0.5]},
                       legend={"orientation": "h", "y": -0.3},
                       clickmode="event+select")
     event = st.plotly_chart(fig, on_select="rerun", selection_mode="points", key="rv_graph",
@@ -203,6 +312,23 @@ def win_graph(rows, side_of, viewer_side, side_label, colours, decisions: int) -
             st.rerun()
 
 
+def lost_text(r: dict) -> str:
+    """The win % a move lost with its noise, as the table shows it."""
+    if math.isnan(r["win_pct_lost"]):
+        return "not searched"
+    if r["played_action"] == r["ai_action"]:
+        return "0 (the best move)"
+    return f"{r['win_pct_lost']:.1f} ± {r['noise']:.1f}"
+
+
+def flag_text(r: dict, marks: dict) -> str:
+    """The flag, or why a loss of an inaccuracy's size or more was not flagged."""
+    smallest = min(t for _, t in THRESHOLDS)
+    if r["label"] == "" and r["win_pct_lost"] >= smallest:
+        return "— within noise"
+    return marks[r["label"]]
+
+
 def review_table(rows, seats, slider_key: str, unreliable: bool = False) -> None:
     import pandas as pd
     mine = [r for r in rows if r["seat"] in seats]
@@ -214,17 +340,21 @@ def review_table(rows, seats, slider_key: str, unreliable: bool = False) -> None
                 "inaccuracy, mistake or blunder (" + ", ".join(
                     f"{k} ≥ {v:g}" for k, v in reversed(THRESHOLDS))
                 + " win-% points lost, and more than the noise)"
-                + (" — **unreliable at this budget** (see the warning above)" if unreliable
-                   else ""))
+                + (" — **unreliable at this budget** (see above)" if unreliable else ""))
     st.container(key="rv_summary_box").dataframe(pd.DataFrame([{
         "seat": f"P{e['seat']}", "decisions": e["decisions"],
         "accuracy %": round(e["accuracy"], 1), "mean win % lost": round(e["mean_lost"], 1),
         "inaccuracies": e["inaccuracy"], "mistakes": e["mistake"], "blunders": e["blunder"]}
         for e in summary(mine, seats)]), hide_index=True, key="rv_summary")
+    st.caption("Each move, from the mover's own search (what it knew): **mover's win %** "
+               "with the best move; **win % lost** = that minus the move played's, ± its noise "
+               "(the two moves' ± combined); a move is flagged only when it lost more than that "
+               "noise. (The graph reads every decision from one seat, so at the other seat's "
+               "decisions it differs from the mover's win %.)")
     st.container(key="rv_table_box").dataframe(pd.DataFrame([{
         "decision": r["decision"], "seat": f"P{r['seat']}", "played": r["played_move"],
-        "AI": r["ai_move"], "win % (best)": f"{r['win_pct']:.1f} ± {r['pm']:.1f}",
-        "lost": round(r["win_pct_lost"], 1), "flag": marks[r["label"]]} for r in mine]),
+        "AI": r["ai_move"], "mover's win % (best move)": f"{r['win_pct']:.1f} ± {r['pm']:.1f}",
+        "win % lost": lost_text(r), "flag": flag_text(r, marks)} for r in mine]),
         hide_index=True, key="rv_table", height=240)
     flagged = [r for r in mine if r["label"] in ("inaccuracy", "mistake", "blunder")]
     if flagged:
@@ -317,11 +447,20 @@ with tab_game:
             def step(by: int, key=slider_key, last=last) -> None:
                 ss[key] = min(max(int(ss.get(key, last)) + by, 0), last)
 
-            c_prev, c_slider, c_next = st.columns([1, 12, 1], vertical_alignment="bottom")
+            # Home/End: the first and the last position, as on Lichess (whose ↑/↓ are left to
+            # the browser here: they scroll this long page)
+            c_first, c_prev, c_slider, c_next, c_last = st.columns(
+                [1, 1, 12, 1, 1], vertical_alignment="bottom")
+            c_first.button(":material/first_page:", key="an_first", shortcut="Home",
+                           on_click=step, args=(-last,), help="The first decision (Home key)",
+                           width="stretch")
             c_prev.button("←", key="an_prev", shortcut="Left", on_click=step, args=(-1,),
                           help="The previous decision (← key)", width="stretch")
             c_next.button("→", key="an_next", shortcut="Right", on_click=step, args=(1,),
                           help="The next decision (→ key)", width="stretch")
+            c_last.button(":material/last_page:", key="an_last", shortcut="End",
+                          on_click=step, args=(last,), help="The end of the game (End key)",
+                          width="stretch")
             i = c_slider.slider("Position (decision number)", 0, last, last, key=slider_key)
         else:
             i = 0
@@ -346,7 +485,10 @@ with tab_game:
         else:
             show_all = st.toggle("Show all hands (analysis)", key="an_show_all")
             viewer = mover if mover >= 0 else None
+        store_id = common.game_id() if source == "Current game" else None
         job = an.get("review")
+        if (job is None or job.key != Review.key_for(base, job.seats)) and store_id:
+            job = kept_review(base, store_id) or job
         row = job.rows.get(i) if job is not None and job.key == Review.key_for(base, job.seats) \
             else None
         if peeked is not None and live_seat is not None:
@@ -372,6 +514,8 @@ with tab_game:
                             f"points lost ({row['label']}). This input only shows the move.")
                 ui.move_input(pos, obs, key=f"an_better_{i}", hint=row["ai_action"])
                 mark_button(f"an_better_{i}", row["ai_action"])
+        g = graph_sides(base, viewer_seat, live_seat)
+        result = None
         if pos.is_terminal():
             st.success(ui.result_text(pos))
         elif mover >= 0:
@@ -384,16 +528,11 @@ with tab_game:
             result = analyse_block(pos, mover, "an_game",
                                    f"Analysis of P{mover} after {plies[i]} actions", refused)
             open_hands_column.position_column(pos, mover, live_seat, show_all, "an_game", an)
-            if result is not None:
-                ev = evaluation(result)
-            elif row is not None:
-                ev = {"win_pct": row["win_pct"], "pm": row["pm"], "seat": row["seat"],
-                      "best_move": row["ai_move"], "within_noise": row["within_noise"]}
-            else:
-                ev = None
+        if pos.is_terminal() or mover >= 0:
+            ev, side = bar_value(g, pos, row, result)    # the graph's side and value here
             with bar_col:
-                show_eval_bar(ev)
-        review_controls(base, live_seat, show_all, slider_key, viewer_seat, peeked)
+                show_eval_bar(ev, **bar_style(g, side))
+        review_controls(base, live_seat, show_all, slider_key, g, peeked, store_id)
 
 with tab_seat:
     games = boardlab.games_available()

@@ -1,9 +1,11 @@
-"""The game review in a real browser for Kyūshū, Keyside and Nukumi (test_review.py has
-Kitsu): a whole finished 2-player game (a seeded random game's record) uploaded on Analyse,
+"""The game review in a real browser for all four games (test_review.py has more of Kitsu's):
+a whole finished 2-player game (a seeded random game's record) uploaded on Analyse,
 every decision analysed in the background (0.1 s or more each) while the win-% graph grows
 (a screenshot mid-run shows a partial graph), the per-seat accuracy summary, mistakes flagged
 with the win % they lost, "Show the better move" on the board, and a click on a graph point
-that shows that decision. Screenshots go to test-output/e2e/ (names "review-<game>-...").
+that shows that decision, with the evaluation bar beside the board showing the graph's value
+there, and End going to the end of the game, where both show the result. Screenshots go to
+test-output/e2e/ (names "review-<game>-...").
 
 The browser, the server and the helpers are those of test_browser.py."""
 import json
@@ -17,7 +19,8 @@ from test_browser import browser, goto_page, open_app, server, settle, shots  # 
 
 import boardlab
 
-GAMES = {"kyushu": {"players": 2}, "keyside": {"players": 2}, "nukumi": {"players": 2}}
+GAMES = {"kitsu": {"players": 2, "track_length": 4}, "kyushu": {"players": 2},
+         "keyside": {"players": 2}, "nukumi": {"players": 2}}
 
 
 def finished_record(name: str, seed: int) -> dict:
@@ -62,7 +65,8 @@ def grid(page, key: str) -> list[dict]:
 @pytest.mark.parametrize("name", list(GAMES))
 def test_review_of_a_whole_game(browser, server, shots, name):
     record = finished_record(name, seed=3)
-    ctx, page = open_app(browser, server, viewport={"width": 1440, "height": 1800})
+    # tall enough for the bar and the graph in one screenshot (the page scrolls inside)
+    ctx, page = open_app(browser, server, viewport={"width": 1440, "height": 2600})
     goto_page(page, "Analyse")
     page.locator('[data-testid="stFileUploaderDropzoneInput"]').set_input_files(
         files=[{"name": f"{name}.json", "mimeType": "application/json",
@@ -105,12 +109,13 @@ def test_review_of_a_whole_game(browser, server, shots, name):
     # the whole game: one point per decision, the summary per seat
     page.get_by_text(f"Reviewed at {per:g} s per decision.").wait_for(timeout=30000)
     deadline = time.time() + 600
-    while (progress.count() or len(graph_decisions(page)) < total) and time.time() < deadline:
+    while (progress.count() or len(graph_decisions(page)) <= total) and time.time() < deadline:
         time.sleep(0.5)
     # the last decision's run reruns the whole page, which removes Stop: it may still be on its way
     page.get_by_role("button", name="Stop").wait_for(state="detached", timeout=30000)
     settle(page)
-    assert graph_decisions(page) == set(range(total)) and points.count() == total
+    # every decision, then the result at the end position (number total)
+    assert graph_decisions(page) == set(range(total + 1)) and points.count() == total + 1
     assert not progress.count()
     summary = grid(page, "rv_summary_box")
     assert [r["seat"] for r in summary] == ["P0", "P1"]
@@ -156,6 +161,34 @@ def test_review_of_a_whole_game(browser, server, shots, name):
     assert decision_shown(page) == clicked, "the graph click did not show that decision"
     thumb = page.locator('[data-testid="stSliderThumbValue"]').first.inner_text()
     assert int(thumb) == clicked
+    assert bar_win(page) == graph_y(page, clicked), "the bar and the graph disagree"
     page.get_by_text(re.compile(r"^Decision \d+ of \d+")).scroll_into_view_if_needed()
     page.screenshot(path=str(shots / f"review-{name}-04-jumped-from-graph.png"), full_page=True)
+
+    # End: the end of the game, where the bar and the graph's last point show the result
+    page.locator("h1").first.click()              # focus on the page, out of any field
+    page.keyboard.press("End")
+    page.get_by_text(re.compile(rf"^Decision {total} of {total}\b")).wait_for(timeout=30000)
+    settle(page)
+    result = round(100.0 * (record["result"][0] + 1) / 2, 1)     # P0's returns: its side's
+    assert graph_y(page, total) == bar_win(page) == result, "not the result at the end"
+    page.locator(".bl-evalbar").first.scroll_into_view_if_needed()
+    page.screenshot(path=str(shots / f"review-{name}-05-end-result.png"), full_page=True)
+    page.locator(".st-key-rv_graph").scroll_into_view_if_needed()   # its last point, too
+    page.screenshot(path=str(shots / f"review-{name}-06-end-graph.png"), full_page=True)
     ctx.close()
+
+
+def bar_win(page) -> float:
+    """The win % the evaluation bar shows (its side is the graph's)."""
+    bar = page.locator(".bl-evalbar").first
+    bar.wait_for(timeout=30000)
+    return float(bar.get_attribute("data-win"))
+
+
+def graph_y(page, decision: int) -> float:
+    """The graph's value at ``decision``, rounded as the bar shows it."""
+    ys = page.locator(LINE_POINTS).evaluate_all(
+        f"ps => ps.filter(p => p.__data__.x === {decision}).map(p => p.__data__.y)")
+    assert len(ys) == 1, (decision, ys)
+    return round(ys[0], 1)
