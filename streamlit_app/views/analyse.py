@@ -20,7 +20,7 @@ from boardlab.streamlit_app.review import (THRESHOLDS, Review, asked_budget, bud
                                            content_key, load_review, noise_note, save_review,
                                            evaluation, result_point, side_lines, side_value,
                                            summary)
-from boardlab.streamlit_app.session import (AI_PRESETS, HUMAN, budget_text, decision_plies,
+from boardlab.streamlit_app.session import (HUMAN, budget_text, decision_plies,
                                             load_record, mix, peeked_at, state_at)
 
 ss = st.session_state
