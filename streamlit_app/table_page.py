@@ -38,6 +38,8 @@ CSS = """<style>
 .bl-seat.bl-me { border-color: #2b6cb0; background: #e8f0fb; font-weight: 600; }
 .bl-seat.bl-turn { box-shadow: 0 0 0 2px #e3a81b; }
 .st-key-tbl_reading { display: none; }
+.bl-swatch { display: inline-block; width: .75em; height: .75em; border-radius: 50%;
+  margin-right: 4px; vertical-align: -1px; border: 1px solid rgba(0,0,0,.25); }
 </style>"""
 
 
@@ -53,6 +55,9 @@ def show() -> None:
     """The whole table page (run by the Play page when this session is at a table)."""
     link = tables.current()
     st.markdown(CSS, unsafe_allow_html=True)
+    bad_host = tables.host_refusal(link)    # before a seat is taken or anything is read
+    if bad_host:
+        return refuse(bad_host)
     try:
         tables.seated(link)             # a seat's first visit takes it (then the view)
         view = view_for(link)

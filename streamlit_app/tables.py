@@ -32,7 +32,7 @@ import streamlit as st
 from . import common
 from .ai_worker import AiWorker
 from .live import TableWatcher
-from .store import AccessDenied, GameMovedOn, NoSuchGame, check_game_id
+from .store import HOST, AccessDenied, GameMovedOn, NoSuchGame, check_game_id
 
 TABLE_KEY = "bl_table"          # the TableLink this session is at
 DRAWN_KEY = "bl_table_drawn"    # (game id, revision) of the table on screen
@@ -249,12 +249,26 @@ def esc(text) -> str:
     return html.escape(str(text), quote=True)
 
 
+# The seat colours of the boards, in words (a seat named "P2" alone gets its colour's name).
+COLOUR_WORD = {"#d1495b": "Red", "#d9432f": "Red", "#2e86ab": "Blue", "#2f6fd9": "Blue",
+               "#e0a21b": "Yellow", "#c98a12": "Yellow", "#3f9c6d": "Green",
+               "#2e9e4f": "Green", "#7b5ea7": "Purple"}
+
+
 def seat_label(ui, view, s: int, plain: bool = False) -> str:
-    """"P1 (Orange) — Ann": the seat's name in the game and the display name (escaped: a
-    name is plain text, never markup)."""
-    name = view.seats[s].name if s < len(view.seats) else None
-    label = ui.seat_name(s, view.players) + (f" — {name}" if name else "")
-    return label if plain else esc(label)
+    """"P1 (Orange) — Ann": the seat's name in the game with its colour, as the board draws
+    it, and the display name (escaped: a name is plain text, never markup). Not ``plain``:
+    with a swatch of the colour before it."""
+    name = view.seats[s].name if 0 <= s < len(view.seats) else None
+    seat = ui.seat_name(s, view.players)
+    colour = ui.seat_colour(s, view.players) if s >= 0 else None
+    word = COLOUR_WORD.get(str(colour).lower())
+    if word and "(" not in seat:
+        seat += f" ({word})"
+    label = seat + (f" — {name}" if name else "")
+    if plain or not colour:
+        return label if plain else esc(label)
+    return (f"<span class='bl-swatch' style='background:{esc(colour)}'></span>{esc(label)}")
 
 
 def presence(info, now: float) -> str:
@@ -339,6 +353,28 @@ def act(what: str, fn, *args, **kwargs):
 
 def mark_drawn(game_id: str, revision: int) -> None:
     st.session_state[DRAWN_KEY] = (game_id, revision)
+
+
+def host_refusal(link: TableLink) -> str | None:
+    """Why this link's ``host=`` token opens no host page (None: it does, or the link has
+    none): checked before anything of the table is drawn, as a seat's token is, once per
+    session and link. A missing game or a malformed id is left to the page's own check."""
+    if not link.host_token:
+        return None
+    key = ("bl_table_host_ok", link.game_id, link.host_token)
+    if st.session_state.get(key):
+        return None
+    try:
+        role = common.game_store().view(link.game_id, link.host_token).role
+    except AccessDenied as e:
+        return f"This link does not open the host's page: {e}"
+    except (NoSuchGame, ValueError):
+        return None
+    if role != HOST:
+        return ("This link does not open the host's page: its host token is not this "
+                "table's host link (a seat's link, or mistyped?)")
+    st.session_state[key] = True
+    return None
 
 
 def seated(link: TableLink) -> None:

@@ -293,7 +293,7 @@ class NukumiUI(GameUI):
             prompt = f"this round's event, {nt.round_card_name(obs['round_cards'][obs['round']])}"
         if phase == "payment":
             prompt += nt._payment_for(obs, seat)
-        st.markdown(f"<span class='nk-prompt'><b>P{seat}</b>, choose {esc(prompt)}.</span>"
+        st.markdown(f"<span class='nk-prompt'><b>P{seat}</b>, choose {esc(nt.sentence(prompt))}</span>"
                     + (f" <span style='color:#6b7080'>(then: {esc(pending)})</span>" if pending
                        else "") + GRID_CSS, unsafe_allow_html=True)
         chosen = None

@@ -36,6 +36,11 @@ def title(name: str) -> str:
     return " ".join(w[:1].upper() + w[1:] for w in name.split())
 
 
+def sentence(text: str) -> str:
+    """``text`` ended with a full stop, unless it ends with its own ("Top Form!")."""
+    return text if text.endswith((".", "!", "?")) else text + "."
+
+
 def _n(n: int, word: str, words: str | None = None) -> str:
     return f"{n} {word if n == 1 else (words or word + 's')}"
 
