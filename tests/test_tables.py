@@ -4,6 +4,7 @@ seats, seats handed to the AI, move timers; exactly once with two servers), and 
 that keeps seat and host tokens out of log lines. The pages themselves are tested in a
 browser (tests/e2e/test_tables_browser.py)."""
 import logging
+import re
 import threading
 
 import numpy as np
@@ -87,14 +88,14 @@ def test_a_spectator_reads_only_what_every_seat_reads(store):
     texts = [ln.raw for ln in public.lines]
     assert any(x.startswith("Trick:") for x in texts)          # public events are there
     assert any("exchanges a card" in x or "puts a card face down" in x for x in texts)
-    assert not any(x.split()[1:2] == ["give"] for x in texts)   # nobody's gift is named
+    assert not any(x.split()[1:2] == ["gives"] and "partner" in x for x in texts)   # no gift named
     for ln in public.lines:                                     # each line read alike by all
         readers = [s for s in seats
                    if any(m.ply == ln.ply and m.raw == ln.raw for m in s.lines)]
         assert len(readers) >= 3, ln
     # the same table seen by a seat names its own gift
     mine = [ln.raw for ln in seats[0].lines]
-    assert any(x.startswith("P0 give ") for x in mine)
+    assert any(re.match(r"P0 gives .* to their partner$", x) for x in mine)
 
 
 def test_a_spectator_never_reads_a_private_draw():
@@ -108,8 +109,39 @@ def test_a_spectator_never_reads_a_private_draw():
         public = " ".join(store.view(t.game_id).story.texts())
         seat0 = " ".join(store.view(t.game_id, t.seat_tokens[0]).story.texts())
         store.close()
-    assert "draws S-" not in public
-    assert "P0 draws S-" in seat0 and "P1 draws S-" not in seat0
+    assert "draws the Helper" not in public and "draws S-" not in public
+    assert "P0 draws the Helper " in seat0 and "P1 draws the Helper" not in seat0
+    assert "P1 draws a Helper" in seat0 and "S-" not in seat0
+
+
+NOTATION = re.compile(r"\b(S|E|EX)-\d\d\b|P\d (play|give|katana|leader|token to|take|recover|"
+                      r"discard|sell|step|accept|decline) |\b[BO]\d\b")
+
+
+@pytest.mark.parametrize("game, players, params", [("kitsu", 4, {"track_length": 3}),
+                                                   ("keyside", 2, {}), ("nukumi", 2, {})])
+def test_every_log_line_is_a_sentence_about_its_player_with_the_buttons_names(store, game,
+                                                                              players, params):
+    """A seat's log and "since your last move": a move is "P1 <does something>" about P1 (never
+    "your" of another player's mat), with the names the buttons use, never a card's code or
+    the kernel's notation; another seat's hidden draw stays unnamed."""
+    t = table(store, game, [HUMAN] * players, **params)
+    play_randomly(store, t, 40, np.random.default_rng(7))
+    gid = t.game_id
+    for seat in range(players):
+        story = store.view(gid, t.seat_tokens[seat]).story
+        moves = [ln.raw for ln in story.lines if ln.kind == "move"]
+        assert len(moves) >= 20
+        for line in moves + list(story.changes().lines):
+            assert not NOTATION.search(line), line
+            m = re.match(r"P(\d) (\S+)", line)
+            if m:                                   # a player's line: a verb in the third person
+                assert re.fullmatch(r"[a-z]+s", m.group(2)), line
+                assert not re.search(r"\byou(r)?\b", line), line
+    if game == "nukumi":
+        seat0 = " ".join(store.view(gid, t.seat_tokens[0]).story.texts())
+        assert "P0 draws the Helper " in seat0 and "P1 draws a Helper" in seat0
+        assert "P1 draws the Helper" not in seat0
 
 
 def test_after_the_end_everyone_reads_everything(store):
@@ -118,7 +150,7 @@ def test_after_the_end_everyone_reads_everything(store):
     store.end_table(t.game_id, t.host_token)
     public = store.view(t.game_id).story.texts()
     seat1 = store.view(t.game_id, t.seat_tokens[1]).story.texts()
-    assert public == seat1 and any(" give " in x for x in public)
+    assert public == seat1 and any(re.search(r" gives .* to their partner$", x) for x in public)
 
 
 # --- the AI worker ------------------------------------------------------------------------------
