@@ -55,6 +55,8 @@ def show() -> None:
     """The whole table page (run by the Play page when this session is at a table)."""
     link = tables.current()
     st.markdown(CSS, unsafe_allow_html=True)
+    if tables.has_left():
+        return left_page(link)
     bad_host = tables.host_refusal(link)    # before a seat is taken or anything is read
     if bad_host:
         return refuse(bad_host)
@@ -76,7 +78,28 @@ def show() -> None:
     if st.button("Leave this table", key="tbl_leave", icon=":material/logout:",
                  help="Back to your own games on this page; the table goes on without this "
                       "window (its link opens it again)."):
-        tables.leave()
+        tables.leave(told=True)
+        st.rerun()
+
+
+def left_page(link) -> None:
+    """After "Leave this table": what happened, the way back (this window's link) and the
+    way to a game of one's own."""
+    seat = link.seat_token is not None
+    st.info("You left the table" + (": the others see that you left, and the AI moves for "
+                                     "your seat only if the host hands it over or the move "
+                                     "timer runs out." if seat else "."),
+            icon=":material/logout:")
+    st.markdown("Your link to it (keep it to come back later):")
+    st.code(tables.url_of(link), language=None)
+    c1, c2, _ = st.columns([1, 1, 2])
+    if c1.button("Back to the table", key="tbl_back", type="primary",
+                 icon=":material/login:"):
+        tables.open_link(link)
+        st.rerun()
+    if c2.button("New game", key="tbl_left_new", icon=":material/add:",
+                 help="Your own games on this screen (the table goes on without you)"):
+        st.session_state.pop(tables.LEFT_KEY, None)
         st.rerun()
 
 
@@ -213,12 +236,14 @@ def hint_action(link, view):
 
 def header(ui, view, where=st) -> None:
     now = time.time()
-    chips = []
+    chips, here = [], []
     for info in view.seats:
         cls = "bl-seat" + (" bl-me" if view.role == SEAT and info.seat == view.seat else "") \
             + (" bl-turn" if info.seat == view.to_move else "")
+        here.append(presence(info, now))
         chips.append(f"<span class='{cls}'>{seat_label(ui, view, info.seat)} · "
-                     f"{esc(presence(info, now))}</span>")
+                     f"{esc(here[-1])}</span>")
+    tables.presence_drawn(view.game_id, tuple(here))
     role = {"seat": f"you play {seat_label(ui, view, view.seat)}" if view.seat is not None else "",
             "host": "you host this table (watching)",
             "spectator": "you are watching"}.get(view.role, "")

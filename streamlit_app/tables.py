@@ -39,6 +39,8 @@ DRAWN_KEY = "bl_table_drawn"    # (game id, revision) of the table on screen
 NOTICE_KEY = "bl_table_notice"  # a message for the next drawing ("the game moved on", ...)
 LINKS_KEY = "bl_table_links"    # game id -> {"host": token, seat: token}: links made here
 OWN_KEY = "bl_table_own"        # this window changed the table (its next drawing knows why)
+LEFT_KEY = "bl_table_left"      # the TableLink this session left (its "You left" page)
+PRESENCE_KEY = "bl_table_presence"  # (game id, the seats' presence as drawn)
 POLL_SECONDS = 0.5              # how often an open table page asks whether anything changed
 SEEN_EVERY = 10.0               # seconds between two "still here" of a seat's page
 MOVED_ON = ("The game moved on before your click arrived: nothing was played. This is the "
@@ -192,6 +194,8 @@ def resume() -> bool:
     ss = st.session_state
     qp = st.query_params
     gid, seat, host = qp.get("game"), qp.get("seat"), qp.get("host")
+    if gid or seat or host:
+        ss.pop(LEFT_KEY, None)          # a link opened: the "You left" page is over
     if seat or host:
         link = TableLink(gid or "", seat or None, host or None)
     elif gid:
@@ -212,7 +216,7 @@ def resume() -> bool:
     else:
         link = ss.get(TABLE_KEY)
         if link is None:
-            return False
+            return ss.get(LEFT_KEY) is not None     # the "You left the table" page
         st.query_params.from_dict(link.query())     # a page switch dropped the query string
         return True
     if ss.get(TABLE_KEY) is None or ss[TABLE_KEY].query() != link.query():
@@ -222,17 +226,37 @@ def resume() -> bool:
 
 
 def current() -> TableLink | None:
-    return st.session_state.get(TABLE_KEY)
+    """The table link of this session: the one it is at, else the one it just left."""
+    return st.session_state.get(TABLE_KEY) or st.session_state.get(LEFT_KEY)
 
 
-def leave() -> None:
-    """This session leaves the table page (the table goes on without it)."""
-    for key in (TABLE_KEY, DRAWN_KEY, NOTICE_KEY):
+def has_left() -> bool:
+    """This session left its table (the Play page says so, with the way back)."""
+    return st.session_state.get(TABLE_KEY) is None and st.session_state.get(LEFT_KEY) is not None
+
+
+def leave(told: bool = False) -> None:
+    """This session leaves the table page (the table goes on without it). ``told``: its
+    player chose to leave: a seat is marked as gone at once (the others see "left the
+    table") and the next page says so, with the way back."""
+    link = st.session_state.get(TABLE_KEY)
+    for key in (TABLE_KEY, DRAWN_KEY, NOTICE_KEY, LEFT_KEY):
         st.session_state.pop(key, None)
     st.query_params.clear()
+    if not told or link is None:
+        return
+    st.session_state[LEFT_KEY] = link
+    if link.seat_token:
+        st.session_state.pop(("bl_table_sat", link.game_id, link.seat_token), None)
+        try:
+            common.game_store().leave(link.game_id, link.seat_token)
+        except (AccessDenied, NoSuchGame, ValueError):
+            return                      # the seat is no longer this link's: nothing to mark
+        _wake_watcher()
 
 
 def open_link(link: TableLink) -> None:
+    st.session_state.pop(LEFT_KEY, None)
     st.session_state[TABLE_KEY] = link
     st.session_state.pop(DRAWN_KEY, None)
     st.query_params.from_dict(link.query())
@@ -276,9 +300,16 @@ def presence(info, now: float) -> str:
         return "AI" + (" (handed over)" if info.to_ai else "")
     if not info.joined:
         return "not joined yet"
-    if info.last_seen is not None and now - info.last_seen < 3 * SEEN_EVERY:
+    if info.last_seen is None:
+        return "left the table"
+    if now - info.last_seen < 3 * SEEN_EVERY:
         return "here"
     return "away"
+
+
+def presence_drawn(game_id: str, labels: tuple) -> None:
+    """The seats' presence as this page draws it (the presence watch redraws on a change)."""
+    st.session_state[PRESENCE_KEY] = (game_id, labels)
 
 
 
@@ -394,7 +425,7 @@ def live(link: TableLink, revision: int) -> None:
         poll(link)
     else:
         w.watch(_this_session(), link.game_id, revision)
-        still_here(link)
+    presence_watch(link)
 
 
 @st.fragment(run_every=POLL_SECONDS)
@@ -407,16 +438,21 @@ def poll(link: TableLink) -> None:
         return
     if st.session_state.get(DRAWN_KEY) != (link.game_id, rev):
         st.rerun()
-    still_here(link)
 
 
-def still_here(link: TableLink) -> None:
-    if not link.seat_token:
+@st.fragment(run_every=SEEN_EVERY)
+def presence_watch(link: TableLink) -> None:
+    """Every SEEN_EVERY seconds, while the page is open (the page itself runs only when the
+    table changes): a seat's page says it is still there, and any page whose seats' presence
+    moved on ("here" gone "away": a closed window says nothing) is drawn again."""
+    store = common.game_store()
+    try:
+        if link.seat_token:
+            store.seen(link.game_id, link.seat_token)
+        seats = store.view(link.game_id, link.token).seats
+    except (AccessDenied, NoSuchGame, ValueError):
         return
     now = time.time()
-    if now - st.session_state.get("bl_table_seen", 0.0) > SEEN_EVERY:
-        st.session_state["bl_table_seen"] = now
-        try:
-            common.game_store().seen(link.game_id, link.seat_token)
-        except (AccessDenied, NoSuchGame, ValueError):
-            pass
+    labels = tuple(presence(info, now) for info in seats)
+    if st.session_state.get(PRESENCE_KEY, (None, None)) != (link.game_id, labels):
+        st.rerun(scope="app")

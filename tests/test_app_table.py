@@ -2,6 +2,7 @@
 game marks it as peeked at (record, result screen), the "since your last move" strip holds
 every line, a hint's places are ringed on the board, the How-to-play panel."""
 import json
+import time
 import re
 
 import pytest
@@ -200,3 +201,30 @@ def test_you_play_names_the_seats_colour_with_its_swatch(tmp_path, monkeypatch, 
     assert len(head) == 1
     assert re.search(rf"you play <span class='bl-swatch' style='background:{swatch}'></span>"
                      rf"P1 \({colour}\)", head[0]), head[0]
+
+
+def test_a_player_who_leaves_is_told_so_with_the_way_back_and_the_others_see_it(friends_table):
+    from boardlab.streamlit_app.tables import presence
+    store, t = friends_table
+    seat0 = t.seat_tokens[0]
+    at = table_app(t.game_id, seat=seat0)
+    before = store.view(t.game_id)
+    assert presence(before.seats[0], time.time()) == "here"
+    at.button(key="tbl_leave").click().run()
+    assert not at.exception, at.exception
+    info = [i.value for i in at.info]
+    assert len(info) == 1 and info[0].startswith("You left the table")
+    assert any(f"seat={seat0}" in c.value for c in at.code)           # the way back
+    assert "ng_start" not in [b.key for b in at.button]              # not a blank New game form
+    after = store.view(t.game_id)
+    assert presence(after.seats[0], time.time()) == "left the table"
+    assert after.revision > before.revision                          # the others' pages redraw
+    at.button(key="tbl_back").click().run()                          # back at the seat
+    assert not at.exception, at.exception
+    assert not at.info and any("you play <span" in h.proto.body for h in at.get("html"))
+    assert presence(store.view(t.game_id).seats[0], time.time()) == "here"
+    at.button(key="tbl_leave").click().run()
+    at.button(key="tbl_left_new").click().run()                      # or a game of one's own
+    assert not at.exception, at.exception
+    assert "ng_start" in [b.key for b in at.button]
+    assert not any(i.value.startswith("You left") for i in at.info)
