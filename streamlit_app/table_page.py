@@ -43,6 +43,13 @@ CSS = """<style>
 </style>"""
 
 
+FORCED_LABEL = "Forced moves play themselves"
+FORCED_HELP = ("A decision with only one legal choice is played at once, as on Board Game "
+               "Arena; the log says \"(forced)\" (to you only: the others read it as any "
+               "move). At a table of friends, your own page plays it for your seat.")
+FORCED_KEY = "tbl_forced"       # this browser plays its seat's forced moves (default: on)
+
+
 def refuse(text: str) -> None:
     """A link that opens nothing: the reason, a way out, and no state of any game."""
     st.error(text, icon=":material/block:")
@@ -71,6 +78,7 @@ def show() -> None:
     except ValueError as e:
         return refuse(f"This link is malformed: {e}")
     view, head = play_click(link, view)
+    view = play_forced(link, view)
     table(link, view, head)
     tables.live(link, view.revision)
     if link.host_token:
@@ -144,6 +152,23 @@ def play_click(link, view):
     bc.forget_drawn()               # the board draws its parts again (the input claimed some)
     st.session_state[FRESH_KEY] = True
     return view_for(link), head
+
+
+def play_forced(link, view):
+    """This seat's decisions with one legal choice, played by its own page (when its
+    player keeps the setting on) as a click on that choice would be: the others learn
+    nothing a click would not tell them. Returns the view to draw."""
+    ss = st.session_state
+    ss.setdefault(FORCED_KEY, ss.get("ng_forced", True))
+    for _ in range(50):                 # a chain of forced steps; never an endless loop
+        if not (ss[FORCED_KEY] and view.my_turn and len(view.legal) == 1):
+            break
+        if tables.act("play that", common.game_store().apply, link.game_id, link.seat_token,
+                      view.version, view.legal[0][0]) is None:
+            break                       # the notice says why
+        ss[FRESH_KEY] = True
+        view = view_for(link)
+    return view
 
 
 def rerun_table() -> None:
@@ -314,6 +339,7 @@ def controls(ui, view, link) -> None:
             if done:
                 tables.notice("Your last move was taken back.")
             rerun_table()
+        st.toggle(FORCED_LABEL, key=FORCED_KEY, help=FORCED_HELP)
         if view.settings.hints:
             st.toggle("Evaluation bar (your win %, from what you know)", key="tbl_eval")
             if view.my_turn and st.button("Hint", icon=":material/lightbulb:", key="tbl_hint_btn",

@@ -128,9 +128,12 @@ def friends_table(tmp_path, monkeypatch):
     game_store.clear()
 
 
-def table_app(gid, **tokens):
+def table_app(gid, state=None, **tokens):
+    """The app at a table link (``state``: this browser session's state beforehand)."""
     from boardlab.streamlit_app import MAIN_SCRIPT
     at = AppTest.from_file(str(MAIN_SCRIPT), default_timeout=120)
+    for key, value in (state or {}).items():
+        at.session_state[key] = value
     at.query_params.update(game=gid, **tokens)
     at.run()
     assert not at.exception, at.exception
@@ -228,3 +231,49 @@ def test_a_player_who_leaves_is_told_so_with_the_way_back_and_the_others_see_it(
     assert not at.exception, at.exception
     assert "ng_start" in [b.key for b in at.button]
     assert not any(i.value.startswith("You left") for i in at.info)
+
+
+def test_a_seats_page_plays_its_forced_move_and_only_its_log_says_forced(tmp_path, monkeypatch):
+    from boardlab.streamlit_app.common import game_store
+    from boardlab.streamlit_app.store import GameStore
+    monkeypatch.setenv("BOARDLAB_DATA_DIR", str(tmp_path))
+    monkeypatch.setenv("BOARDLAB_LIVE", "poll")
+    game_store.clear()
+    store = GameStore(tmp_path)
+    try:
+        sess = PlaySession(game=boardlab.make("keyside", players=2), seats=[HUMAN, HUMAN],
+                           preset="Beginner", seed=3, auto_forced=False)
+        t = store.create_table(sess)
+        gid, mine = t.game_id, t.seat_tokens[0]
+        for _ in range(5):                                  # five of P0's six secret dice
+            v = store.view(gid, mine)
+            store.apply(gid, mine, v.version, v.legal[0][0])
+        waiting = store.view(gid, mine)
+        assert len(waiting.legal) == 1
+        off = table_app(gid, {"tbl_forced": False}, seat=mine)   # the switch off: it waits
+        assert store.view(gid, mine).version == waiting.version
+        assert off.toggle(key="tbl_forced").value is False
+        at = table_app(gid, seat=mine)                      # on (the default): played at once
+        after = store.view(gid, mine)
+        assert after.version == waiting.version + 1 and after.to_move == 1
+        assert at.toggle(key="tbl_forced").value is True
+        log = at.text[0].value.splitlines()
+        assert log[-1].endswith(" (forced)") and "P0 sets the " in log[-1]
+        other = table_app(gid, seat=t.seat_tokens[1]).text[0].value
+        assert "(forced)" not in other and other.splitlines()[-1].endswith(
+            "P0 sets their dice in secret")
+    finally:
+        store.close()
+        game_store.clear()
+
+
+def test_the_new_game_form_has_the_forced_moves_switch_on_by_default():
+    at = app()
+    assert at.toggle(key="ng_forced").value is True
+    at.button(key="ng_start").click().run()
+    assert at.session_state["bl_play"].auto_forced is True
+    at = app()
+    at.toggle(key="ng_forced").set_value(False).run()
+    at.button(key="ng_start").click().run()
+    assert not at.exception, at.exception
+    assert at.session_state["bl_play"].auto_forced is False

@@ -3,6 +3,7 @@ headings, "since your last move") as the store hands it out, the server's AI wor
 seats, seats handed to the AI, move timers; exactly once with two servers), and the mask
 that keeps seat and host tokens out of log lines. The pages themselves are tested in a
 browser (tests/e2e/test_tables_browser.py)."""
+import json
 import logging
 import re
 import threading
@@ -366,3 +367,64 @@ def test_a_seats_hint_searches_its_own_knowledge_at_the_analysis_budget(tmp_path
     other = 1 - seat
     assert state.full_observation()["hands"][other] != real.full_observation()["hands"][other]
     assert any(m.value.startswith("**Hint: ") for m in at.markdown)
+
+
+# --- forced moves --------------------------------------------------------------------------------
+def keyside_dice(sess, seat, n):
+    """``seat`` sets ``n`` of its six secret dice (the first value each time)."""
+    for _ in range(n):
+        assert sess.state.current_player == seat
+        sess.apply_human(int(sess.state.legal_actions()[0]))
+
+
+def test_a_forced_decision_plays_itself_and_says_so_to_its_player_only():
+    from boardlab.streamlit_app.session import session_from_record, state_at
+    sess = PlaySession(game=boardlab.make("keyside", players=2), seats=[HUMAN, HUMAN], seed=3)
+    start = sess.ply                      # after the set-up (chance)
+    keyside_dice(sess, 0, 5)              # the sixth die has one value left: it sets itself
+    assert sess.state.current_player == 1 and sess.forced == [start + 5]
+    assert len(state_at(sess.state, start + 5).legal_actions()) == 1
+    mine = [ln.raw for ln in log_lines(sess.state, 0)]
+    theirs = [ln.raw for ln in log_lines(sess.state, 1)]
+    assert mine[-1].startswith("P0 sets the ") and mine[-1].endswith(" (forced)")
+    assert sum("(forced)" in x for x in mine) == 1
+    assert theirs[-1] == "P0 sets their dice in secret"           # no word of it: a hidden die
+    assert not any("(forced)" in x for x in theirs)
+    again = session_from_record(json.dumps(sess.record()))        # kept in the record
+    assert again.auto_forced and again.forced == [start + 5]
+    assert sess.undo_target(0) == start + 4                       # Undo: the last real choice
+    sess.undo(0)
+    assert sess.state.current_player == 0 and len(sess.state.legal_actions()) == 2
+    assert sess.forced == []
+    off = PlaySession(game=boardlab.make("keyside", players=2), seats=[HUMAN, HUMAN], seed=3,
+                      auto_forced=False)                          # the switch off: it waits
+    keyside_dice(off, 0, 5)
+    assert off.state.current_player == 0 and off.forced_action() is not None
+    assert session_from_record(json.dumps(off.record())).auto_forced is False
+
+
+def test_a_chance_event_or_an_ai_seat_is_no_forced_decision():
+    sess = PlaySession(game=boardlab.make("nukumi", players=2), seats=[AI, HUMAN], seed=1)
+    chance = boardlab.make("nukumi", players=2).new_initial_state(1)
+    assert chance.is_chance()
+    sess.state = chance
+    assert sess.forced_action() is None                           # chance: no decision at all
+    ai = PlaySession(game=boardlab.make("keyside", players=2), seats=[AI, HUMAN], seed=3)
+    for _ in range(5):
+        ai.apply_ai(int(ai.state.legal_actions()[0]))
+    assert ai.state.current_player == 0 and ai.forced_action() is None   # the AI plays it
+    assert ai.forced == []
+
+
+def test_a_table_session_leaves_forced_moves_to_the_seats_page(store):
+    """At a table the store never plays a forced move itself (the seat's page does, as a
+    click): the others then learn only what a click tells them."""
+    sess = PlaySession(game=boardlab.make("keyside", players=2), seats=[HUMAN, HUMAN],
+                       preset="Beginner", seed=3)       # the switch on, as in the form
+    t = store.create_table(sess)
+    gid = t.game_id
+    for _ in range(5):
+        v = store.view(gid, t.seat_tokens[0])
+        store.apply(gid, t.seat_tokens[0], v.version, v.legal[0][0])
+    v = store.view(gid, t.seat_tokens[0])
+    assert v.my_turn and len(v.legal) == 1                        # waits for the seat's page

@@ -191,6 +191,7 @@ class GameStore:
             raise ValueError(f"names are for seats 0-{n - 1}")
         if sess.finishing:
             raise ValueError("a table cannot start with the AI finishing the game")
+        sess.auto_forced = False    # never played here: a seat's own page does, as a click
         host = access.new_token()
         tokens = {s: access.new_token() for s, kind in enumerate(sess.seats) if kind == HUMAN}
         rows = [{"seat": s, "kind": kind, "to_ai": False,

@@ -20,6 +20,7 @@ import streamlit as st
 import boardlab
 from boardlab.streamlit_app import board_component as bc
 from boardlab.streamlit_app import common, friends_form, table_page, tables
+from boardlab.streamlit_app.table_page import FORCED_HELP, FORCED_LABEL
 from boardlab.streamlit_app.eval_bar import beside_board, hint_box
 from boardlab.streamlit_app.games import ui_for
 from boardlab.streamlit_app.session import (AI, AI_PRESETS, ANALYSIS_CHOICES, DEFAULT_PRESET,
@@ -209,10 +210,13 @@ def new_game_form() -> None:
     ss.setdefault("ng_seed_default", random.randrange(1, 100000))
     seed = st.number_input("Seed (same seed, same deals)", min_value=0, max_value=2**31 - 1,
                            value=ss["ng_seed_default"], step=1, key="ng_seed")
+    forced = st.toggle(FORCED_LABEL, value=True, key="ng_forced", help=FORCED_HELP)
     friends = friends_form.options(ui, game, seats)      # None: on this screen
     if st.button("Create the table" if friends else "Start new game", type="primary",
                  key="ng_start"):
-        sess = PlaySession(game=game, seats=seats, preset=preset, seed=int(seed))
+        # at a table, each seat's own page plays its forced moves (table_page.play_forced)
+        sess = PlaySession(game=game, seats=seats, preset=preset, seed=int(seed),
+                           auto_forced=forced and not friends)
         friends_form.start(sess, friends) if friends else open_game(sess)
 
 
