@@ -190,7 +190,7 @@ def test_placement_by_clicking_the_map_rotate_ai_reply_and_undo():
     who = actors(sess.state)
     assert 1 in who[n_before + 2:]                      # the AI replied (its own Map turn)
     log = at.text[0].value
-    assert f"P0 place {card} vertical at {target}" in log
+    assert f"P0 places card {card} vertical at {target} (" in log
     # undo takes back the whole placement (orientation and position together)
     if ended:
         at.button(key="play_undo").click().run()

@@ -116,11 +116,13 @@ def test_a_spectator_never_reads_a_private_draw():
 
 
 NOTATION = re.compile(r"\b(S|E|EX)-\d\d\b|P\d (play|give|katana|leader|token to|take|recover|"
-                      r"discard|sell|step|accept|decline) |\b[BO]\d\b")
+                      r"discard|sell|step|accept|decline|place|orient|pick|province|terraform|"
+                      r"end) |\b[BO]\d\b")
 
 
 @pytest.mark.parametrize("game, players, params", [("kitsu", 4, {"track_length": 3}),
-                                                   ("keyside", 2, {}), ("nukumi", 2, {})])
+                                                   ("keyside", 2, {}), ("nukumi", 2, {}),
+                                                   ("kyushu", 2, {})])
 def test_every_log_line_is_a_sentence_about_its_player_with_the_buttons_names(store, game,
                                                                               players, params):
     """A seat's log and "since your last move": a move is "P1 <does something>" about P1 (never

@@ -216,9 +216,9 @@ SEAT_PALETTE = ["#d1495b", "#2e86ab", "#e0a21b", "#3f9c6d", "#7b5ea7", "#6c757d"
 # The verbs a decision's button starts with ("Play Blue 3"), for the log's "P0 plays Blue 3".
 VERBS = {"accept", "activate", "add", "advance", "build", "choose", "count", "decline",
          "destroy", "discard", "do", "don't", "draw", "end", "exchange", "flip", "follow", "give",
-         "keep", "lead", "move", "pass", "pay", "place", "play", "put", "recover", "resolve",
-         "ride", "sail", "sell", "send", "set", "skip", "spend", "step", "stop", "take", "trade",
-         "upgrade", "use"}
+         "keep", "lay", "lead", "move", "pass", "pay", "place", "play", "put", "recover", "refill",
+         "resolve", "ride", "sail", "sell", "send", "set", "skip", "spend", "start", "step",
+         "stop", "take", "terraform", "trade", "upgrade", "use"}
 AIMS = {"advance", "flip", "move", "sail"}     # "Pay 1 fish: flip M6" -> "pays 1 fish to flip M6"
 _YOU = [(re.compile(r"\byourself\b"), "themselves"), (re.compile(r"\byour\b"), "their"),
         (re.compile(r"\bYour\b"), "Their"), (re.compile(r"\byou\b"), "they")]

@@ -159,7 +159,7 @@ def test_kyushu_card_placed_by_clicking_the_map(browser, server, shots):
     page.screenshot(path=str(shots / "board-06-kyushu-rotated.png"), full_page=True)
     key = key_of(square)
     square.click()
-    wait_log(page, rf"P{me} place {card} {rotation} at {where} over")
+    wait_log(page, rf"P{me} places card {card} {rotation} at {where} \(over\)")
     page.locator(f".{key}").wait_for(state="detached", timeout=30000)
     settle(page)
     page.screenshot(path=str(shots / "board-07-kyushu-placed.png"), full_page=True)
