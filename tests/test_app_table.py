@@ -277,3 +277,7 @@ def test_the_new_game_form_has_the_forced_moves_switch_on_by_default():
     at.button(key="ng_start").click().run()
     assert not at.exception, at.exception
     assert at.session_state["bl_play"].auto_forced is False
+    at.button(key="play_ai_finish").click().run(timeout=120)
+    at.button(key="play_again").click().run()                # the same switch again
+    assert not at.exception, at.exception
+    assert at.session_state["bl_play"].auto_forced is False

@@ -426,7 +426,8 @@ def table(show_all: bool, eval_on: bool = False, iterations: int = ANALYSIS_CHOI
             if st.button("Play again with the same seats", key="play_again", type="primary"):
                 common.set_play_session(PlaySession(game=sess.game, seats=list(sess.seats),
                                                     preset=sess.preset,
-                                                    seed=random.randrange(1, 100000)))
+                                                    seed=random.randrange(1, 100000),
+                                                    auto_forced=sess.auto_forced))
                 st.rerun()
     elif gated:
         with input_slot:
