@@ -409,7 +409,9 @@ def test_bad_links_are_refused_without_any_state(browser, server, app_store):
     forged = t.seat_tokens[0][:-1] + ("A" if t.seat_tokens[0][-1] != "A" else "B")
     for url, says in ((link(server, gid, forged), "not one of this table's"),
                       (link(server, gid, "short"), "malformed"),
-                      (link(server, "nosuchgame123", t.seat_tokens[0]), "no such table")):
+                      (link(server, "nosuchgame123", t.seat_tokens[0]), "no such table"),
+                      (link(server, gid, t.seat_tokens[0], "x"), "open the host's page"),
+                      (link(server, gid, None, t.seat_tokens[1]), "open the host's page")):
         ctx = browser.new_context(viewport=VIEWPORT)
         page = ctx.new_page()
         page.goto(url)
@@ -417,6 +419,7 @@ def test_bad_links_are_refused_without_any_state(browser, server, app_store):
         settle(page)
         html = page.content()
         assert not page.locator(".st-key-play_log").count()
+        assert not page.get_by_text("Host: links, seats and settings").count()
         assert not any(shows(html, c) for c in hand if CARD.match(c))
         ctx.close()
 
