@@ -38,8 +38,6 @@ CSS = """<style>
 .bl-seat.bl-me { border-color: #2b6cb0; background: #e8f0fb; font-weight: 600; }
 .bl-seat.bl-turn { box-shadow: 0 0 0 2px #e3a81b; }
 .st-key-tbl_reading { display: none; }
-.bl-swatch { display: inline-block; width: .75em; height: .75em; border-radius: 50%;
-  margin-right: 4px; vertical-align: -1px; border: 1px solid rgba(0,0,0,.25); }
 </style>"""
 
 

@@ -279,20 +279,30 @@ COLOUR_WORD = {"#d1495b": "Red", "#d9432f": "Red", "#2e86ab": "Blue", "#2f6fd9":
                "#2e9e4f": "Green", "#7b5ea7": "Purple"}
 
 
+SWATCH = ("display:inline-block;width:.75em;height:.75em;border-radius:50%;margin-right:4px;"
+          "vertical-align:-1px;border:1px solid rgba(0,0,0,.25);")
+
+
 def seat_label(ui, view, s: int, plain: bool = False) -> str:
     """"P1 (Orange) — Ann": the seat's name in the game with its colour, as the board draws
     it, and the display name (escaped: a name is plain text, never markup). Not ``plain``:
     with a swatch of the colour before it."""
     name = view.seats[s].name if 0 <= s < len(view.seats) else None
-    seat = ui.seat_name(s, view.players)
-    colour = ui.seat_colour(s, view.players) if s >= 0 else None
+    return seat_html(ui, s, view.players, name, plain)
+
+
+def seat_html(ui, s: int, players: int, name: str | None = None, plain: bool = False) -> str:
+    """:func:`seat_label` of seat ``s`` of a game of ``players`` (``name``: its player's)."""
+    seat = ui.seat_name(s, players)
+    colour = ui.seat_colour(s, players) if s >= 0 else None
     word = COLOUR_WORD.get(str(colour).lower())
     if word and "(" not in seat:
         seat += f" ({word})"
     label = seat + (f" — {name}" if name else "")
     if plain or not colour:
         return label if plain else esc(label)
-    return (f"<span class='bl-swatch' style='background:{esc(colour)}'></span>{esc(label)}")
+    return (f"<span class='bl-swatch' style='{SWATCH}background:{esc(colour)}'></span>"
+            f"{esc(label)}")
 
 
 def presence(info, now: float) -> str:

@@ -202,8 +202,17 @@ def test_you_play_names_the_seats_colour_with_its_swatch(tmp_path, monkeypatch, 
     swatch = ui_for(game).seat_colour(1, players)
     head = [h.proto.body for h in at.get("html") if "bl-thead" in h.proto.body]
     assert len(head) == 1
-    assert re.search(rf"you play <span class='bl-swatch' style='background:{swatch}'></span>"
-                     rf"P1 \({colour}\)", head[0]), head[0]
+    assert re.search(rf"you play <span class='bl-swatch' style='[^']*background:{swatch}'>"
+                     rf"</span>P1 \({colour}\)", head[0]), head[0]
+
+
+def test_your_turn_on_this_screen_names_the_seats_colour_with_its_swatch():
+    from test_app_kyushu import start
+    at = app()
+    start(at, seed=3)
+    status = [m.value for m in at.markdown if "bl-status" in m.value]
+    assert any(re.search(r"you play <span class='bl-swatch' style='[^']*background:#d1495b'>"
+                         r"</span>P0 \(Red\)", x) for x in status), status
 
 
 def test_a_player_who_leaves_is_told_so_with_the_way_back_and_the_others_see_it(friends_table):

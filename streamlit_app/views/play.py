@@ -398,7 +398,7 @@ def table(show_all: bool, eval_on: bool = False, iterations: int = ANALYSIS_CHOI
     elif gated:
         status_line(status, f"<b>{ui.seat_name(p, n)}</b> to move.")
     elif sess.is_human_turn():
-        status_line(status, f"<b>Your turn</b> — you play {ui.seat_name(p, n)}")
+        status_line(status, f"<b>Your turn</b> — you play {tables.seat_html(ui, p, n)}")
     else:
         status_line(status, f"{ui.seat_name(p, n)} to move (AI)…")
     changes = (common.changes_since(sess, viewer) if viewer is not None
