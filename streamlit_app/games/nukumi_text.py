@@ -415,6 +415,12 @@ def chance_sentence(name: str) -> str:
     draws the Helper Tanuki"); others as they are ("P1 draws wood", "bonus die 3")."""
     if m := re.fullmatch(r"(P\d) draws (S-\d\d)", name):
         return f"{m.group(1)} draws the Helper {helper_name(m.group(2))}"
+    if m := re.fullmatch(r"(P\d) draws (EX-\d\d)", name):
+        return f"{m.group(1)} draws the action card {card_name(m.group(2))}"
+    if m := re.fullmatch(r"face up (S-\d\d|EX-\d\d)", name):
+        what = (f"the Helper {helper_name(m.group(1))}" if m.group(1).startswith("S")
+                else f"the action card {card_name(m.group(1))}")
+        return f"{what[0].upper()}{what[1:]} is turned face up"
     if m := re.fullmatch(r"round card (E-\d\d)", name):
         return f"The round card is {round_card_name(m.group(1))}"
     if m := re.fullmatch(r"partner board (\d+) to (P\d)", name):
