@@ -253,9 +253,13 @@ class PlaySession:
 
     def forced_action(self) -> int | None:
         """The one legal choice of the human seat to move, or None (a choice to make, an AI
-        seat, chance or the end)."""
+        seat, chance or the end). Hot-seat: only for the human at the screen (the one who
+        decided last), since another seat's choice left single by its hidden hand must not
+        be played before the device is passed to it."""
         p = self.state.current_player
         if p < 0 or self.plays(p) != HUMAN:
+            return None
+        if len(self.humans) > 1 and p != self.last_human:
             return None
         legal = self.state.legal_actions()
         return int(legal[0]) if len(legal) == 1 else None

@@ -406,6 +406,21 @@ def test_a_forced_decision_plays_itself_and_says_so_to_its_player_only():
     assert session_from_record(json.dumps(off.record())).auto_forced is False
 
 
+def test_hot_seat_a_forced_move_of_another_seat_waits_for_the_device_to_pass():
+    """Two humans on one screen: P1's sixth die is not set while P0 still holds the device
+    (it would show that P1 had no choice); P1's own chain plays on once P1 decides."""
+    sess = PlaySession(game=boardlab.make("keyside", players=2), seats=[HUMAN, HUMAN], seed=3,
+                       auto_forced=False)
+    keyside_dice(sess, 0, 6)
+    keyside_dice(sess, 1, 5)              # P1's sixth die: one value left
+    sess.auto_forced, sess.last_human = True, 0     # P0 still holds the device
+    sess.advance_chance()
+    assert sess.state.current_player == 1 and sess.forced_action() is None
+    sess.last_human = 1                   # P1 at the screen: it plays itself
+    sess.advance_chance()
+    assert sess.state.current_player == 0 and len(sess.forced) == 2
+
+
 def test_a_chance_event_or_an_ai_seat_is_no_forced_decision():
     sess = PlaySession(game=boardlab.make("nukumi", players=2), seats=[AI, HUMAN], seed=1)
     chance = boardlab.make("nukumi", players=2).new_initial_state(1)
