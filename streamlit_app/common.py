@@ -19,7 +19,7 @@ import boardlab
 
 from .current_game import PLAY_KEY, play_session
 from .games import Changes, ui_for
-from .session import AI_PRESETS, PlaySession, run_search
+from .session import AI_PRESETS, PlaySession, log_text, run_search
 from .store import (AccessDenied, GameMovedOn, GameStore, StoreError, check_game_id,
                     data_dir)
 
@@ -246,7 +246,7 @@ class _Log:
         for ply in range(len(self.history), len(history)):
             a = history[ply]
             actor = s.current_player
-            text = ui.log_text(s, a, actor, self.viewer)
+            text = log_text(ui, s, a, actor, self.viewer)
             s.apply(a)
             self.history.append(a)
             if text:

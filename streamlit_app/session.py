@@ -110,6 +110,16 @@ def decision_plies(record_state) -> list[int]:
     return plies
 
 
+def log_text(ui, state, action: int, actor: int, viewer):
+    """``ui.log_text`` of a move, with " (forced)" on the mover's own line when it had one
+    legal choice (its only choice may come from what only the mover knows, e.g. its hand:
+    the other seats' lines never say it)."""
+    text = ui.log_text(state, action, actor, viewer)
+    if text and actor >= 0 and viewer == actor and len(state.legal_actions()) == 1:
+        text += " (forced)"
+    return text
+
+
 def state_at(state, ply: int):
     """The position after the first ``ply`` actions of ``state``'s history."""
     s = start_of(state)
@@ -145,6 +155,10 @@ class PlaySession:
     groups: list = field(default_factory=list)  # (start, end) plies of multi-action human moves
     finishing: bool = False         # "Let the AI finish": AI plays every seat, seats unchanged
     peeked_at_ply: int | None = None  # "Show all hands" was on at this ply of a live game
+    # A human seat's decision with one legal choice plays itself (as on Board Game Arena).
+    # Off for a table of friends: there each seat's own page plays it (table_page).
+    auto_forced: bool = True
+    forced: list = field(default_factory=list)  # plies of human decisions that had one choice
     cache: dict = field(default_factory=dict, repr=False, compare=False)  # derived, per viewer
     # the store's version of this game when this object was loaded or last saved (None: not
     # from the store); the store saves it only over that version (see store.GameStore.save)
@@ -164,6 +178,7 @@ class PlaySession:
         new.__dict__.update(self.__dict__)
         new.state = self.state.clone()
         new.seats, new.groups, new._actors = list(self.seats), list(self.groups), list(self._actors)
+        new.forced = list(self.forced)
         new.app_meta, new.cache = dict(self.app_meta), {}
         new.hint = new.last_ai = None
         return new
@@ -225,9 +240,29 @@ class PlaySession:
         self._actors.append(actor)
 
     def advance_chance(self) -> None:
-        """Play chance events (deals, draws) until a seat decides or the game ends."""
-        while self.state.is_chance():
-            self._apply(sample_chance(self.state, self.seed))
+        """Play chance events (deals, draws) until a seat decides or the game ends; with
+        ``auto_forced``, a human seat's forced decision (one legal choice) is played too: it
+        is no decision (a chance event never is one either)."""
+        while True:
+            if self.state.is_chance():
+                self._apply(sample_chance(self.state, self.seed))
+            elif self.auto_forced and (a := self.forced_action()) is not None:
+                self.apply_human(a)
+            else:
+                return
+
+    def forced_action(self) -> int | None:
+        """The one legal choice of the human seat to move, or None (a choice to make, an AI
+        seat, chance or the end). Hot-seat: only for the human at the screen (the one who
+        decided last), since another seat's choice left single by its hidden hand must not
+        be played before the device is passed to it."""
+        p = self.state.current_player
+        if p < 0 or self.plays(p) != HUMAN:
+            return None
+        if len(self.humans) > 1 and p != self.last_human:
+            return None
+        legal = self.state.legal_actions()
+        return int(legal[0]) if len(legal) == 1 else None
 
     def apply_human(self, action) -> None:
         """Play a human decision: one action, or a list of actions the same seat takes in a
@@ -243,6 +278,8 @@ class PlaySession:
                 raise ValueError("a grouped move must stay with one seat")
             trial.apply(a)                 # IllegalActionError if not legal
         start = len(self.state.history)
+        if len(actions) == 1 and len(self.state.legal_actions()) == 1:
+            self.forced.append(start)       # no choice: Undo goes back past it
         self.state = trial
         self._actors += [p] * len(actions)
         if len(actions) > 1:
@@ -311,8 +348,9 @@ class PlaySession:
         given), or None if there is none."""
         acts = self._actors
         humans = set(self.humans) if seat is None else {seat}
+        forced = set(self.forced)
         for i in range(len(acts) - 1, -1, -1):
-            if acts[i] in humans:
+            if acts[i] in humans and i not in forced:
                 for start, end in self.groups:
                     if start <= i < end:
                         return start
@@ -328,6 +366,7 @@ class PlaySession:
         self.state = state_at(self.state, target)
         del self._actors[target:]
         self.groups = [(s, e) for s, e in self.groups if e <= target]
+        self.forced = [f for f in self.forced if f < target]
         self.last_human = self.state.current_player
         self.hint = None
         self.finishing = False
@@ -341,7 +380,8 @@ class PlaySession:
         rec["app"] = {"seats": list(self.seats), "ai": self.preset,
                       "ai_budget": AI_PRESETS[self.preset][0],
                       "groups": [list(g) for g in self.groups], "last_human": self.last_human,
-                      "finishing": self.finishing}
+                      "finishing": self.finishing, "auto_forced": self.auto_forced,
+                      "forced": list(self.forced)}
         if self.peeked_at_ply is not None:
             rec["app"]["peeked_at_ply"] = self.peeked_at_ply
         return rec
@@ -376,7 +416,13 @@ def session_from_record(data, seats=None, preset=None) -> PlaySession:
         ai = app.get("ai")
         preset = ai if isinstance(ai, str) and ai in AI_PRESETS else DEFAULT_PRESET
     sess = PlaySession(game=state.game, seats=list(seats), preset=preset,
-                       seed=int(rec["seed"]), state=state)
+                       seed=int(rec["seed"]), state=state,
+                       auto_forced=app.get("auto_forced") is True)   # older records: off
+    forced = app.get("forced")
+    if isinstance(forced, list):        # (with any played on loading)
+        sess.forced = sorted(set(sess.forced) | {
+            f for f in forced if isinstance(f, int) and not isinstance(f, bool)
+            and 0 <= f < sess.ply and sess._actors[f] in sess.humans})
     sess.groups = _groups_of(app.get("groups"), sess)
     last = app.get("last_human")
     if isinstance(last, int) and not isinstance(last, bool) and last in sess.humans:

@@ -42,6 +42,13 @@ CSS = """<style>
 </style>"""
 
 
+FORCED_LABEL = "Forced moves play themselves"
+FORCED_HELP = ("A decision with only one legal choice is played at once, as on Board Game "
+               "Arena; the log says \"(forced)\" (to you only: the others read it as any "
+               "move). At a table of friends, your own page plays it for your seat.")
+FORCED_KEY = "tbl_forced"       # this browser plays its seat's forced moves (default: on)
+
+
 def refuse(text: str) -> None:
     """A link that opens nothing: the reason, a way out, and no state of any game."""
     st.error(text, icon=":material/block:")
@@ -60,6 +67,11 @@ def show() -> None:
     """The whole table page (run by the Play page when this session is at a table)."""
     link = tables.current()
     st.markdown(CSS, unsafe_allow_html=True)
+    if tables.has_left():
+        return left_page(link)
+    bad_host = tables.host_refusal(link)    # before a seat is taken or anything is read
+    if bad_host:
+        return refuse(bad_host)
     try:
         tables.seated(link)             # a seat's first visit takes it (then the view)
         view = view_for(link)
@@ -74,6 +86,7 @@ def show() -> None:
     except StoreError as e:
         return unreadable(e)
     try:
+        view = play_forced(link, view)
         table(link, view, head)
         tables.live(link, view.revision)
         if link.host_token:
@@ -83,7 +96,28 @@ def show() -> None:
     if st.button("Leave this table", key="tbl_leave", icon=":material/logout:",
                  help="Back to your own games on this page; the table goes on without this "
                       "window (its link opens it again)."):
-        tables.leave()
+        tables.leave(told=True)
+        st.rerun()
+
+
+def left_page(link) -> None:
+    """After "Leave this table": what happened, the way back (this window's link) and the
+    way to a game of one's own."""
+    seat = link.seat_token is not None
+    st.info("You left the table" + (": the others see that you left, and the AI moves for "
+                                     "your seat only if the host hands it over or the move "
+                                     "timer runs out." if seat else "."),
+            icon=":material/logout:")
+    st.markdown("Your link to it (keep it to come back later):")
+    st.code(tables.url_of(link), language=None)
+    c1, c2, _ = st.columns([1, 1, 2])
+    if c1.button("Back to the table", key="tbl_back", type="primary",
+                 icon=":material/login:"):
+        tables.open_link(link)
+        st.rerun()
+    if c2.button("New game", key="tbl_left_new", icon=":material/add:",
+                 help="Your own games on this screen (the table goes on without you)"):
+        st.session_state.pop(tables.LEFT_KEY, None)
         st.rerun()
 
 
@@ -130,6 +164,23 @@ def play_click(link, view):
     if played is None:              # refused (the notice says why): the input at this
         st.rerun()                  # version is drawn again, by a run of its own
     return view_for(link), head
+
+
+def play_forced(link, view):
+    """This seat's decisions with one legal choice, played by its own page (when its
+    player keeps the setting on) as a click on that choice would be: the others learn
+    nothing a click would not tell them. Returns the view to draw."""
+    ss = st.session_state
+    ss.setdefault(FORCED_KEY, ss.get("ng_forced", True))
+    for _ in range(50):                 # a chain of forced steps; never an endless loop
+        if not (ss[FORCED_KEY] and view.my_turn and len(view.legal) == 1):
+            break
+        if tables.act("play that", common.game_store().apply, link.game_id, link.seat_token,
+                      view.version, view.legal[0][0]) is None:
+            break                       # the notice says why
+        ss[FRESH_KEY] = True
+        view = view_for(link)
+    return view
 
 
 def rerun_table() -> None:
@@ -221,12 +272,14 @@ def hint_action(link, view):
 
 def header(ui, view, where=st) -> None:
     now = time.time()
-    chips = []
+    chips, here = [], []
     for info in view.seats:
         cls = "bl-seat" + (" bl-me" if view.role == SEAT and info.seat == view.seat else "") \
             + (" bl-turn" if info.seat == view.to_move else "")
+        here.append(presence(info, now))
         chips.append(f"<span class='{cls}'>{seat_label(ui, view, info.seat)} · "
-                     f"{esc(presence(info, now))}</span>")
+                     f"{esc(here[-1])}</span>")
+    tables.presence_drawn(view.game_id, tuple(here))
     role = {"seat": f"you play {seat_label(ui, view, view.seat)}" if view.seat is not None else "",
             "host": "you host this table (watching)",
             "spectator": "you are watching"}.get(view.role, "")
@@ -297,6 +350,7 @@ def controls(ui, view, link) -> None:
             if done:
                 tables.notice("Your last move was taken back.")
             rerun_table()
+        st.toggle(FORCED_LABEL, key=FORCED_KEY, help=FORCED_HELP)
         if view.settings.hints:
             st.toggle("Evaluation bar (your win %, from what you know)", key="tbl_eval")
             if view.my_turn and st.button("Hint", icon=":material/lightbulb:", key="tbl_hint_btn",

@@ -16,7 +16,7 @@ from typing import NamedTuple
 import boardlab
 
 from .games import Changes, ui_for
-from .session import start_of, state_at
+from .session import log_text, start_of, state_at
 
 MAX_READERS = 512        # readers kept (one per game and viewer), the oldest dropped
 
@@ -83,11 +83,11 @@ class _Reader:
     def _text(self, action: int, actor: int):
         ui, s = self.ui, self.s
         if self.everything:
-            return ui.log_text(s, action, actor, actor if actor >= 0 else None)
+            return log_text(ui, s, action, actor, actor if actor >= 0 else None)
         if self.viewer is not None:
-            return ui.log_text(s, action, actor, self.viewer)
+            return log_text(ui, s, action, actor, self.viewer)
         readers = [p for p in range(self.n) if p != actor] or [actor]
-        return _common([ui.log_text(s, action, actor, p) for p in readers])
+        return _common([log_text(ui, s, action, actor, p) for p in readers])
 
     def _events(self, before, after) -> list[str]:
         if self.everything or self.viewer is not None:

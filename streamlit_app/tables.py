@@ -32,13 +32,15 @@ import streamlit as st
 from . import common
 from .ai_worker import AiWorker
 from .live import TableWatcher
-from .store import AccessDenied, GameMovedOn, NoSuchGame, StoreError, check_game_id
+from .store import HOST, AccessDenied, GameMovedOn, NoSuchGame, StoreError, check_game_id
 
 TABLE_KEY = "bl_table"          # the TableLink this session is at
 DRAWN_KEY = "bl_table_drawn"    # (game id, revision) of the table on screen
 NOTICE_KEY = "bl_table_notice"  # a message for the next drawing ("the game moved on", ...)
 LINKS_KEY = "bl_table_links"    # game id -> {"host": token, seat: token}: links made here
 OWN_KEY = "bl_table_own"        # this window changed the table (its next drawing knows why)
+LEFT_KEY = "bl_table_left"      # the TableLink this session left (its "You left" page)
+PRESENCE_KEY = "bl_table_presence"  # (game id, the seats' presence as drawn)
 POLL_SECONDS = 0.5              # how often an open table page asks whether anything changed
 SEEN_EVERY = 10.0               # seconds between two "still here" of a seat's page
 MOVED_ON = ("The game moved on before your click arrived: nothing was played. This is the "
@@ -192,6 +194,8 @@ def resume() -> bool:
     ss = st.session_state
     qp = st.query_params
     gid, seat, host = qp.get("game"), qp.get("seat"), qp.get("host")
+    if gid or seat or host:
+        ss.pop(LEFT_KEY, None)          # a link opened: the "You left" page is over
     if seat or host:
         link = TableLink(gid or "", seat or None, host or None)
     elif gid:
@@ -212,7 +216,7 @@ def resume() -> bool:
     else:
         link = ss.get(TABLE_KEY)
         if link is None:
-            return False
+            return ss.get(LEFT_KEY) is not None     # the "You left the table" page
         st.query_params.from_dict(link.query())     # a page switch dropped the query string
         return True
     if ss.get(TABLE_KEY) is None or ss[TABLE_KEY].query() != link.query():
@@ -222,17 +226,37 @@ def resume() -> bool:
 
 
 def current() -> TableLink | None:
-    return st.session_state.get(TABLE_KEY)
+    """The table link of this session: the one it is at, else the one it just left."""
+    return st.session_state.get(TABLE_KEY) or st.session_state.get(LEFT_KEY)
 
 
-def leave() -> None:
-    """This session leaves the table page (the table goes on without it)."""
-    for key in (TABLE_KEY, DRAWN_KEY, NOTICE_KEY):
+def has_left() -> bool:
+    """This session left its table (the Play page says so, with the way back)."""
+    return st.session_state.get(TABLE_KEY) is None and st.session_state.get(LEFT_KEY) is not None
+
+
+def leave(told: bool = False) -> None:
+    """This session leaves the table page (the table goes on without it). ``told``: its
+    player chose to leave: a seat is marked as gone at once (the others see "left the
+    table") and the next page says so, with the way back."""
+    link = st.session_state.get(TABLE_KEY)
+    for key in (TABLE_KEY, DRAWN_KEY, NOTICE_KEY, LEFT_KEY):
         st.session_state.pop(key, None)
     st.query_params.clear()
+    if not told or link is None:
+        return
+    st.session_state[LEFT_KEY] = link
+    if link.seat_token:
+        st.session_state.pop(("bl_table_sat", link.game_id, link.seat_token), None)
+        try:
+            common.game_store().leave(link.game_id, link.seat_token)
+        except (AccessDenied, NoSuchGame, ValueError):
+            return                      # the seat is no longer this link's: nothing to mark
+        _wake_watcher()
 
 
 def open_link(link: TableLink) -> None:
+    st.session_state.pop(LEFT_KEY, None)
     st.session_state[TABLE_KEY] = link
     st.session_state.pop(DRAWN_KEY, None)
     st.query_params.from_dict(link.query())
@@ -249,12 +273,36 @@ def esc(text) -> str:
     return html.escape(str(text), quote=True)
 
 
+# The seat colours of the boards, in words (a seat named "P2" alone gets its colour's name).
+COLOUR_WORD = {"#d1495b": "Red", "#d9432f": "Red", "#2e86ab": "Blue", "#2f6fd9": "Blue",
+               "#e0a21b": "Yellow", "#c98a12": "Yellow", "#3f9c6d": "Green",
+               "#2e9e4f": "Green", "#7b5ea7": "Purple"}
+
+
+SWATCH = ("display:inline-block;width:.75em;height:.75em;border-radius:50%;margin-right:4px;"
+          "vertical-align:-1px;border:1px solid rgba(0,0,0,.25);")
+
+
 def seat_label(ui, view, s: int, plain: bool = False) -> str:
-    """"P1 (Orange) — Ann": the seat's name in the game and the display name (escaped: a
-    name is plain text, never markup)."""
-    name = view.seats[s].name if s < len(view.seats) else None
-    label = ui.seat_name(s, view.players) + (f" — {name}" if name else "")
-    return label if plain else esc(label)
+    """"P1 (Orange) — Ann": the seat's name in the game with its colour, as the board draws
+    it, and the display name (escaped: a name is plain text, never markup). Not ``plain``:
+    with a swatch of the colour before it."""
+    name = view.seats[s].name if 0 <= s < len(view.seats) else None
+    return seat_html(ui, s, view.players, name, plain)
+
+
+def seat_html(ui, s: int, players: int, name: str | None = None, plain: bool = False) -> str:
+    """:func:`seat_label` of seat ``s`` of a game of ``players`` (``name``: its player's)."""
+    seat = ui.seat_name(s, players)
+    colour = ui.seat_colour(s, players) if s >= 0 else None
+    word = COLOUR_WORD.get(str(colour).lower())
+    if word and "(" not in seat:
+        seat += f" ({word})"
+    label = seat + (f" — {name}" if name else "")
+    if plain or not colour:
+        return label if plain else esc(label)
+    return (f"<span class='bl-swatch' style='{SWATCH}background:{esc(colour)}'></span>"
+            f"{esc(label)}")
 
 
 def presence(info, now: float) -> str:
@@ -262,9 +310,16 @@ def presence(info, now: float) -> str:
         return "AI" + (" (handed over)" if info.to_ai else "")
     if not info.joined:
         return "not joined yet"
-    if info.last_seen is not None and now - info.last_seen < 3 * SEEN_EVERY:
+    if info.last_seen is None:
+        return "left the table"
+    if now - info.last_seen < 3 * SEEN_EVERY:
         return "here"
     return "away"
+
+
+def presence_drawn(game_id: str, labels: tuple) -> None:
+    """The seats' presence as this page draws it (the presence watch redraws on a change)."""
+    st.session_state[PRESENCE_KEY] = (game_id, labels)
 
 
 
@@ -345,6 +400,28 @@ def mark_drawn(game_id: str, revision: int) -> None:
     st.session_state[DRAWN_KEY] = (game_id, revision)
 
 
+def host_refusal(link: TableLink) -> str | None:
+    """Why this link's ``host=`` token opens no host page (None: it does, or the link has
+    none): checked before anything of the table is drawn, as a seat's token is, once per
+    session and link. A missing game or a malformed id is left to the page's own check."""
+    if not link.host_token:
+        return None
+    key = ("bl_table_host_ok", link.game_id, link.host_token)
+    if st.session_state.get(key):
+        return None
+    try:
+        role = common.game_store().view(link.game_id, link.host_token).role
+    except AccessDenied as e:
+        return f"This link does not open the host's page: {e}"
+    except (NoSuchGame, ValueError):
+        return None
+    if role != HOST:
+        return ("This link does not open the host's page: its host token is not this "
+                "table's host link (a seat's link, or mistyped?)")
+    st.session_state[key] = True
+    return None
+
+
 def seated(link: TableLink) -> None:
     """A seat's first page in this session takes the seat (the store's ``sit``)."""
     key = ("bl_table_sat", link.game_id, link.seat_token)
@@ -362,7 +439,7 @@ def live(link: TableLink, revision: int) -> None:
         poll(link)
     else:
         w.watch(_this_session(), link.game_id, revision)
-        still_here(link)
+    presence_watch(link)
 
 
 @st.fragment(run_every=POLL_SECONDS)
@@ -375,16 +452,21 @@ def poll(link: TableLink) -> None:
         return
     if st.session_state.get(DRAWN_KEY) != (link.game_id, rev):
         st.rerun()
-    still_here(link)
 
 
-def still_here(link: TableLink) -> None:
-    if not link.seat_token:
+@st.fragment(run_every=SEEN_EVERY)
+def presence_watch(link: TableLink) -> None:
+    """Every SEEN_EVERY seconds, while the page is open (the page itself runs only when the
+    table changes): a seat's page says it is still there, and any page whose seats' presence
+    moved on ("here" gone "away": a closed window says nothing) is drawn again."""
+    try:
+        store = common.game_store()
+        if link.seat_token:
+            store.seen(link.game_id, link.seat_token)
+        seats = store.view(link.game_id, link.token).seats
+    except (AccessDenied, NoSuchGame, ValueError, StoreError):   # the database: next time
         return
     now = time.time()
-    if now - st.session_state.get("bl_table_seen", 0.0) > SEEN_EVERY:
-        st.session_state["bl_table_seen"] = now
-        try:
-            common.game_store().seen(link.game_id, link.seat_token)
-        except (AccessDenied, NoSuchGame, ValueError, StoreError):
-            pass
+    labels = tuple(presence(info, now) for info in seats)
+    if st.session_state.get(PRESENCE_KEY, (None, None)) != (link.game_id, labels):
+        st.rerun(scope="app")

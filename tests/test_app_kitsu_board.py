@@ -80,7 +80,8 @@ def test_katana_target_is_clicked_on_the_table_and_named_by_whose_card():
     assert not at.exception, at.exception
     sess = at.session_state["bl_play"]
     assert sess.state.history[n] == target
-    assert f"P{me} {s.action_to_string(target)}" in at.text[0].value
+    destroyed = kt.card_name(s.action_to_string(target).split()[-1])
+    assert f"P{me} destroys {destroyed} of P{partner} (their partner)" in at.text[0].value
 
 
 def test_a_forged_or_stale_place_is_no_move():
@@ -239,7 +240,7 @@ def test_changes_ring_the_cards_played_since():
         from boardlab.streamlit_app.games import kitsu as kui
         kui.KitsuUI().board(obs, viewer=p, changes=SimpleNamespace(lines=lines))
 
-    for lines, rings in (([f"P{other} play O3"], 1), ([], 0)):
+    for lines, rings in (([f"P{other} plays Orange 3"], 1), ([f"P{other} play O3"], 1), ([], 0)):
         at = AppTest.from_function(script, args=(obs, p, lines), default_timeout=TIMEOUT)
         at.run()
         assert not at.exception, at.exception

@@ -30,8 +30,10 @@ def app():
     return new_app(TIMEOUT)
 
 
-def start(at, seed=7, players=2, human=0, most_fewest=False, travelers=False, side="A"):
+def start(at, seed=7, players=2, human=0, most_fewest=False, travelers=False, side="A",
+          forced=True):
     at.selectbox(key="ng_game").set_value("kyushu").run()
+    at.toggle(key="ng_forced").set_value(forced)
     at.selectbox(key="ng_ky_players").set_value(players)
     at.radio(key="ng_ky_side").set_value(side)
     at.checkbox(key="ng_ky_mf").check() if most_fewest else None
@@ -188,7 +190,7 @@ def test_placement_by_clicking_the_map_rotate_ai_reply_and_undo():
     who = actors(sess.state)
     assert 1 in who[n_before + 2:]                      # the AI replied (its own Map turn)
     log = at.text[0].value
-    assert f"P0 place {card} vertical at {target}" in log
+    assert f"P0 places card {card} vertical at {target} (" in log
     # undo takes back the whole placement (orientation and position together)
     if ended:
         at.button(key="play_undo").click().run()
@@ -241,7 +243,7 @@ def test_a_decision_on_my_map_puts_the_map_in_the_boards_first_element():
     placement (clicked on the viewer's map) has that map and the hand in the first element,
     with the table; a choice in the panel (the Starting Province) leaves the map after it."""
     at = app()
-    start(at, seed=7)
+    start(at, seed=7, forced=False)     # P0 picks its Province last: one left, a forced move
     chains = list(_chains(at._tree))
 
     def part(fragment):
@@ -531,7 +533,7 @@ def test_cards_to_choose_are_clicked():
     """Starting Province, the card for the pick box, the replacement: the cards themselves
     are clicked (a row of pieces), one per legal choice."""
     at = app()
-    start(at, seed=5)
+    start(at, seed=5, forced=False)     # a forced Province would play itself
     seen = set()
     for _ in range(12):
         if phase(at) == "select":

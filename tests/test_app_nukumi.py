@@ -440,7 +440,7 @@ def test_squares_the_ai_moved_to_are_ringed_after_its_move_and_not_before():
         state = sess.state
         since = sess.since_last_decision(0)
         moved = [t for who, t in bc.recent_moves(changes_since(sess, 0))
-                 if who == 1 and nui.SQUARE_MOVE.fullmatch(t)]
+                 if who == 1 and re.fullmatch(r"(?:steps|rides the carriage) to [a-i][1-7]", t)]
         if since and moved and state.current_player == 0:
             break
         page = html(at)

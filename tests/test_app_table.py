@@ -2,6 +2,7 @@
 game marks it as peeked at (record, result screen), the "since your last move" strip holds
 every line, a hint's places are ringed on the board, the How-to-play panel."""
 import json
+import time
 import re
 
 import pytest
@@ -108,3 +109,184 @@ def test_how_to_play_panel_and_generic_text():
     from boardlab.streamlit_app.games import ui_for
     assert ui_for("kitsu").how_to_play().strip() in texts
     assert "Rules" in GameUI("somegame").how_to_play()
+
+
+# --- a table of friends' page (AppTest) ---------------------------------------------------------
+@pytest.fixture
+def friends_table(tmp_path, monkeypatch):
+    """A two-human Kitsu table in a fresh store the app opens too: (store, NewTable)."""
+    from boardlab.streamlit_app.common import game_store
+    from boardlab.streamlit_app.store import GameStore
+    monkeypatch.setenv("BOARDLAB_DATA_DIR", str(tmp_path))
+    monkeypatch.setenv("BOARDLAB_LIVE", "poll")
+    game_store.clear()
+    store = GameStore(tmp_path)
+    sess = PlaySession(game=boardlab.make("kitsu", players=2, track_length=3),
+                       seats=[HUMAN, HUMAN], preset="Beginner", seed=4)
+    yield store, store.create_table(sess)
+    store.close()
+    game_store.clear()
+
+
+def table_app(gid, state=None, **tokens):
+    """The app at a table link (``state``: this browser session's state beforehand)."""
+    from boardlab.streamlit_app import MAIN_SCRIPT
+    at = AppTest.from_file(str(MAIN_SCRIPT), default_timeout=120)
+    for key, value in (state or {}).items():
+        at.session_state[key] = value
+    at.query_params.update(game=gid, **tokens)
+    at.run()
+    assert not at.exception, at.exception
+    return at
+
+
+def host_panel_shown(at) -> bool:
+    return any("Host:" in e.label for e in at.expander)
+
+
+def test_a_bad_host_token_is_refused_up_front_as_a_bad_seat_token_is(friends_table):
+    store, t = friends_table
+    seat0 = t.seat_tokens[0]
+    other = t.host_token[:-1] + ("A" if t.host_token[-1] != "A" else "B")
+    for tokens, says in (({"seat": seat0, "host": "x"}, "malformed"),
+                         ({"seat": seat0, "host": other}, "not one of this table's"),
+                         ({"host": t.seat_tokens[1]}, "not this table's host link"),
+                         ({"seat": seat0, "host": seat0}, "not this table's host link")):
+        at = table_app(t.game_id, **tokens)
+        errors = [e.value for e in at.error]
+        assert len(errors) == 1 and "does not open the host's page" in errors[0], tokens
+        assert says in errors[0], (tokens, errors)
+        assert not host_panel_shown(at) and not at.get("text"), tokens    # no log, no panel
+        assert seat0 not in errors[0] and t.host_token not in errors[0]
+    assert not any(s.joined for s in store.view(t.game_id).seats)   # no seat was taken
+    at = table_app(t.game_id, seat=seat0, host=t.host_token)         # the real one still works
+    assert not at.error and host_panel_shown(at)
+
+
+def test_a_round_card_whose_name_ends_with_its_own_mark_gets_no_second_one():
+    """Nukumi's event prompt: "choose this round's event, Top Form!" (never "Top Form!.")."""
+    import random
+    from board_clicks import run_ui
+    from boardlab.streamlit_app.games import nukumi_text as nt
+    state = boardlab.make("nukumi", players=2).new_initial_state(0)
+    rng = random.Random(0)
+    while state.is_chance() or state.observation(state.current_player)["phase"] != "event":
+        state.apply(rng.choice(list(state.legal_actions())))
+    obs = state.observation(state.current_player)
+    card = nt.round_card_name(obs["round_cards"][obs["round"]])
+    assert card.endswith("!")                 # the seed's first round card: "Top Form!"
+    prompt = [m.value for m in run_ui(state, ("input",)).markdown if "nk-prompt" in m.value]
+    assert len(prompt) == 1 and f"{card}</span>" in prompt[0] and "!." not in prompt[0]
+    assert nt.sentence("a move") == "a move." and nt.sentence("Good Weather for Crops!")[-2:] == "s!"
+
+
+@pytest.mark.parametrize("game, players, colour", [("kyushu", 3, "Blue"), ("nukumi", 2, "Blue"),
+                                                   ("kitsu", 2, "Orange")])
+def test_you_play_names_the_seats_colour_with_its_swatch(tmp_path, monkeypatch, game, players,
+                                                         colour):
+    from boardlab.streamlit_app.common import game_store
+    from boardlab.streamlit_app.games import ui_for
+    from boardlab.streamlit_app.store import GameStore
+    monkeypatch.setenv("BOARDLAB_DATA_DIR", str(tmp_path))
+    monkeypatch.setenv("BOARDLAB_LIVE", "poll")
+    game_store.clear()
+    store = GameStore(tmp_path)
+    try:
+        sess = PlaySession(game=boardlab.make(game, players=players),
+                           seats=[HUMAN] * players, preset="Beginner", seed=4)
+        t = store.create_table(sess)
+        at = table_app(t.game_id, seat=t.seat_tokens[1])
+    finally:
+        store.close()
+        game_store.clear()
+    swatch = ui_for(game).seat_colour(1, players)
+    head = [h.proto.body for h in at.get("html") if "bl-thead" in h.proto.body]
+    assert len(head) == 1
+    assert re.search(rf"you play <span class='bl-swatch' style='[^']*background:{swatch}'>"
+                     rf"</span>P1 \({colour}\)", head[0]), head[0]
+
+
+def test_your_turn_on_this_screen_names_the_seats_colour_with_its_swatch():
+    from test_app_kyushu import start
+    at = app()
+    start(at, seed=3)
+    status = [m.value for m in at.markdown if "bl-status" in m.value]
+    assert any(re.search(r"you play <span class='bl-swatch' style='[^']*background:#d1495b'>"
+                         r"</span>P0 \(Red\)", x) for x in status), status
+
+
+def test_a_player_who_leaves_is_told_so_with_the_way_back_and_the_others_see_it(friends_table):
+    from boardlab.streamlit_app.tables import presence
+    store, t = friends_table
+    seat0 = t.seat_tokens[0]
+    at = table_app(t.game_id, seat=seat0)
+    before = store.view(t.game_id)
+    assert presence(before.seats[0], time.time()) == "here"
+    at.button(key="tbl_leave").click().run()
+    assert not at.exception, at.exception
+    info = [i.value for i in at.info]
+    assert len(info) == 1 and info[0].startswith("You left the table")
+    assert any(f"seat={seat0}" in c.value for c in at.code)           # the way back
+    assert "ng_start" not in [b.key for b in at.button]              # not a blank New game form
+    after = store.view(t.game_id)
+    assert presence(after.seats[0], time.time()) == "left the table"
+    assert after.revision > before.revision                          # the others' pages redraw
+    at.button(key="tbl_back").click().run()                          # back at the seat
+    assert not at.exception, at.exception
+    assert not at.info and any("you play <span" in h.proto.body for h in at.get("html"))
+    assert presence(store.view(t.game_id).seats[0], time.time()) == "here"
+    at.button(key="tbl_leave").click().run()
+    at.button(key="tbl_left_new").click().run()                      # or a game of one's own
+    assert not at.exception, at.exception
+    assert "ng_start" in [b.key for b in at.button]
+    assert not any(i.value.startswith("You left") for i in at.info)
+
+
+def test_a_seats_page_plays_its_forced_move_and_only_its_log_says_forced(tmp_path, monkeypatch):
+    from boardlab.streamlit_app.common import game_store
+    from boardlab.streamlit_app.store import GameStore
+    monkeypatch.setenv("BOARDLAB_DATA_DIR", str(tmp_path))
+    monkeypatch.setenv("BOARDLAB_LIVE", "poll")
+    game_store.clear()
+    store = GameStore(tmp_path)
+    try:
+        sess = PlaySession(game=boardlab.make("keyside", players=2), seats=[HUMAN, HUMAN],
+                           preset="Beginner", seed=3, auto_forced=False)
+        t = store.create_table(sess)
+        gid, mine = t.game_id, t.seat_tokens[0]
+        for _ in range(5):                                  # five of P0's six secret dice
+            v = store.view(gid, mine)
+            store.apply(gid, mine, v.version, v.legal[0][0])
+        waiting = store.view(gid, mine)
+        assert len(waiting.legal) == 1
+        off = table_app(gid, {"tbl_forced": False}, seat=mine)   # the switch off: it waits
+        assert store.view(gid, mine).version == waiting.version
+        assert off.toggle(key="tbl_forced").value is False
+        at = table_app(gid, seat=mine)                      # on (the default): played at once
+        after = store.view(gid, mine)
+        assert after.version == waiting.version + 1 and after.to_move == 1
+        assert at.toggle(key="tbl_forced").value is True
+        log = at.text[0].value.splitlines()
+        assert log[-1].endswith(" (forced)") and "P0 sets the " in log[-1]
+        other = table_app(gid, seat=t.seat_tokens[1]).text[0].value
+        assert "(forced)" not in other and other.splitlines()[-1].endswith(
+            "P0 sets their dice in secret")
+    finally:
+        store.close()
+        game_store.clear()
+
+
+def test_the_new_game_form_has_the_forced_moves_switch_on_by_default():
+    at = app()
+    assert at.toggle(key="ng_forced").value is True
+    at.button(key="ng_start").click().run()
+    assert at.session_state["bl_play"].auto_forced is True
+    at = app()
+    at.toggle(key="ng_forced").set_value(False).run()
+    at.button(key="ng_start").click().run()
+    assert not at.exception, at.exception
+    assert at.session_state["bl_play"].auto_forced is False
+    at.button(key="play_ai_finish").click().run(timeout=120)
+    at.button(key="play_again").click().run()                # the same switch again
+    assert not at.exception, at.exception
+    assert at.session_state["bl_play"].auto_forced is False

@@ -3,7 +3,9 @@ headings, "since your last move") as the store hands it out, the server's AI wor
 seats, seats handed to the AI, move timers; exactly once with two servers), and the mask
 that keeps seat and host tokens out of log lines. The pages themselves are tested in a
 browser (tests/e2e/test_tables_browser.py)."""
+import json
 import logging
+import re
 import threading
 
 import numpy as np
@@ -87,14 +89,14 @@ def test_a_spectator_reads_only_what_every_seat_reads(store):
     texts = [ln.raw for ln in public.lines]
     assert any(x.startswith("Trick:") for x in texts)          # public events are there
     assert any("exchanges a card" in x or "puts a card face down" in x for x in texts)
-    assert not any(x.split()[1:2] == ["give"] for x in texts)   # nobody's gift is named
+    assert not any(x.split()[1:2] == ["gives"] and "partner" in x for x in texts)   # no gift named
     for ln in public.lines:                                     # each line read alike by all
         readers = [s for s in seats
                    if any(m.ply == ln.ply and m.raw == ln.raw for m in s.lines)]
         assert len(readers) >= 3, ln
     # the same table seen by a seat names its own gift
     mine = [ln.raw for ln in seats[0].lines]
-    assert any(x.startswith("P0 give ") for x in mine)
+    assert any(re.match(r"P0 gives .* to their partner$", x) for x in mine)
 
 
 def test_a_spectator_never_reads_a_private_draw():
@@ -108,8 +110,42 @@ def test_a_spectator_never_reads_a_private_draw():
         public = " ".join(store.view(t.game_id).story.texts())
         seat0 = " ".join(store.view(t.game_id, t.seat_tokens[0]).story.texts())
         store.close()
-    assert "draws S-" not in public
-    assert "P0 draws S-" in seat0 and "P1 draws S-" not in seat0
+    assert "draws the Helper" not in public and "draws S-" not in public
+    assert "P0 draws the Helper " in seat0 and "P1 draws the Helper" not in seat0
+    assert "P1 draws a Helper" in seat0 and "S-" not in seat0
+
+
+NOTATION = re.compile(r"\b(S|E|EX)-\d\d\b|P\d (play|give|katana|leader|token to|take|recover|"
+                      r"discard|sell|step|accept|decline|place|orient|pick|province|terraform|"
+                      r"end) |\b[BO]\d\b")
+
+
+@pytest.mark.parametrize("game, players, params", [("kitsu", 4, {"track_length": 3}),
+                                                   ("keyside", 2, {}), ("nukumi", 2, {}),
+                                                   ("nukumi", 2, {"advanced": True}),
+                                                   ("kyushu", 2, {})])
+def test_every_log_line_is_a_sentence_about_its_player_with_the_buttons_names(store, game,
+                                                                              players, params):
+    """A seat's log and "since your last move": a move is "P1 <does something>" about P1 (never
+    "your" of another player's mat), with the names the buttons use, never a card's code or
+    the kernel's notation; another seat's hidden draw stays unnamed."""
+    t = table(store, game, [HUMAN] * players, **params)
+    play_randomly(store, t, 40, np.random.default_rng(7))
+    gid = t.game_id
+    for seat in range(players):
+        story = store.view(gid, t.seat_tokens[seat]).story
+        moves = [ln.raw for ln in story.lines if ln.kind == "move"]
+        assert len(moves) >= 20
+        for line in moves + list(story.changes().lines):
+            assert not NOTATION.search(line), line
+            m = re.match(r"P(\d) (\S+)", line)
+            if m:                                   # a player's line: a verb in the third person
+                assert re.fullmatch(r"[a-z]+s", m.group(2)), line
+                assert not re.search(r"\byou(r)?\b", line), line
+    if game == "nukumi" and not params:     # (advanced: a Helper draw is a decision)
+        seat0 = " ".join(store.view(gid, t.seat_tokens[0]).story.texts())
+        assert "P0 draws the Helper " in seat0 and "P1 draws a Helper" in seat0
+        assert "P1 draws the Helper" not in seat0
 
 
 def test_after_the_end_everyone_reads_everything(store):
@@ -118,7 +154,7 @@ def test_after_the_end_everyone_reads_everything(store):
     store.end_table(t.game_id, t.host_token)
     public = store.view(t.game_id).story.texts()
     seat1 = store.view(t.game_id, t.seat_tokens[1]).story.texts()
-    assert public == seat1 and any(" give " in x for x in public)
+    assert public == seat1 and any(re.search(r" gives .* to their partner$", x) for x in public)
 
 
 # --- the AI worker ------------------------------------------------------------------------------
@@ -334,3 +370,79 @@ def test_a_seats_hint_searches_its_own_knowledge_at_the_analysis_budget(tmp_path
     other = 1 - seat
     assert state.full_observation()["hands"][other] != real.full_observation()["hands"][other]
     assert any(m.value.startswith("**Hint: ") for m in at.markdown)
+
+
+# --- forced moves --------------------------------------------------------------------------------
+def keyside_dice(sess, seat, n):
+    """``seat`` sets ``n`` of its six secret dice (the first value each time)."""
+    for _ in range(n):
+        assert sess.state.current_player == seat
+        sess.apply_human(int(sess.state.legal_actions()[0]))
+
+
+def test_a_forced_decision_plays_itself_and_says_so_to_its_player_only():
+    from boardlab.streamlit_app.session import session_from_record, state_at
+    sess = PlaySession(game=boardlab.make("keyside", players=2), seats=[HUMAN, HUMAN], seed=3)
+    start = sess.ply                      # after the set-up (chance)
+    keyside_dice(sess, 0, 5)              # the sixth die has one value left: it sets itself
+    assert sess.state.current_player == 1 and sess.forced == [start + 5]
+    assert len(state_at(sess.state, start + 5).legal_actions()) == 1
+    mine = [ln.raw for ln in log_lines(sess.state, 0)]
+    theirs = [ln.raw for ln in log_lines(sess.state, 1)]
+    assert mine[-1].startswith("P0 sets the ") and mine[-1].endswith(" (forced)")
+    assert sum("(forced)" in x for x in mine) == 1
+    assert theirs[-1] == "P0 sets their dice in secret"           # no word of it: a hidden die
+    assert not any("(forced)" in x for x in theirs)
+    again = session_from_record(json.dumps(sess.record()))        # kept in the record
+    assert again.auto_forced and again.forced == [start + 5]
+    assert sess.undo_target(0) == start + 4                       # Undo: the last real choice
+    sess.undo(0)
+    assert sess.state.current_player == 0 and len(sess.state.legal_actions()) == 2
+    assert sess.forced == []
+    off = PlaySession(game=boardlab.make("keyside", players=2), seats=[HUMAN, HUMAN], seed=3,
+                      auto_forced=False)                          # the switch off: it waits
+    keyside_dice(off, 0, 5)
+    assert off.state.current_player == 0 and off.forced_action() is not None
+    assert session_from_record(json.dumps(off.record())).auto_forced is False
+
+
+def test_hot_seat_a_forced_move_of_another_seat_waits_for_the_device_to_pass():
+    """Two humans on one screen: P1's sixth die is not set while P0 still holds the device
+    (it would show that P1 had no choice); P1's own chain plays on once P1 decides."""
+    sess = PlaySession(game=boardlab.make("keyside", players=2), seats=[HUMAN, HUMAN], seed=3,
+                       auto_forced=False)
+    keyside_dice(sess, 0, 6)
+    keyside_dice(sess, 1, 5)              # P1's sixth die: one value left
+    sess.auto_forced, sess.last_human = True, 0     # P0 still holds the device
+    sess.advance_chance()
+    assert sess.state.current_player == 1 and sess.forced_action() is None
+    sess.last_human = 1                   # P1 at the screen: it plays itself
+    sess.advance_chance()
+    assert sess.state.current_player == 0 and len(sess.forced) == 2
+
+
+def test_a_chance_event_or_an_ai_seat_is_no_forced_decision():
+    sess = PlaySession(game=boardlab.make("nukumi", players=2), seats=[AI, HUMAN], seed=1)
+    chance = boardlab.make("nukumi", players=2).new_initial_state(1)
+    assert chance.is_chance()
+    sess.state = chance
+    assert sess.forced_action() is None                           # chance: no decision at all
+    ai = PlaySession(game=boardlab.make("keyside", players=2), seats=[AI, HUMAN], seed=3)
+    for _ in range(5):
+        ai.apply_ai(int(ai.state.legal_actions()[0]))
+    assert ai.state.current_player == 0 and ai.forced_action() is None   # the AI plays it
+    assert ai.forced == []
+
+
+def test_a_table_session_leaves_forced_moves_to_the_seats_page(store):
+    """At a table the store never plays a forced move itself (the seat's page does, as a
+    click): the others then learn only what a click tells them."""
+    sess = PlaySession(game=boardlab.make("keyside", players=2), seats=[HUMAN, HUMAN],
+                       preset="Beginner", seed=3)       # the switch on, as in the form
+    t = store.create_table(sess)
+    gid = t.game_id
+    for _ in range(5):
+        v = store.view(gid, t.seat_tokens[0])
+        store.apply(gid, t.seat_tokens[0], v.version, v.legal[0][0])
+    v = store.view(gid, t.seat_tokens[0])
+    assert v.my_turn and len(v.legal) == 1                        # waits for the seat's page

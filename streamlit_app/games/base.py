@@ -49,6 +49,7 @@ What a subclass may override:
 from __future__ import annotations
 
 import html
+import re
 from dataclasses import dataclass, field
 
 import streamlit as st
@@ -234,6 +235,39 @@ def action_buttons(state, actions, key: str, columns: int = 2, ui: GameUI | None
 
 
 SEAT_PALETTE = ["#d1495b", "#2e86ab", "#e0a21b", "#3f9c6d", "#7b5ea7", "#6c757d"]
+
+
+# The verbs a decision's button starts with ("Play Blue 3"), for the log's "P0 plays Blue 3".
+VERBS = {"accept", "activate", "add", "advance", "build", "choose", "count", "decline",
+         "destroy", "discard", "do", "don't", "draw", "end", "exchange", "flip", "follow", "give",
+         "keep", "lay", "lead", "move", "pass", "pay", "place", "play", "put", "recover", "refill",
+         "resolve", "ride", "sail", "sell", "send", "set", "skip", "spend", "start", "step",
+         "stop", "take", "terraform", "trade", "upgrade", "use"}
+AIMS = {"advance", "flip", "move", "sail"}     # "Pay 1 fish: flip M6" -> "pays 1 fish to flip M6"
+_YOU = [(re.compile(r"\byourself\b"), "themselves"), (re.compile(r"\byour\b"), "their"),
+        (re.compile(r"\bYour\b"), "Their"), (re.compile(r"\byou\b"), "they")]
+
+
+def _verb_s(verb: str) -> str:
+    special = {"do": "does", "don't": "does not"}
+    if verb in special:
+        return special[verb]
+    return verb + ("es" if verb.endswith(("s", "sh", "ch", "x", "o")) else "s")
+
+
+def third_person(label: str) -> str | None:
+    """A decision's button ("Follow with your blue 3 on H2", "Pay 1 fish: flip M6") as what
+    the player did, for a log line after their seat ("follows with their blue 3 on H2",
+    "pays 1 fish to flip M6"); None when the button does not start with one of VERBS."""
+    first, _, rest = label.partition(" ")
+    if first.lower() not in VERBS:
+        return None
+    text = _verb_s(first.lower()) + (" " + rest if rest else "")
+    text = re.sub(r": (\w+)(?! \+)", lambda m: f" to {m.group(1).lower()}"     # its aim
+                  if m.group(1).lower() in AIMS else m.group(0), text, count=1)
+    for pattern, word in _YOU:
+        text = pattern.sub(word, text)
+    return text
 
 
 def changes_html(lines) -> str:

@@ -17,7 +17,7 @@ import boardlab
 
 from .. import board_component as bc
 from ..current_game import play_session
-from .base import GameUI, action_buttons
+from .base import GameUI, action_buttons, third_person
 
 from . import keyside_text as kt
 from .keyside_draw import (DIE, island_svg, mats_html, place_rect, seat_label)
@@ -389,7 +389,8 @@ class KeysideUI(GameUI):
         text = super().log_text(state, action, actor, viewer)
         name = state.action_to_string(action)
         if text == f"P{actor} {name}":          # a move the viewer may read: in words
-            return f"P{actor} {kt.decision_label(name, state.observation(actor))}"
+            order = kt.log_label(name, state.observation(actor))
+            return f"P{actor} {third_person(order) or third_person('Choose ' + order)}"
         return text
 
     def events(self, before: dict, after: dict) -> list[str]:

@@ -356,6 +356,33 @@ def decision_label(name: str, obs: dict) -> str:
     return name
 
 
+def log_label(name: str, obs: dict) -> str:
+    """The decision ``name`` as an order to the mover that starts with its verb ("Move a
+    keyple town → H3"), which the log turns into what they did ("P1 moves a keyple ...")."""
+    label = decision_label(name, obs)
+    if m := re.fullmatch(r"(\w+) = (\d)", name):
+        return f"Set the {m.group(1)} die to {m.group(2)}"
+    if m := re.fullmatch(r"dice strip (light|deep) side", name):
+        return f"Set the dice from the dice strip's {m.group(1)} side"
+    if m := re.fullmatch(r"lead (\w+) (\d): .*", name):
+        return f"Lead with the {m.group(1)} {m.group(2)}: {label.split(': ', 1)[1]}"
+    if m := re.fullmatch(r"(\w+) (\d) to mat", name):
+        return f"Put your {m.group(1)} {m.group(2)} on your mat: advance {m.group(1)}"
+    if m := re.fullmatch(r"(\w+) (\d) (left|right)", name):
+        return f"Take {m.group(1)} {m.group(2)} {m.group(3)}: {label.split(': ', 1)[1]}"
+    for pattern, order in ((r"Keyple (.*)", "Move a keyple {}"), (r"No keyple in", "Put no keyple in"),
+                           (r"No animal", "Take no animal"), (r"Market (.*)", "Activate market {}"),
+                           (r"(\d+ keyples? from .*)", "Send {}"), (r"A (.* into your barn)", "Take a {}")):
+        if m := re.fullmatch(pattern, label):
+            return order.format(*m.groups())
+    if name.startswith("headland ") or re.fullmatch(r"\w+ -> farm .*", name):
+        return (f"{'Build' if name.startswith('headland ') else 'Put'} a {label[:1].lower()}"
+                f"{label[1:]}").replace(", pay ", ", paying ")
+    if label.startswith("First "):
+        return "Choose to f" + label[1:]
+    return label
+
+
 def decision_tip(name: str, obs: dict) -> str:
     """The longer tooltip of a decision: what it costs and what it gives, in words."""
     task = obs.get("task") or {}

@@ -17,7 +17,7 @@ import boardlab
 
 from .. import board_component as bc
 from . import kitsu_text as kt
-from .base import GameUI
+from .base import GameUI, third_person
 from .kitsu_draw import (CLAN_NAME, HAND_CARD_W, TOKEN_TITLE, board_svg, card_long_name,
                          hand_card_svg)
 
@@ -373,7 +373,7 @@ class KitsuUI(GameUI):
                 return f"P{actor} puts a card face down for their partner"
             if name.endswith("with hidden"):
                 return f"P{actor} plays a card face down under the Hidden-card token"
-        return f"P{actor} {name}"
+        return f"P{actor} {kt.log_sentence(name, state.observation(actor), actor, third_person)}"
 
     def events(self, before: dict, after: dict) -> list[str]:
         out = []
@@ -382,7 +382,7 @@ class KitsuUI(GameUI):
         last = after.get("last_trick") or {}
         if after.get("tricks", 0) > before.get("tricks", 0) or (
                 new_round and last.get("cards") and last != (before.get("last_trick") or {})):
-            cards = ", ".join(f"P{c['seat']} {c.get('card') or '?'}"
+            cards = ", ".join(f"P{c['seat']} {kt.card_name(c['card']) if c.get('card') else '?'}"
                               + (" (destroyed)" if c.get("destroyed") else "")
                               for c in last.get("cards", []))
             won = last.get("winner")

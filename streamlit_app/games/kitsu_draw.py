@@ -168,8 +168,9 @@ def relation(seat: int, viewer, clans) -> str:
 
 
 def recent_seats(recent) -> set[int]:
-    """Seats that played a card among ``recent`` moves ([(actor, notation), ...])."""
-    return {a for a, name in (recent or ()) if a >= 0 and name.startswith("play ")}
+    """Seats that played a card among ``recent`` moves ([(actor, log text), ...]: "plays
+    Blue 3", or the notation "play B3")."""
+    return {a for a, name in (recent or ()) if a >= 0 and name.startswith(("play ", "plays "))}
 
 
 def _same_trick(before: dict, obs: dict) -> bool:

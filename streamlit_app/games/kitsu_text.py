@@ -254,6 +254,19 @@ def decision_label(name: str, obs: dict | None = None, seat=None) -> str:
     return name
 
 
+def log_sentence(name: str, obs: dict, actor: int, third_person) -> str:
+    """What ``actor`` did, for the log after their seat ("plays Blue 3", "destroys Orange 2
+    of P1 (opponent)"): their button's words in the third person (``third_person``: the
+    app's converter)."""
+    m = re.fullmatch(r"leader P(\d+)", name)
+    if m:
+        s = int(m.group(1))
+        return "chooses to lead the next round" if s == actor else \
+            f"chooses P{s} to lead the next round"
+    label = decision_label(name, obs, actor)
+    return third_person(label) or label
+
+
 def short_effect(card: str) -> str:
     return {"Katana": "destroys a numeral card of another player",
             "White": "inverts the colours of this trick",

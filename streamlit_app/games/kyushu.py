@@ -18,7 +18,7 @@ import dataclasses
 
 from .. import board_component as bc
 from . import kyushu_text as kt
-from .base import GameUI
+from .base import GameUI, third_person
 from .kyushu_draw import (GOLD, SEAT_COLOURS, TERRAIN_NAME, backs_svg, card_size, card_svg,
                           cell_size, col_name, face_defs, map_svg, most_fewest_text,
                           oriented_card_svg, parse_square, seat_map, table_svg)
@@ -819,7 +819,8 @@ class KyushuUI(GameUI):
                                               and not state.observation(actor)["my_turn"]["placed"]):
                 return f"P{actor} takes their Map turn (shown when everyone has placed)"
             return None
-        return f"P{actor} {name}"
+        order = kt.log_label(name)
+        return f"P{actor} {third_person(order) or third_person('Choose ' + order)}"
 
     def events(self, before: dict, after: dict) -> list[str]:
         out = []

@@ -234,6 +234,13 @@ def _box_words(frm: str) -> str:
     return f"{frm}"
 
 
+def log_label(name: str) -> str:
+    """The decision ``name`` as its button says it, an order starting with its verb, for the
+    log to tell what was done ("P0 takes card 41 from their box ...")."""
+    return decision_label(name).replace(", refill it with any card",
+                                        " (to refill it with any card)")
+
+
 def decision_label(name: str) -> str:
     """The words of a decision (``name``: its notation)."""
     m = re.fullmatch(r"province (\d)([AB])", name)

@@ -18,7 +18,7 @@ from .. import board_component as bc
 from ..current_game import play_session
 from . import nukumi_draw as nd
 from . import nukumi_text as nt
-from .base import GameUI, action_buttons, esc
+from .base import GameUI, action_buttons, esc, third_person
 
 MOD = boardlab.games.get("nukumi")
 DATA = MOD.DATA
@@ -294,7 +294,7 @@ class NukumiUI(GameUI):
             prompt = f"this round's event, {nt.round_card_name(obs['round_cards'][obs['round']])}"
         if phase == "payment":
             prompt += nt._payment_for(obs, seat)
-        st.markdown(f"<span class='nk-prompt'><b>P{seat}</b>, choose {esc(prompt)}.</span>"
+        st.markdown(f"<span class='nk-prompt'><b>P{seat}</b>, choose {esc(nt.sentence(prompt))}</span>"
                     + (f" <span style='color:#6b7080'>(then: {esc(pending)})</span>" if pending
                        else "") + GRID_CSS, unsafe_allow_html=True)
         chosen = None
@@ -378,8 +378,9 @@ class NukumiUI(GameUI):
             m = re.fullmatch(r"P(\d) draws (S-\d\d)", name)
             if m and viewer is not None and int(m.group(1)) != viewer:
                 return f"P{m.group(1)} draws a Helper"      # others' hands stay hidden
-            return name
-        return f"P{actor} {name}"
+            return nt.chance_sentence(name)
+        label = nt.log_label(name, state.observation(actor), actor)
+        return f"P{actor} {third_person(label) or third_person('Choose ' + label)}"
 
     def result_text(self, state) -> str:
         obs = state.full_observation()

@@ -36,6 +36,11 @@ def title(name: str) -> str:
     return " ".join(w[:1].upper() + w[1:] for w in name.split())
 
 
+def sentence(text: str) -> str:
+    """``text`` ended with a full stop, unless it ends with its own ("Top Form!")."""
+    return text if text.endswith((".", "!", "?")) else text + "."
+
+
 def _n(n: int, word: str, words: str | None = None) -> str:
     return f"{n} {word if n == 1 else (words or word + 's')}"
 
@@ -383,6 +388,45 @@ def square_tip(sq: dict, obs: dict | None = None) -> str:
 
 # -- decisions ---------------------------------------------------------------------------------
 _RES = "stone|wood|networking|food|gold"
+
+
+def log_label(name: str, obs: dict | None = None, seat: int | None = None) -> str:
+    """The decision ``name`` as its button says it, in full where the button is short, for
+    the log ("Sell 1 networking for 1 Coin", "Accept the event: ...")."""
+    if m := re.fullmatch(rf"sell ({_RES})", name):
+        return f"Sell 1 {m.group(1)} for 1 Coin"
+    if m := re.fullmatch(r"(accept|decline) (E-\d\d)", name):
+        r = _by_id(game_data()["round_cards"]["cards"], m.group(2))
+        what = f"the event {r['name']}" if r else "the event"
+        return (f"Accept {what} ({effects_text(r['effects']) if r else m.group(2)})"
+                if m.group(1) == "accept" else f"Decline {what}")
+    if name == "stop moving":
+        return "Stop moving"
+    label = decision_label(name, obs, seat)
+    if name in SPOT_TITLE or name == "partner action":      # "Cooking: pay ... → ..."
+        head, _, rest = label.partition(":")
+        head += "" if head.lower().endswith("action") else " action"
+        return f"Take {'the ' if name in SPOT_TITLE else ''}{head}:{rest}"
+    return label
+
+
+def chance_sentence(name: str) -> str:
+    """A chance event of the log with the names the buttons use ("P0 draws S-01" -> "P0
+    draws the Helper Tanuki"); others as they are ("P1 draws wood", "bonus die 3")."""
+    if m := re.fullmatch(r"(P\d) draws (S-\d\d)", name):
+        return f"{m.group(1)} draws the Helper {helper_name(m.group(2))}"
+    if m := re.fullmatch(r"(P\d) draws (EX-\d\d)", name):
+        return f"{m.group(1)} draws the action card {card_name(m.group(2))}"
+    if m := re.fullmatch(r"face up (S-\d\d|EX-\d\d)", name):
+        what = (f"the Helper {helper_name(m.group(1))}" if m.group(1).startswith("S")
+                else f"the action card {card_name(m.group(1))}")
+        return f"{what[0].upper()}{what[1:]} is turned face up"
+    if m := re.fullmatch(r"round card (E-\d\d)", name):
+        return f"The round card is {round_card_name(m.group(1))}"
+    if m := re.fullmatch(r"partner board (\d+) to (P\d)", name):
+        b = partner(int(m.group(1)))
+        return f"{m.group(2)} gets {b['name'] if b else 'partner board ' + m.group(1)} as partner"
+    return name
 
 
 def _payment_for(obs: dict, seat: int) -> str:

@@ -152,7 +152,8 @@ class SeatInfo:
     to_ai: bool                     # a human seat the host handed to the AI
     name: str | None
     joined: bool                    # its link has been used (or it was taken in the lobby)
-    last_seen: float | None         # unix time of its browser's last sign of life
+    last_seen: float | None         # unix time of its browser's last sign of life (None
+                                    # once joined: its player left the table)
 
     @property
     def played_by_ai(self) -> bool:

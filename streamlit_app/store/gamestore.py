@@ -235,6 +235,7 @@ class GameStore:
             raise ValueError(f"names are for seats 0-{n - 1}")
         if sess.finishing:
             raise ValueError("a table cannot start with the AI finishing the game")
+        sess.auto_forced = False    # never played here: a seat's own page does, as a click
         host = access.new_token()
         tokens = {s: access.new_token() for s, kind in enumerate(sess.seats) if kind == HUMAN}
         rows = [{"seat": s, "kind": kind, "to_ai": False,
@@ -482,8 +483,9 @@ class GameStore:
                 change["joined"] = now
             if name is not None and name != seat_rows[seat].name:
                 change["name"] = name
+            back = seat_rows[seat].last_seen is None    # it had left the table
             self._update_seat(conn, game_id, seat, last_seen=now, **change)
-            if change:                       # the others see who sits where
+            if change or back:               # the others see who sits where
                 self._touch(conn, row, self._seat_rows(conn, game_id))
         return seat
 
@@ -521,6 +523,20 @@ class GameStore:
             if role != SEAT:
                 raise AccessDenied("this is not a seat's link")
             self._update_seat(conn, game_id, seat, last_seen=self._clock())
+
+    def leave(self, game_id: str, token: str) -> None:
+        """The holder of a seat link leaves the table (its "Leave this table"): its presence
+        is cleared at once and the others' pages are told (the revision changes); the seat
+        stays its own: the link opens it again (``sit``)."""
+        check_game_id(game_id)
+        check_token(token)
+        with transaction(self.engine, write=True) as conn:
+            row = self._row(conn, game_id, lock=True)
+            role, seat = self._access(conn, row, token)
+            if role != SEAT:
+                raise AccessDenied("this is not a seat's link")
+            self._update_seat(conn, game_id, seat, last_seen=None)
+            self._touch(conn, row, self._seat_rows(conn, game_id))
 
     def lobby(self, limit: int = 50) -> list[LobbyEntry]:
         """Public tables with free human seats, newest first."""

@@ -20,6 +20,7 @@ import streamlit as st
 import boardlab
 from boardlab.streamlit_app import board_component as bc
 from boardlab.streamlit_app import common, friends_form, table_page, tables
+from boardlab.streamlit_app.table_page import FORCED_HELP, FORCED_LABEL
 from boardlab.streamlit_app.eval_bar import beside_board, hint_box
 from boardlab.streamlit_app.games import ui_for
 from boardlab.streamlit_app.games.base import search_line
@@ -210,10 +211,13 @@ def new_game_form() -> None:
     ss.setdefault("ng_seed_default", random.randrange(1, 100000))
     seed = st.number_input("Seed (same seed, same deals)", min_value=0, max_value=2**31 - 1,
                            value=ss["ng_seed_default"], step=1, key="ng_seed")
+    forced = st.toggle(FORCED_LABEL, value=True, key="ng_forced", help=FORCED_HELP)
     friends = friends_form.options(ui, game, seats)      # None: on this screen
     if st.button("Create the table" if friends else "Start new game", type="primary",
                  key="ng_start"):
-        sess = PlaySession(game=game, seats=seats, preset=preset, seed=int(seed))
+        # at a table, each seat's own page plays its forced moves (table_page.play_forced)
+        sess = PlaySession(game=game, seats=seats, preset=preset, seed=int(seed),
+                           auto_forced=forced and not friends)
         friends_form.start(sess, friends) if friends else open_game(sess)
 
 
@@ -397,7 +401,7 @@ def table(show_all: bool, eval_on: bool = False, iterations: int = ANALYSIS_CHOI
     elif gated:
         status_line(status, f"<b>{ui.seat_name(p, n)}</b> to move.")
     elif sess.is_human_turn():
-        status_line(status, f"<b>Your turn</b> — you play {ui.seat_name(p, n)}")
+        status_line(status, f"<b>Your turn</b> — you play {tables.seat_html(ui, p, n)}")
     else:
         status_line(status, f"{ui.seat_name(p, n)} to move (AI)…")
     changes = (common.changes_since(sess, viewer) if viewer is not None
@@ -425,7 +429,8 @@ def table(show_all: bool, eval_on: bool = False, iterations: int = ANALYSIS_CHOI
             if st.button("Play again with the same seats", key="play_again", type="primary"):
                 common.set_play_session(PlaySession(game=sess.game, seats=list(sess.seats),
                                                     preset=sess.preset,
-                                                    seed=random.randrange(1, 100000)))
+                                                    seed=random.randrange(1, 100000),
+                                                    auto_forced=sess.auto_forced))
                 st.rerun()
     elif gated:
         with input_slot:

@@ -13,6 +13,7 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from boardlab.streamlit_app.games.base import third_person  # noqa: E402
 from test_app_kitsu_board import katana_state  # noqa: E402
 from test_app_kyushu import map_state  # noqa: E402
 from test_browser import browser, server, settle, shots  # noqa: E402,F401
@@ -83,7 +84,7 @@ def test_kitsu_card_clicked_in_the_hand_desktop_and_phone(browser, server, shots
                for b in boxes)
     card = legal.last
     assert card.get_attribute("aria-label").startswith("Play ")   # "Play Blue 3"
-    move = "play " + card.get_attribute("data-place").split("-", 1)[1]   # place "h2-B3"
+    move = third_person(card.get_attribute("aria-label"))    # "plays Blue 3" in the log
     card.hover()
     page.screenshot(path=str(shots / "board-01-kitsu-hand.png"), full_page=True)
     card.click()
@@ -116,7 +117,7 @@ def test_katana_target_clicked_on_the_table(browser, server, shots):
     page.screenshot(path=str(shots / "board-03-katana-target.png"), full_page=True)
     key = key_of(target)
     target.click()
-    wait_log(page, rf"P{me} katana #\d P{partner} ")
+    wait_log(page, rf"P{me} destroys .* of P{partner} ")
     page.locator(f".{key}").wait_for(state="detached", timeout=30000)   # the decision is gone
     settle(page)
     page.screenshot(path=str(shots / "board-04-katana-done.png"), full_page=True)
@@ -158,7 +159,7 @@ def test_kyushu_card_placed_by_clicking_the_map(browser, server, shots):
     page.screenshot(path=str(shots / "board-06-kyushu-rotated.png"), full_page=True)
     key = key_of(square)
     square.click()
-    wait_log(page, rf"P{me} place {card} {rotation} at {where} over")
+    wait_log(page, rf"P{me} places card {card} {rotation} at {where} \(over\)")
     page.locator(f".{key}").wait_for(state="detached", timeout=30000)
     settle(page)
     page.screenshot(path=str(shots / "board-07-kyushu-placed.png"), full_page=True)

@@ -318,7 +318,7 @@ def test_keyside_a_player_leaves_and_the_host_hands_the_seat_to_the_ai(browser, 
         if mover == 2 and not left:                     # P2 decides once, then leaves
             ctxs[2].close()
             left = True
-    assert left and "Waiting for <b>P2" in pages[0].content()
+    assert left and waiting_for_p2(pages[0])
     check_keyside_dice(pages[0], app_store, gid, 0)
     pages[0].screenshot(path=str(shots / "table-05-keyside-waiting.png"), full_page=True)
     before = log_text(pages[1])
@@ -338,12 +338,17 @@ def test_keyside_a_player_leaves_and_the_host_hands_the_seat_to_the_ai(browser, 
         ctx.close()
 
 
+def waiting_for_p2(page) -> bool:
+    status = page.locator(".bl-tstatus")
+    return bool(status.count()) and status.first.inner_text().startswith("Waiting for P2")
+
+
 def next_mover_or_waiting(pages, host):
     for _ in range(600):
         for i, page in enumerate(pages):
             if decision(page).count():
                 return i
-        if "Waiting for <b>P2" in host.content():
+        if waiting_for_p2(host):
             settle(host)
             if not any(decision(p).count() for p in pages):
                 return None
@@ -404,7 +409,9 @@ def test_bad_links_are_refused_without_any_state(browser, server, app_store):
     forged = t.seat_tokens[0][:-1] + ("A" if t.seat_tokens[0][-1] != "A" else "B")
     for url, says in ((link(server, gid, forged), "not one of this table's"),
                       (link(server, gid, "short"), "malformed"),
-                      (link(server, "nosuchgame123", t.seat_tokens[0]), "no such table")):
+                      (link(server, "nosuchgame123", t.seat_tokens[0]), "no such table"),
+                      (link(server, gid, t.seat_tokens[0], "x"), "open the host's page"),
+                      (link(server, gid, None, t.seat_tokens[1]), "open the host's page")):
         ctx = browser.new_context(viewport=VIEWPORT)
         page = ctx.new_page()
         page.goto(url)
@@ -412,6 +419,7 @@ def test_bad_links_are_refused_without_any_state(browser, server, app_store):
         settle(page)
         html = page.content()
         assert not page.locator(".st-key-play_log").count()
+        assert not page.get_by_text("Host: links, seats and settings").count()
         assert not any(shows(html, c) for c in hand if CARD.match(c))
         ctx.close()
 
