@@ -168,12 +168,14 @@ def play_click(link, view):
 
 def play_forced(link, view):
     """This seat's decisions with one legal choice, played by its own page (when its
-    player keeps the setting on) as a click on that choice would be: the others learn
-    nothing a click would not tell them. Returns the view to draw."""
+    player keeps the setting on) as a click on that choice would be, when the others know
+    it is forced (else its speed would tell them: it waits for the click). Returns the view
+    to draw."""
     ss = st.session_state
     ss.setdefault(FORCED_KEY, ss.get("ng_forced", True))
     for _ in range(50):                 # a chain of forced steps; never an endless loop
-        if not (ss[FORCED_KEY] and view.my_turn and len(view.legal) == 1):
+        if not (ss[FORCED_KEY] and view.my_turn and len(view.legal) == 1
+                and ui_for(view.game).forced_is_public(view.state, view.seat)):
             break
         if tables.act("play that", common.game_store().apply, link.game_id, link.seat_token,
                       view.version, view.legal[0][0]) is None:

@@ -276,6 +276,76 @@ def test_a_seats_page_plays_its_forced_move_and_only_its_log_says_forced(tmp_pat
         game_store.clear()
 
 
+def kitsu_forced_in_secret(store):
+    """A Kitsu table of two humans played with seeded random choices (each seat clicking
+    from its own view) until the seat to move has one legal choice that the other seat
+    cannot know is forced (it follows a colour with its only card of it): (table, seat)."""
+    from boardlab.streamlit_app.games import ui_for
+    for seed in range(20):
+        sess = PlaySession(game=boardlab.make("kitsu", players=2), seats=[HUMAN, HUMAN],
+                           preset="Beginner", seed=seed, auto_forced=False)
+        t = store.create_table(sess)
+        rng = __import__("random").Random(seed)
+        while (seat := store.view(t.game_id).to_move) >= 0:
+            mine = store.view(t.game_id, t.seat_tokens[seat])
+            if len(mine.legal) == 1 and not ui_for("kitsu").forced_is_public(mine.state, seat):
+                return t, seat
+            store.apply(t.game_id, t.seat_tokens[seat], mine.version, rng.choice(mine.legal)[0])
+    raise AssertionError("no decision forced in secret in 20 games")
+
+
+def test_a_move_forced_in_secret_waits_for_its_click_at_a_table(tmp_path, monkeypatch):
+    """Played at once, it would tell the other seat that it was forced (a seat's only card
+    of the colour it must follow): the page waits for the click, as for any choice."""
+    from boardlab.streamlit_app.common import game_store
+    from boardlab.streamlit_app.store import GameStore
+    monkeypatch.setenv("BOARDLAB_DATA_DIR", str(tmp_path))
+    monkeypatch.setenv("BOARDLAB_LIVE", "poll")
+    game_store.clear()
+    store = GameStore(tmp_path)
+    try:
+        t, seat = kitsu_forced_in_secret(store)
+        waiting = store.view(t.game_id, t.seat_tokens[seat])
+        at = table_app(t.game_id, seat=t.seat_tokens[seat])
+        assert at.toggle(key="tbl_forced").value is True
+        assert store.view(t.game_id).version == waiting.version      # not played
+    finally:
+        store.close()
+        game_store.clear()
+
+
+def test_a_forced_move_is_public_when_every_world_of_the_others_forces_it_too():
+    from boardlab.streamlit_app.games import ui_for
+    kinds = {}
+    for name, players in (("kitsu", 2), ("kitsu", 4), ("kyushu", 2), ("keyside", 2)):
+        ui = ui_for(name)
+        for g in range(4):
+            state = boardlab.make(name, players=players, seed=g).new_initial_state()
+            rng = __import__("random").Random(g)
+            while not state.is_terminal():
+                p = state.current_player
+                if p < 0:
+                    state.apply(rng.choice([a for a, _ in state.chance_outcomes()]))
+                    continue
+                legal = list(state.legal_actions())
+                if len(legal) == 1:
+                    public = ui.forced_is_public(state.determinize(p, 99), p)
+                    worlds = [state.determinize(o, 1000 + k) for o in range(players) if o != p
+                              for k in range(8)]
+                    forced_there = all(w.current_player == p and len(w.legal_actions()) == 1
+                                       for w in worlds)
+                    dice = name == "keyside" and state.observation(p)["phase"] == "dice"
+                    # never public where the true worlds of the others show a choice
+                    assert public or not forced_there or dice
+                    if not dice:
+                        assert not (public and not forced_there), (name, state.history)
+                    kinds[name, public] = kinds.get((name, public), 0) + 1
+                state.apply(rng.choice(legal))
+    # both kinds are met: the test reads the forced moves that are secret and those that are not
+    assert all(kinds.get((n, b)) for n in ("kitsu", "kyushu", "keyside") for b in (True, False)
+               if (n, b) != ("keyside", False)), kinds
+
+
 def test_the_new_game_form_has_the_forced_moves_switch_on_by_default():
     at = app()
     assert at.toggle(key="ng_forced").value is True

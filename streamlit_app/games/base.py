@@ -78,6 +78,9 @@ class Changes:
         return bool(self.moves)
 
 
+FORCED_WORLDS = 8     # worlds per other seat in which a forced move must be forced too
+
+
 class GameUI:
     """Generic UI for any game of the registry."""
     name = ""
@@ -138,6 +141,16 @@ class GameUI:
         st.markdown(f"**{self.seat_name(state.current_player, state.game.num_players)}**, "
                     "choose a move:")
         return action_buttons(state, legal, key, ui=self, hint=hint)
+
+    def forced_is_public(self, state, seat: int) -> bool:
+        """Whether every other seat knows that ``seat``'s decision in ``state`` (the world
+        as ``seat`` knows it) has one legal choice. A table plays a forced move at once only
+        then: played at once, it tells the others it was forced, which for a card that
+        follows the lead with a seat's only card of that colour is the seat's secret. Read
+        from worlds each other seat thinks possible (a function of ``seat``'s knowledge)."""
+        return all(w.current_player == seat and len(w.legal_actions()) == 1
+                   for other in range(state.game.num_players) if other != seat
+                   for w in (state.determinize(other, k) for k in range(FORCED_WORLDS)))
 
     def decision_label(self, state, action: int) -> str:
         """The text of the button for ``action``, naming its effect (default: notation)."""

@@ -381,6 +381,15 @@ class KeysideUI(GameUI):
                 + (f"<div>Your dice left: {dice}</div>" if dice else "") + "</div>")
 
     # -- log --------------------------------------------------------------------------------
+    def forced_is_public(self, state, seat: int) -> bool:
+        # A seat's last secret die is forced, and everyone counts the dice it has set (one
+        # hidden step each); the worlds of the others restart its setting, so ask them only
+        # about the other decisions.
+        obs = state.observation(seat)
+        if obs["phase"] == "dice" and (obs.get("task") or {}).get("kind", "dice") == "dice":
+            return True
+        return super().forced_is_public(state, seat)
+
     def log_text(self, state, action: int, actor: int, viewer):
         if actor < 0:           # chance is public in Keyside; the set-up is on the board
             if state.full_observation()["phase"] == "setup":
