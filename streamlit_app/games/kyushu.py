@@ -492,8 +492,8 @@ class KyushuUI(GameUI):
             return [f"c{action}"]
         return []
 
-    def how_to_play(self) -> str:
-        return kt.HOW_TO_PLAY
+    def how_to_play(self, params: dict | None = None) -> str:
+        return kt.how_to_play(params)
 
     def _decide(self, state, obs, key, hint, narrow):
         legal = [int(a) for a in state.legal_actions()]

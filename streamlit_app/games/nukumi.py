@@ -221,8 +221,8 @@ class NukumiUI(GameUI):
     def seat_colour(self, seat: int, players: int) -> str:
         return SEAT_COLOURS[seat % len(SEAT_COLOURS)]
 
-    def how_to_play(self) -> str:
-        return nt.HOW_TO_PLAY
+    def how_to_play(self, params: dict | None = None) -> str:
+        return nt.how_to_play(params)
 
     # -- drawing ----------------------------------------------------------------------------
     def board(self, obs: dict, key: str = "board", viewer=None, changes=None) -> None:

@@ -466,7 +466,7 @@ def top_bar(sess, ui):
         f"({AI_PRESETS[sess.preset][1]})")
     with st.container(horizontal=True, vertical_alignment="center", key="play_bar", gap="small"):
         with st.popover("How to play", icon=":material/help:", key="play_howto"):
-            st.markdown(ui.how_to_play())
+            st.markdown(ui.how_to_play(sess.game.params))
         with st.popover("New game", icon=":material/add_circle:", key="play_new"):
             new_game_form()
         with st.popover("Load", icon=":material/upload_file:", key="play_load"):
