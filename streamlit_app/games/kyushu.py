@@ -570,7 +570,8 @@ class KyushuUI(GameUI):
             bc.claim("kyushu-map")          # the board, drawn after, leaves this map out
         with (kept[0] if kept else st.container()):
             clicked = bc.board(places, svg, key=f"{key}-kysq", max_width=svg_width(svg),
-                               note="Lit squares can be chosen: hover to read, click to choose.")
+                               note="Lit squares can be chosen: hover (or tap once) to read, click "
+                                    "(or tap again) to choose.")
         chosen = bc.pick(clicked, actions)
         if rest:
             label = traveler_label if obs["phase"].startswith("traveler") else None
@@ -628,8 +629,10 @@ class KyushuUI(GameUI):
         others = {a: nm for a, nm in names.items()
                   if a not in table.values() and not nm.startswith("place ")}
         card = obs["selected"][seat]
-        st.markdown(f"**Map phase:** click a lit square of your map for card **{card}**'s "
-                    "top-left corner (hover to preview).")
+        # worded for a mouse and a touch screen alike (a first tap previews, a second places)
+        st.markdown(f"**Map phase:** choose a lit square of your map for card **{card}**'s "
+                    "top-left corner: hover it or tap it once to preview, click it or tap it "
+                    "again to place.")
         chosen_orient, base = None, state
         if phase == "map" and table:
             rot_key, layer_key = f"{key}_ky_rot", f"{key}_ky_layer"
@@ -676,8 +679,9 @@ class KyushuUI(GameUI):
             with (kept[0] if kept else st.container()):
                 clicked = bc.board(places, svg, key=f"{key}-kymap-{chosen_orient}",
                                    max_width=svg_width(svg),
-                                   note=f"{len(actions)} lit squares: hover one to see card {card} "
-                                        "there and the points it makes; click to place it.")
+                                   note=f"{len(actions)} lit squares: hover or tap one to see card "
+                                        f"{card} there and the points it makes; click it or "
+                                        "tap it again to place it.")
             pick = bc.pick(clicked, actions)
             if pick is not None:
                 result = [chosen_orient, pick] if chosen_orient is not None else pick
