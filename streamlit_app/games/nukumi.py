@@ -499,11 +499,12 @@ _GROUPS = [("Actions", re.compile(r"mining|logging|planning|cooking|gold mining|
            ("", re.compile(r".*"))]
 
 
-# Four buttons to a row wrap their labels instead of cutting them. A phone: the town drawn
+# Button labels wrap between words only, never inside one. A phone: the town drawn
 # smaller, the prompt and the decision panel's buttons compact (smaller, closer, the group
 # titles left to the tooltips), so that every choice follows the town in the first screen.
 # Sent with the prompt, and with the idle input (the town keeps its size while others move).
-GRID_CSS = ("<style>[class*='-nkgrid'] button p { white-space: normal; overflow-wrap: break-word; }"
+GRID_CSS = ("<style>[class*='-nkgrid'] button p { white-space: normal; overflow-wrap: normal;"
+            " word-break: normal; hyphens: none; }"
             "@media (max-width: 640px) {"
             ".nk-prompt { font-size: .9rem; }"
             "[class*='-town'] .blb-stage, [class*='-nktown'] .blb-stage {"
@@ -513,6 +514,19 @@ GRID_CSS = ("<style>[class*='-nkgrid'] button p { white-space: normal; overflow-
             "[class*='-nkgrid'] button p { font-size: .82rem; line-height: 1.15; }"
             "[class*='-nkgrid'] [data-testid='stCaptionContainer'] { display: none; }"
             "}</style>")
+
+
+def _flow_buttons(state, actions, key: str, ui, hint=None):
+    """Buttons side by side, each as wide as its words, on as many rows as they need: four
+    fixed columns in the desktop's decision panel split "Prospec|tor" inside the word."""
+    chosen = None
+    with st.container(horizontal=True, gap="small", key=f"{key}-flow"):
+        for a in actions:
+            if st.button(ui.decision_label(state, a), key=f"{key}_act_{a}", width="content",
+                         help=ui.decision_tip(state, a) or None,
+                         type="primary" if a == hint else "secondary"):
+                chosen = a
+    return chosen
 
 
 def _grouped_buttons(state, actions, key: str, ui=None, hint=None, routes=None):
@@ -537,13 +551,12 @@ def _grouped_buttons(state, actions, key: str, ui=None, hint=None, routes=None):
                 continue
             if title:
                 st.caption(title)
-            if i == 1:
-                columns = 4 if free else 2
+            if i == 1:                  # end turn and the free actions: many, short
+                clicked = _flow_buttons(state, group, f"{key}-g{i}", ui, hint)
             else:
                 wide = any(len(ui.decision_label(state, a)) > 22 for a in group) if ui else False
-                columns = 1 if wide else 2
-            clicked = action_buttons(state, group, f"{key}-g{i}", columns=columns, ui=ui,
-                                     hint=hint)
+                clicked = action_buttons(state, group, f"{key}-g{i}", columns=1 if wide else 2,
+                                         ui=ui, hint=hint)
             if clicked is not None:             # action 0 (mining) is a choice too
                 chosen = clicked
     return chosen
