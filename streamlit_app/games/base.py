@@ -105,6 +105,11 @@ class GameUI:
     def seat_name(self, seat: int, players: int) -> str:
         return f"P{seat}"
 
+    def header_note(self, obs: dict) -> str:
+        """A line for the page's header from ``obs`` (the viewer's observation): what the
+        game line does not say, such as a solo mode and how far it has got. Markdown."""
+        return ""
+
     def how_to_play(self, params: dict | None = None) -> str:
         """Markdown for someone who never saw the rulebook: the goal, a turn, how it ends, for
         the game's configuration (``params``, the game's parameters; None: every one)."""

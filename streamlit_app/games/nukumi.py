@@ -253,7 +253,7 @@ class NukumiUI(GameUI):
         more = st.expander("Partner boards, bags, Helpers and cards on offer", expanded=False,
                            key=f"{key}-nkmore", on_change="rerun")
         if more.open is False:
-            return self._solo_line(obs)
+            return
         tabs = more.tabs(names)
         for tab, p in zip(tabs, order):
             with tab:
@@ -267,16 +267,20 @@ class NukumiUI(GameUI):
                          max_width=nd.TOWN_W)
             else:
                 st.caption("No cards left on offer.")
-        self._solo_line(obs)
 
-    @staticmethod
-    def _solo_line(obs: dict) -> None:
+    def header_note(self, obs: dict) -> str:
+        """The solo mode and how far it has got, in the header (the first screen)."""
         if obs.get("solo") == "score attack":
-            st.caption(f"Score Attack: NPCs on {', '.join(obs.get('npcs') or [])}; "
-                       f"{len(obs.get('npc_cubes') or [])} cubes placed")
-        elif obs.get("solo") == "chasing":
-            st.caption("Chasing Nukumaru: caught on "
-                       f"{', '.join(obs.get('nukumaru_cubes') or []) or 'none yet'}")
+            cubes = len(obs.get("npc_cubes") or [])
+            return (f"Solo: **Score Attack** — NPCs on {', '.join(obs.get('npcs') or [])}; "
+                    f"{cubes} cube{'' if cubes == 1 else 's'} placed")
+        if obs.get("solo") == "chasing":
+            caught = obs.get("nukumaru_cubes") or []
+            return (f"Solo: **Chasing Nukumaru** — caught on {', '.join(caught) or 'none yet'} "
+                    f"({len(caught)} of 6)")
+        if obs.get("players") == 1:
+            return "Solo: no solo mode (the plain 1-player game)"
+        return ""
 
     # -- input ------------------------------------------------------------------------------
     def move_input(self, state, obs: dict, key: str, hint=None):
