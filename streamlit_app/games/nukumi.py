@@ -503,12 +503,14 @@ _GROUPS = [("Actions", re.compile(r"mining|logging|planning|cooking|gold mining|
            ("", re.compile(r".*"))]
 
 
-# Button labels wrap between words only, never inside one. A phone: the town drawn
-# smaller, the prompt and the decision panel's buttons compact (smaller, closer, the group
-# titles left to the tooltips), so that every choice follows the town in the first screen.
-# Sent with the prompt, and with the idle input (the town keeps its size while others move).
+# Button labels wrap between words only, never inside one. A phone: the town in a box of its
+# size at 300 px wide (the board component zooms it in the box, its text readable), the
+# prompt and the decision panel's buttons compact (smaller, closer, the group titles left to
+# the tooltips), so that every choice follows the town in the first screen. Sent with the
+# prompt, and with the idle input.
 GRID_CSS = ("<style>[class*='-nkgrid'] button p { white-space: normal; overflow-wrap: normal;"
             " word-break: normal; hyphens: none; }"
+            "[class*='-nkgrid'] [class*='-flow'] { flex-wrap: wrap !important; }"
             "@media (max-width: 640px) {"
             ".nk-prompt { font-size: .9rem; }"
             "[class*='-town'] .blb-stage, [class*='-nktown'] .blb-stage {"

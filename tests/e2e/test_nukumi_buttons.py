@@ -1,8 +1,8 @@
 """Nukumi's decision panel and header in a real browser (Chromium) at 1440x900: no decision
-button breaks a word across two lines ("Sansuk|e"), nor lets a word out of the button, over the
-first thirty decisions of a seeded 2-player game; a solo game names its mode and its progress
-("caught on …") in the header, in the first screen, and the header follows a catch made by a
-click (a rerun of the table alone). Screenshots go to test-output/e2e/.
+button breaks a word across two lines ("Sansuk|e"), nor lets a word out of the button or the
+screen, over the first thirty decisions of a seeded 2-player game (at 390x844 too); a solo
+game names its mode and its progress ("caught on …") in the header, in the first screen, and
+the header follows a catch made by a click (a rerun of the table alone). Screenshots go to test-output/e2e/.
 
 The browser and the app server are test_browser.py's session fixtures."""
 import random
@@ -10,6 +10,7 @@ import sys
 from pathlib import Path
 
 import numpy as np
+import pytest
 
 import boardlab
 from boardlab.streamlit_app.games import ui_for
@@ -22,6 +23,7 @@ from test_board_clicks import load_game  # noqa: E402
 from test_browser import browser, server, settle, shots  # noqa: E402,F401
 
 DESKTOP = {"width": 1440, "height": 900}
+PHONE = {"width": 390, "height": 844}
 
 # Each word of each decision button's text: the boxes of its characters (Range.getClientRects)
 # on one line, and inside the button. Returns the faults found.
@@ -47,6 +49,8 @@ BROKEN_WORDS_JS = r"""
         if (tops.size > 1) out.push(`"${label}": "${m[0]}" broken over ${tops.size} lines`);
         if (rects.some(x => x.left < box.left - 1 || x.right > box.right + 1))
           out.push(`"${label}": "${m[0]}" runs out of the button`);
+        if (rects.some(x => x.right > window.innerWidth + 1))
+          out.push(`"${label}": "${m[0]}" runs out of the screen`);
       }
     }
   }
@@ -56,8 +60,9 @@ BROKEN_WORDS_JS = r"""
 BUTTONS = '[class*="-nkgrid"] button'
 
 
-def test_no_decision_button_breaks_a_word(browser, server, shots):
-    ctx = browser.new_context(viewport=DESKTOP)
+@pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["desktop", "phone"])
+def test_no_decision_button_breaks_a_word(browser, server, shots, viewport):
+    ctx = browser.new_context(viewport=viewport)
     page = ctx.new_page()
     page.goto(server + "/")
     page.get_by_role("button", name="Start new game").wait_for(timeout=30000)
@@ -81,9 +86,9 @@ def test_no_decision_button_breaks_a_word(browser, server, shots):
         if found:
             problems += [f"ply {ply}: {f}" for f in found]
             worst = worst or ply
-            page.screenshot(path=str(shots / "nukumi-buttons-broken.png"))
+            page.screenshot(path=str(shots / f"nukumi-buttons-broken-{viewport['width']}.png"))
         if count >= 8 and worst is None:
-            page.screenshot(path=str(shots / "nukumi-buttons-1440.png"))
+            page.screenshot(path=str(shots / f"nukumi-buttons-{viewport['width']}.png"))
         # the panel's buttons first (they are what this test reads), the town now and then
         buttons = [i for i, c in enumerate(choices) if not c["place"]
                    and not c["name"].startswith(("End turn", "Pass"))]
