@@ -262,8 +262,9 @@ PHONE_CSS = """<style>
     gap: .5rem; }
   div[class*="_kymine"] [data-testid="stColumn"] { min-width: 0 !important; width: auto !important; }
   div[class*="_kymine"] [data-testid="stColumn"]:first-child { flex: 1 1 0 !important; }
-  /* two of a phone's hand cards (52 px) side by side */
-  div[class*="_kymine"] [data-testid="stColumn"]:last-child { flex: 0 0 104px !important; }
+  /* the hand beside the map: its cards in a row that scrolls sideways, each as wide as its
+     smallest text (a factory's digit) needs to read at 10 px (the board component sees to it) */
+  div[class*="_kymine"] [data-testid="stColumn"]:last-child { flex: 0 0 112px !important; }
   div[class*="_kymine"] .blb-note { white-space: nowrap; overflow: hidden;
     text-overflow: ellipsis; }
 }
