@@ -301,7 +301,13 @@ CSS = """
 .blb-piece.blb-mark-hint .blb-piece-cap { color: #6d28d9; font-weight: 700; }
 .blb-sent .blb-place, .blb-sent .blb-piece { pointer-events: none; }
 .blb-sent { opacity: .75; transition: opacity .2s; }
+.blb-scroll.blb-zoomed, .blb-pieces.blb-zoomed { overflow: auto; overscroll-behavior: contain;
+  -webkit-overflow-scrolling: touch; border-radius: 6px; box-shadow: inset 0 0 0 1px #d6d9e0; }
+.blb-scroll.blb-zoomed > .blb-stage { max-width: none !important; }
+.blb-pieces.blb-zoomed { flex-wrap: nowrap; padding: 6px 4px 2px; }
+.blb-pieces.blb-zoomed > .blb-slot { flex: 0 0 auto; }
 @media (max-width: 640px) {
+  .blb-phone-hide { display: none; }    /* a drawing's labels too small to read on a phone */
   .blb-pieces { gap: 5px; }
   .blb-slot { width: var(--blb-piece-w-phone, 52px); }
   .blb-piece-cap { font-size: .65rem; }
@@ -414,6 +420,54 @@ function animate(root, data, svg, pieceOf) {
 // --- tooltips: hover or focus; on a touch screen a first tap shows, a second one plays -------
 const touchOnly = () => !!(window.matchMedia && window.matchMedia("(hover: none)").matches);
 
+// --- a phone reads the board without tapping: no text of a drawing under PHONE_MIN_PX --------
+// A board whose smallest text would render smaller is drawn larger (a zoom) in a box of the
+// size the board had, which scrolls both ways (the page around keeps its layout); pieces
+// (cards) are drawn wider in one row that scrolls sideways.
+const PHONE_MIN_PX = 10;
+const phone = () => !!(window.matchMedia && window.matchMedia("(max-width: 640px)").matches);
+function smallestText(el) {         // the smallest rendered font size (CSS px) of its SVG text
+  let min = Infinity;
+  for (const t of el.querySelectorAll("svg text")) {
+    if (!t.textContent.trim() || !t.getClientRects().length) continue;   // hidden: not read
+    const m = t.getScreenCTM(), size = parseFloat(getComputedStyle(t).fontSize);
+    const px = m ? size * Math.hypot(m.c, m.d) : 0;
+    if (px > 0) min = Math.min(min, px);
+  }
+  return min;
+}
+function zoomBoard(root, scroller, stage) {
+  const { width, height } = stage.getBoundingClientRect();
+  const min = smallestText(stage);
+  if (!phone() || !(width > 0) || !(min < PHONE_MIN_PX)) return;
+  scroller.style.height = Math.round(height) + "px";
+  stage.style.width = Math.ceil(width * (PHONE_MIN_PX + .3) / min) + "px";
+  scroller.classList.add("blb-zoomed");
+  const kept = root.__blbScroll;       // where the player had scrolled it, else a lit place
+  if (kept) {
+    scroller.scrollLeft = kept[0];
+    scroller.scrollTop = kept[1];
+  } else {
+    const lit = stage.querySelector(".blb-place");
+    if (lit) {
+      scroller.scrollLeft = lit.offsetLeft + lit.offsetWidth / 2 - scroller.clientWidth / 2;
+      scroller.scrollTop = lit.offsetTop + lit.offsetHeight / 2 - scroller.clientHeight / 2;
+    }
+  }
+  scroller.addEventListener("scroll", () => {
+    root.__blbScroll = [scroller.scrollLeft, scroller.scrollTop];
+  }, { passive: true });
+}
+function zoomPieces(row) {
+  const first = row.querySelector(".blb-slot");
+  const width = first ? first.getBoundingClientRect().width : 0;
+  const min = smallestText(row);
+  if (!phone() || !(width > 0) || !(min < PHONE_MIN_PX)) return;
+  row.style.setProperty("--blb-piece-w-phone",
+                        Math.ceil(width * (PHONE_MIN_PX + .3) / min) + "px");
+  row.classList.add("blb-zoomed");
+}
+
 export default function (component) {
   const { data, setTriggerValue, parentElement } = component;
   let root = parentElement.querySelector(":scope > .blb");
@@ -478,7 +532,7 @@ export default function (component) {
       if (clickable) { hideTip(); send(p.id); }
     });
   };
-  let svg = null;
+  let svg = null, scroller = null, pieces = null;
   const pieceEls = {};
 
   if (data.svg) {
@@ -486,7 +540,10 @@ export default function (component) {
     stage.className = "blb-stage";
     if (data.max_width) stage.style.maxWidth = data.max_width + "px";
     stage.innerHTML = data.svg;
-    root.appendChild(stage);
+    scroller = document.createElement("div");
+    scroller.className = "blb-scroll";
+    scroller.appendChild(stage);
+    root.appendChild(scroller);
     svg = stage.querySelector("svg");
     const vb = svg && svg.viewBox && svg.viewBox.baseVal;
     const overlay = document.createElementNS(SVGNS, "g");
@@ -600,11 +657,14 @@ export default function (component) {
       row.appendChild(slot);
     }
     root.appendChild(row);
+    pieces = row;
   }
   if (idle || places.some((p) => p.note)) root.appendChild(note);
   root.appendChild(tip);
   const away = (ev) => { if (armed && !armed.contains(ev.target)) hideTip(); };
   document.addEventListener("pointerdown", away, true);
+  if (scroller) zoomBoard(root, scroller, scroller.firstElementChild);
+  if (pieces) zoomPieces(pieces);
   requestAnimationFrame(() => animate(root, data, svg, (id) => pieceEls[id]));
   return () => {
     if (timer) clearTimeout(timer);

@@ -125,7 +125,7 @@ def test_score_attack_page_shows_map_tracks_bag_and_npcs():
     assert "Nukumaru is here" in tips[obs["nukumaru"]]
     for i, sq in enumerate(obs["npcs"]):
         assert f"NPC {i + 1}" in tips[sq]
-    assert any(c.value.startswith("Score Attack: NPCs on") for c in at.caption)
+    assert any("Solo: **Score Attack** — NPCs on" in c.value for c in at.caption)   # the header
     assert not boards(at, "-nkseat")            # folded: not drawn
     open_more(at)
     seat = board_data(at, "-nkseat0")

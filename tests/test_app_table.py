@@ -104,10 +104,12 @@ def test_marks_ring_the_best_move_and_an_arrow_joins_its_two_places():
 
 def test_how_to_play_panel_and_generic_text():
     at = app()
-    start_game(at, seed=3)
+    sess = start_game(at, seed=3)
     texts = [m.value.strip() for m in at.markdown]     # st.markdown strips its body
     from boardlab.streamlit_app.games import ui_for
-    assert ui_for("kitsu").how_to_play().strip() in texts
+    # the panel of this game's configuration (2 players: the draw after each trick)
+    assert ui_for("kitsu").how_to_play(sess.game.params).strip() in texts
+    assert "draws 2 cards" in ui_for("kitsu").how_to_play(sess.game.params)
     assert "Rules" in GameUI("somegame").how_to_play()
 
 

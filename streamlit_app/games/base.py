@@ -113,8 +113,14 @@ class GameUI:
     def seat_name(self, seat: int, players: int) -> str:
         return f"P{seat}"
 
-    def how_to_play(self) -> str:
-        """Markdown for someone who never saw the rulebook: the goal, a turn, how it ends."""
+    def header_note(self, obs: dict) -> str:
+        """A line for the page's header from ``obs`` (the viewer's observation): what the
+        game line does not say, such as a solo mode and how far it has got. Markdown."""
+        return ""
+
+    def how_to_play(self, params: dict | None = None) -> str:
+        """Markdown for someone who never saw the rulebook: the goal, a turn, how it ends, for
+        the game's configuration (``params``, the game's parameters; None: every one)."""
         return (f"**{self.title or self.name}** has no short guide in the app yet: the "
                 "**Rules** page has the rules as implemented.\n\n"
                 "**At the table:** when it is your turn, your choices are lit on the board and "

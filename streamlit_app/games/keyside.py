@@ -367,8 +367,8 @@ class KeysideUI(GameUI):
     def seat_colour(self, seat: int, players: int) -> str:
         return ["#868e96", "#343a40", "#a0522d", "#e64980"][seat % 4]
 
-    def how_to_play(self) -> str:
-        return kt.HOW_TO_PLAY
+    def how_to_play(self, params: dict | None = None) -> str:
+        return kt.how_to_play(params)
 
     def idle_input(self, obs: dict, viewer: int, key: str | None = None) -> str:
         """While the others move: the viewer's own dice, inert (no widget)."""

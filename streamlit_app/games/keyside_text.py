@@ -495,28 +495,86 @@ def decision_tip(name: str, obs: dict) -> str:
 HOW_TO_PLAY = """\
 **Goal.** Over three years, send your keyples (little workers) into the island's harbours, build,
 farm and trade. At the end each keyple in a harbour scores that harbour's **scoring tile**
-(e.g. "2 fish = 3 points"), plus your buildings, headlands, skill tiles and fields. Most points wins.
-In the **solo** game you win against Keytoma with 120 points and 2 of the 3 beacons lit.
+(e.g. "2 fish = 3 points"), plus your buildings, gems, headlands, skill tiles and the forest,
+quarry and wheat fields you hold. Most points wins; a tie shares the win.
+
+**Set-up.** Each player has 6 keyples in the town (the middle of the island) and 12 in the store
+on their mat; the boats start at set harbours, each with 6 sailors, one of each colour.
 
 **A year.** Everyone first sets their six coloured dice in secret (each value 1–6 once), then the
 dice are revealed. Taking turns:
-- **While you have dice**, play one: pick a die and click the harbour its **boat** sails to (up to
-  the die's value, either way, to a harbour without a boat or sailor). Your die lands there, the
-  others may **follow** with a lower or equal die of that colour, you **advance that colour's
-  track** on your mat (each level gives something: wheat, animals, keyples, fish, gems, headlands)
-  and you may **move a keyple** (up to 3 roads) into the harbour. Or put the die on your mat to
-  just advance the track.
+- **While you have dice**, play one: pick a die and click the harbour its **boat** sails to (at
+  least 1 and up to the die's value, either way, to a harbour without a boat or sailor, not yet
+  resolved). The boat's sailor of that colour and your die land there; the others may **follow**
+  with a lower or equal die of that colour; you **advance that colour's track** on your mat
+  (each level gives something: wheat, animals, keyples, fish, gems, headlands) and you may
+  **move a keyple** (up to 3 places along the roads) into the harbour, and so may each follower.
+  Or put the die on your mat to just advance the track.
 - **With no dice left**, **resolve** a harbour that holds your keyple: everyone with a keyple there
   gains its benefit (wood, stone, wheat, animals, buildings, headlands, keyple moves...), more or
-  less by the dice total there. With none to resolve: take 2 resources or advance a track.
+  less by the dice total there. With none to resolve: take 2 stone, wood or wheat, or advance a
+  track. Whoever resolves harbour **I** starts the next year.
 
-**Markets** trade goods (a keyple there lets you use them), **farms** turn animals into resources,
-**headlands** on the coast give fish, markets, keyples or points.
+**Any time in your turn** you may spend a skill tile to advance a track of its colour, or a fish
+to flip a market to its other side.
 
-**How it ends.** A year ends when no harbour is left to resolve; after the third, skill tiles may
-be spent and the score pad is totalled.
+**Markets** trade goods (a keyple there lets you use them; the market flips after use) and give
+skill tiles of their colour. **Farms** turn animals into resources. The **forest, quarry and
+wheat fields** hand out their goods first; once empty, a keyple can claim one: its owner gets
+double from the matching harbour and 3 points at the end. **Headlands** are built between
+harbours with wood or stone: A, B and C pay out when a boat docks next to them (fish, a market or
+skill tile, a keyple), D, E and F score points at the end.
+
+**How it ends.** A year ends when no harbour is left to resolve (the turn order finishes the
+round first); after the third, skill tiles may be spent, the start player marker counts as one
+item of your choice, and the score pad is totalled.
+
+{players}
 
 **At the table:** hover (or tap) anything on the island for what it does; your choices are lit or
 listed beside it with their effect; the boats, keyples and dice that moved since your last
 decision are ringed.
 """
+
+PLAYERS_TEXT = {
+    2: "**With 2 players:** two boats (six harbours apart); each harbour has room for 4 keyples.",
+    3: "**With 3 players:** three boats (four harbours apart); each harbour has room for 5 "
+       "keyples.",
+    4: "**With 4 players:** three boats (four harbours apart); each harbour has room for 7 "
+       "keyples.",
+    1: "**Solo** against **Keytoma**: you win with at least **120 points** and **2 of your 3 "
+       "beacons** lit (each beacon is a goal drawn at the start, e.g. 10 fish). You and Keytoma "
+       "take turns. Keytoma rolls a die to land its middle die on the harbour under the matching "
+       "**flag** (no boat, no sailor) with a keyple, and follows your landings on a roll of 2+ "
+       "at a flagged harbour, 5+ elsewhere. When it resolves a harbour, the colour of the dice "
+       "there decides what it does: **pirates** take harbour spaces and farms, **landslides** "
+       "block headland spaces, skill tiles, gems and cottages are removed. Your used sailors are "
+       "not replaced: the boats empty over the three years.",
+}
+SOLO_OPTIONS = (("solo_all_beacons", "all 3 beacons must be lit"),
+                ("solo_keytoma_keyple", "Keytoma starts with a keyple on the island"),
+                ("solo_landslide", "a landslide is placed at the start"),
+                ("solo_pirates", "2 pirates are placed at the start"))
+SETUP_OPTIONS = (("first_game", "**First-game set-up:** each player starts with a cottage and "
+                                "a keyple in a harbour linked to it."),
+                 ("dice_strips", "**Dice strips:** your dice values are set from a strip "
+                                 "(light side the first year, deep side the second, either the "
+                                 "third)."))
+
+
+def how_to_play(params: dict | None = None) -> str:
+    """The panel for a game's configuration (``params``: players, scoring, the set-up and solo
+    options); every player count and option when none is given."""
+    players = (params or {}).get("players")
+    parts = [PLAYERS_TEXT[players]] if players in PLAYERS_TEXT else list(PLAYERS_TEXT.values())
+    if params is None or players == 1:
+        hard = [text for opt, text in SOLO_OPTIONS if params is None or params.get(opt)]
+        if hard:
+            parts.append(("Harder solo games: " if params is None else "This game is harder: ")
+                         + "; ".join(hard) + ".")
+    parts += [text for opt, text in SETUP_OPTIONS if params is None or params.get(opt)]
+    if params and params.get("scoring"):
+        side = {"mixed": "a mix of black and red sides"}.get(params["scoring"],
+                                                             f"the {params['scoring']} side")
+        parts.append(f"Harbour scoring tiles: **{side}**.")
+    return HOW_TO_PLAY.format(players="\n\n".join(parts))

@@ -347,8 +347,8 @@ class KitsuUI(GameUI):
             return [f"l{shown.index(m.group(1))}"] if m.group(1) in shown else []
         return []
 
-    def how_to_play(self) -> str:
-        return kt.HOW_TO_PLAY
+    def how_to_play(self, params: dict | None = None) -> str:
+        return kt.how_to_play(params)
 
     def idle_input(self, obs: dict | None, viewer) -> str:
         """The viewer's hand while the others move, as one inert element in the hand's place

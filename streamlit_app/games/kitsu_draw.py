@@ -76,11 +76,15 @@ def card_svg(x, y, w, h, card, *, hidden=False, destroyed=False, caption=None) -
                    f"font-family='Georgia, serif'>{num}</text>")
         fs = max(h * 0.12, 8)
         if h >= 50:
-                out.append(f"<text x='{x + 8}' y='{y + 6 + fs:.1f}' font-size='{fs:.1f}' "
-                           f"font-weight='700' fill='#ffffff' font-family='Georgia, serif'>{num}</text>")
+                out.append(f"<text class='blb-phone-hide' x='{x + 8}' y='{y + 6 + fs:.1f}' "
+                           f"font-size='{fs:.1f}' font-weight='700' fill='#ffffff' "
+                           f"font-family='Georgia, serif'>{num}</text>")
         if h >= 70:
             clan = "BLUE" if card[0] == "B" else "ORANGE"
-            out.append(f"<text x='{x + w / 2:.1f}' y='{y + h - 9:.1f}' text-anchor='middle' "
+            # the corner index and the clan's word: left out on a phone (the big number
+            # and the colour say it), where they would be too small to read
+            out.append(f"<text class='blb-phone-hide' x='{x + w / 2:.1f}' y='{y + h - 9:.1f}' "
+                       f"text-anchor='middle' "
                        f"font-size='{max(h * 0.075, 7):.1f}' letter-spacing='1.5' fill='#ffffff' "
                        f"fill-opacity='0.85' font-family='Helvetica, Arial, sans-serif'>{clan}</text>")
     else:
@@ -105,7 +109,8 @@ def card_svg(x, y, w, h, card, *, hidden=False, destroyed=False, caption=None) -
             out.append(_fox(x + w / 2, y + h * 0.44, h / 95, fg, eyes))
         if h >= 70:
             label = {"White": "WHITE", "Black": "BLACK", "Katana": "KATANA"}[card]
-            out.append(f"<text x='{x + w / 2:.1f}' y='{y + h - 10:.1f}' text-anchor='middle' "
+            out.append(f"<text class='blb-phone-hide' x='{x + w / 2:.1f}' y='{y + h - 10:.1f}' "
+                       f"text-anchor='middle' "
                        f"font-size='{max(h * 0.08, 7):.1f}' font-weight='700' letter-spacing='1.5' "
                        f"fill='{fg}' font-family='Helvetica, Arial, sans-serif'>{label}</text>")
     if destroyed:

@@ -308,24 +308,63 @@ HOW_TO_PLAY = """\
 **Kitsu** is a trick-taking game for two clans, **Blue** and **Orange** (1 against 1, 2 against 2
 or 3 against 3; partners sit apart).
 
-**Goal.** Bring your clan's fox pawn to the end of the wisdom track before the other clan.
-That wins a round; the first clan to win **2 rounds** wins the game.
+**Goal.** Bring your clan's fox pawn to the end of the wisdom track{track} before the other clan.
+That wins a round; the first clan to win **2 rounds** wins the game. Both pawns go back to the
+start for each new round.
 
-**A trick.** Starting with the leader, everyone plays one card face up (with 2 players, each
-plays two). Numeral cards add their value to *their colour's* total, whoever plays them —
-so you may help the other clan. When the trick is full, the colour with the higher total
-wins and that clan moves its pawn forward by the **difference** (6 against 8: Orange moves 2).
+**The cards.** Numeral cards 1 to 6 in each clan colour, and three kinds of special cards:
+2 Katana, 2 White Kitsune, 2 Black Kitsune.
 
-**Special cards.** *Katana* destroys another player's numeral card in the trick; *White Kitsune*
-swaps the colours of the trick; *Black Kitsune* forces the next player to play your clan's
-colour if they can.
+**A trick.** Starting with the leader, each player in turn plays one card face up, and may play
+a Power token with it. Numeral cards add their value to *their colour's* total, whoever plays
+them — so you may help the other clan. When the trick is full, the colour with the higher total
+wins and that clan moves its pawn forward by the **difference** (6 against 8: Orange moves 2; a
+tie moves nobody). The cards are discarded and the next player leads the next trick.
 
-**Power tokens.** When the other clan jumps 4 or more spaces in one trick, your clan takes a
-token (+3, No-advance, Hidden card, Recover card, Colour inversion) to play once with a card.
+**Special cards.** *Katana* destroys a numeral card in front of another player in the trick (it
+no longer counts); *White Kitsune* swaps the colours of the trick (two of them cancel out);
+*Black Kitsune* forces the next player to play a numeral card of your clan's colour if they
+have one.
 
-**Dealing.** Hands are dealt at the start of a round (with 4 or 6 players partners first swap
-one card face down). When hands run out, all cards are dealt again; the pawns stay.
+**Power tokens.** When the other clan moves 4 or more spaces in one trick, your clan takes a
+token — but a clan may hold only **one token** at a time. A token is played once, with a card;
+used tokens come back the next round.
+- *+3*: adds 3 to the colour you choose.
+- *No-advance*: the winner of this trick does not move.
+- *Hidden card*: your card goes face down, safe from the Katana, and is shown at the end of the
+  trick (not with a Katana or a Black Kitsune).
+- *Recover card*: take one card of the last trick's discards into your hand.
+- *Colour inversion*: swaps the colours of the trick, like a White Kitsune.
+
+**Dealing.** Hands are dealt at the start of each round. When the hands run out before the round
+is over, all the cards are shuffled and dealt again; the pawns stay. When a round ends the hands
+are discarded, tokens held are kept, and the clan that won chooses who leads the next round.
+
+{players}
 
 **Here:** click a card of your hand to play it; hover a card, token or pawn to read what it
 does. The pawns, the last trick and the tokens are drawn above the current trick.
 """
+
+PLAYERS_TEXT = {
+    2: "**With 2 players** (1 against 1): 6 cards each, the rest is a face-down draw pile; no "
+       "card exchange. In a trick you play one card each in turn until each has played **2 "
+       "cards**. After each trick each of you **draws 2 cards** while the draw pile lasts. When "
+       "the hands run out, 6 cards each are dealt again.",
+    4: "**With 4 players** (2 against 2): 6 cards each. Before playing, each player passes "
+       "**one card** face down to their partner (again after every new deal). A trick has 4 "
+       "cards, one from each player.",
+    6: "**With 6 players** (3 against 3): more 1s, 2s and 3s are added to the deck; 5 cards "
+       "each. Before playing, each player passes **one card** face down to the partner on their "
+       "left (again after every new deal). A trick has 6 cards, one from each player.",
+}
+
+
+def how_to_play(params: dict | None = None) -> str:
+    """The panel for a game's configuration (``params``: players, track_length); every player
+    count when none is given."""
+    params = params or {}
+    counts = [params["players"]] if params.get("players") in PLAYERS_TEXT else list(PLAYERS_TEXT)
+    track = params.get("track_length")
+    return HOW_TO_PLAY.format(track=f" ({track} spaces here)" if track else "",
+                              players="\n\n".join(PLAYERS_TEXT[n] for n in counts))

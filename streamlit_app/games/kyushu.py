@@ -343,8 +343,9 @@ PHONE_CSS = """<style>
     gap: .5rem; }
   div[class*="_kymine"] [data-testid="stColumn"] { min-width: 0 !important; width: auto !important; }
   div[class*="_kymine"] [data-testid="stColumn"]:first-child { flex: 1 1 0 !important; }
-  /* two of a phone's hand cards (52 px) side by side */
-  div[class*="_kymine"] [data-testid="stColumn"]:last-child { flex: 0 0 104px !important; }
+  /* the hand beside the map: its cards in a row that scrolls sideways, each as wide as its
+     smallest text (a factory's digit) needs to read at 10 px (the board component sees to it) */
+  div[class*="_kymine"] [data-testid="stColumn"]:last-child { flex: 0 0 112px !important; }
   div[class*="_kymine"] .blb-note { white-space: nowrap; overflow: hidden;
     text-overflow: ellipsis; }
 }
@@ -592,8 +593,8 @@ class KyushuUI(GameUI):
             return [f"c{action}", f"h{m.group(1)}"]
         return []
 
-    def how_to_play(self) -> str:
-        return kt.HOW_TO_PLAY
+    def how_to_play(self, params: dict | None = None) -> str:
+        return kt.how_to_play(params)
 
     def _decide(self, state, obs, key, hint, narrow):
         legal = [int(a) for a in state.legal_actions()]
@@ -670,7 +671,8 @@ class KyushuUI(GameUI):
             bc.claim("kyushu-map")          # the board, drawn after, leaves this map out
         with (kept[0] if kept else st.container()):
             clicked = bc.board(places, svg, key=f"{key}-kysq", max_width=svg_width(svg),
-                               note="Lit squares can be chosen: hover to read, click to choose.")
+                               note="Lit squares can be chosen: hover (or tap once) to read, click "
+                                    "(or tap again) to choose.")
         chosen = bc.pick(clicked, actions)
         if rest:
             label = traveler_label if obs["phase"].startswith("traveler") else None
@@ -728,8 +730,10 @@ class KyushuUI(GameUI):
         others = {a: nm for a, nm in names.items()
                   if a not in table.values() and not nm.startswith("place ")}
         card = obs["selected"][seat]
-        st.markdown(f"**Map phase:** click a lit square of your map for card **{card}**'s "
-                    "top-left corner (hover to preview).")
+        # worded for a mouse and a touch screen alike (a first tap previews, a second places)
+        st.markdown(f"**Map phase:** choose a lit square of your map for card **{card}**'s "
+                    "top-left corner: hover it or tap it once to preview, click it or tap it "
+                    "again to place.")
         chosen_orient, base = None, state
         if phase == "map" and table:
             rot_key, layer_key = f"{key}_ky_rot", f"{key}_ky_layer"
@@ -791,8 +795,9 @@ class KyushuUI(GameUI):
             with (kept[0] if kept else st.container()):
                 clicked = bc.board(places, svg, key=f"{key}-kymap-{chosen_orient}",
                                    max_width=svg_width(svg),
-                                   note=f"{len(actions)} lit squares: hover one to see card {card} "
-                                        "there and the points it makes; click to place it.")
+                                   note=f"{len(actions)} lit squares: hover or tap one to see card "
+                                        f"{card} there and the points it makes; click it or "
+                                        "tap it again to place it.")
             pick = bc.pick(clicked, actions)
             if pick is not None:
                 result = [chosen_orient, pick] if chosen_orient is not None else pick

@@ -129,9 +129,11 @@ def _icon(terrain: str, colour, cx: float, cy: float, s: float, value=None) -> s
                 f"{cy - 12 * k:.1f} L {x0 + 20 * k:.1f} {y0:.1f} Z")
         out = f"<path d='{path}' fill='{c}' stroke='#ffffff' stroke-width='{0.9 * k:.2f}'/>"
         if value:
-            out += (f"<circle cx='{cx + 10 * k:.1f}' cy='{cy - 10 * k:.1f}' r='{5.2 * k:.1f}' "
-                    f"fill='#ffffff'/>" + _text(cx + 10 * k, cy - 7.2 * k, str(value),
-                                                round(8 * k, 1), 800, INK, "middle"))
+            # the badge's digit as large as the badge allows: the smallest text of a map
+            # sets how far a phone zooms the board in to read it
+            out += (f"<circle cx='{cx + 10 * k:.1f}' cy='{cy - 10 * k:.1f}' r='{6.6 * k:.1f}' "
+                    f"fill='#ffffff'/>" + _text(cx + 10 * k, cy - 6.4 * k, str(value),
+                                                round(10.5 * k, 1), 800, INK, "middle"))
         return out
     return ""
 
@@ -532,8 +534,9 @@ def face_defs(card, cell: float, prefix: str) -> str:
     out.append("</defs>")
     return "".join(out)
 
-def oriented_card_svg(card, rotation: str, s: float = 20) -> str:
-    """The card as it will lie: turned clockwise by the rotation."""
+def oriented_card_svg(card, rotation: str, s: float = 34) -> str:
+    """The card as it will lie: turned clockwise by the rotation (drawn at its own size:
+    ``s`` 34 keeps its smallest text, a factory's badge, at 10 px)."""
     w, h = card_size(s)
     deg = ROTATION_DEGREES.get(rotation, 0)
     W, H = (h, w) if deg in (90, 270) else (w, h)

@@ -361,25 +361,72 @@ HOW_TO_PLAY = """\
 **Kyūshū** is a map-building game for 2–5 players over **12 rounds**.
 
 **Goal.** Build the best-scoring map out of Map cards (2 rows of 3 squares each). At the end
-the maps score: **forests** 2 each; **hot springs** 1 per forest around them; your largest
-**town** area 1 per square; **lakes** 3 per square after the first of each lake; **factories**
-2–4 for each matching resource they take from your map. The highest total wins (ties: the most
-Fallows left).
+the visible squares of your map score: **forests** 2 each; **hot springs** 1 per forest around
+them (diagonals too); your largest **town** area 1 per square; **lakes** 3 per square after the
+first of each lake; **factories** take a matching resource from your map each: 2 points for a
+single factory square, 3 in a pair of two colours, 4 in a pair of one colour. The highest total
+wins (ties: the most Fallows left).
+
+**Set-up.** Everyone gets a hand of **6** Map cards. In turn, each chooses a Starting Province
+(the first card of their map; a resource on each of its production squares), then puts a card
+from their hand into their own **pick box**.
 
 **A round** has two phases.
 1. *Selection*: in turn, take a card from a pick box. Your own box is free (refill it with any
    card of your hand); the box on your left is free if you refill it with a **higher** card,
    the one on your right with a **lower** card; any box if you discard a resource from your map.
-2. *Map*: everyone places the card taken on their own map at the same time — over it or slid
-   under it, overlapping at least one square, never covering a lake. Each new production square
-   receives a resource of its colour.
+   In the last round everyone takes the card in their own box.
+2. *Map*: everyone places the card taken on their own map at the same time, either way round,
+   across or upright — over it or slid under it, with at least one square covering or covered
+   and at least one square showing, never covering a lake. A resource on a covered square is
+   lost; each new production square receives a resource of its colour.
 
 **Terraforming.** Once per Map phase you may discard 2 resources to turn a Fallow into a lake
-(blue), town (brown), forest (grey) or hot spring (purple).
+(blue), town (brown), forest (grey) or hot spring (purple): the colour of one of the two
+resources decides.
 
 **The end.** After round 6 everyone gets a new hand of 6; after round 12 the maps are scored.
 
+{players}
+
+{options}
+
 **Here:** take a card in the panel beside your map; in the Map phase choose the rotation and
-over/under, hover a lit square to preview the card there, click to place it. Hover any square,
-card or box to read what it does.
+over/under, then hover a lit square (on a touch screen: tap it once) to preview the card there,
+and click it (tap it again) to place the card. Hover or tap any square, card or box to read what
+it does.
 """
+
+TWO_PLAYERS = """\
+**With 2 players** there are two **middle pick boxes** between you, each filled from the draw
+pile: the one on your left counts as your left neighbour's box, the one on your right as your
+right neighbour's (refill the left one with a higher card, the right one with a lower card).
+Your opponent's own box can be taken **only by discarding a resource**. After round 6 the two
+middle boxes get two new cards from the pile."""
+
+MORE_PLAYERS = """\
+**With 3–5 players** each player has a pick box; your neighbours' boxes are the ones on your
+left and right."""
+
+MOST_FEWEST = """\
+**Most/Fewest cards** (optional rule): a card lies between each pair of neighbours, e.g. "most
+single forests". Of those two players, the one with the most (or fewest) scores **3**; a tie
+scores 1 each (a "most" card needs at least one)."""
+
+TRAVELERS = """\
+**Travelers** (optional rule): after round 6, in turn, each player may send a traveler, with a
+resource from their map, onto a hot spring of a neighbour's map (2 players: one traveler each,
+onto the opponent's map). At the end it scores its owner 1 per forest around that hot spring;
+the map's owner may use its resource like one on a production square."""
+
+
+def how_to_play(params: dict | None = None) -> str:
+    """The panel for a game's configuration (``params``: players, most_fewest, travelers);
+    every player count and option when none is given."""
+    players = (params or {}).get("players")
+    parts = [TWO_PLAYERS] if players == 2 else [MORE_PLAYERS] if players else [TWO_PLAYERS,
+                                                                               MORE_PLAYERS]
+    options = [text for opt, text in (("most_fewest", MOST_FEWEST), ("travelers", TRAVELERS))
+               if params is None or params.get(opt)]
+    return HOW_TO_PLAY.format(players="\n\n".join(parts),
+                              options="\n\n".join(options)).replace("\n\n\n\n", "\n\n")

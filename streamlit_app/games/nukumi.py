@@ -221,8 +221,8 @@ class NukumiUI(GameUI):
     def seat_colour(self, seat: int, players: int) -> str:
         return SEAT_COLOURS[seat % len(SEAT_COLOURS)]
 
-    def how_to_play(self) -> str:
-        return nt.HOW_TO_PLAY
+    def how_to_play(self, params: dict | None = None) -> str:
+        return nt.how_to_play(params)
 
     # -- drawing ----------------------------------------------------------------------------
     def board(self, obs: dict, key: str = "board", viewer=None, changes=None) -> None:
@@ -254,7 +254,7 @@ class NukumiUI(GameUI):
         more = st.expander("Partner boards, bags, Helpers and cards on offer", expanded=False,
                            key=f"{key}-nkmore", on_change="rerun")
         if more.open is False:
-            return self._solo_line(obs)
+            return
         tabs = more.tabs(names)
         for tab, p in zip(tabs, order):
             with tab:
@@ -268,16 +268,20 @@ class NukumiUI(GameUI):
                          max_width=nd.TOWN_W)
             else:
                 st.caption("No cards left on offer.")
-        self._solo_line(obs)
 
-    @staticmethod
-    def _solo_line(obs: dict) -> None:
+    def header_note(self, obs: dict) -> str:
+        """The solo mode and how far it has got, in the header (the first screen)."""
         if obs.get("solo") == "score attack":
-            st.caption(f"Score Attack: NPCs on {', '.join(obs.get('npcs') or [])}; "
-                       f"{len(obs.get('npc_cubes') or [])} cubes placed")
-        elif obs.get("solo") == "chasing":
-            st.caption("Chasing Nukumaru: caught on "
-                       f"{', '.join(obs.get('nukumaru_cubes') or []) or 'none yet'}")
+            cubes = len(obs.get("npc_cubes") or [])
+            return (f"Solo: **Score Attack** — NPCs on {', '.join(obs.get('npcs') or [])}; "
+                    f"{cubes} cube{'' if cubes == 1 else 's'} placed")
+        if obs.get("solo") == "chasing":
+            caught = obs.get("nukumaru_cubes") or []
+            return (f"Solo: **Chasing Nukumaru** — caught on {', '.join(caught) or 'none yet'} "
+                    f"({len(caught)} of 6)")
+        if obs.get("players") == 1:
+            return "Solo: no solo mode (the plain 1-player game)"
+        return ""
 
     # -- input ------------------------------------------------------------------------------
     def move_input(self, state, obs: dict, key: str, hint=None):
@@ -504,11 +508,14 @@ _GROUPS = [("Actions", re.compile(r"mining|logging|planning|cooking|gold mining|
            ("", re.compile(r".*"))]
 
 
-# Four buttons to a row wrap their labels instead of cutting them. A phone: the town drawn
-# smaller, the prompt and the decision panel's buttons compact (smaller, closer, the group
-# titles left to the tooltips), so that every choice follows the town in the first screen.
-# Sent with the prompt, and with the idle input (the town keeps its size while others move).
-GRID_CSS = ("<style>[class*='-nkgrid'] button p { white-space: normal; overflow-wrap: break-word; }"
+# Button labels wrap between words only, never inside one. A phone: the town in a box of its
+# size at 300 px wide (the board component zooms it in the box, its text readable), the
+# prompt and the decision panel's buttons compact (smaller, closer, the group titles left to
+# the tooltips), so that every choice follows the town in the first screen. Sent with the
+# prompt, and with the idle input.
+GRID_CSS = ("<style>[class*='-nkgrid'] button p { white-space: normal; overflow-wrap: normal;"
+            " word-break: normal; hyphens: none; }"
+            "[class*='-nkgrid'] [class*='-flow'] { flex-wrap: wrap !important; }"
             "@media (max-width: 640px) {"
             ".nk-prompt { font-size: .9rem; }"
             "[class*='-town'] .blb-stage, [class*='-nktown'] .blb-stage {"
@@ -518,6 +525,19 @@ GRID_CSS = ("<style>[class*='-nkgrid'] button p { white-space: normal; overflow-
             "[class*='-nkgrid'] button p { font-size: .82rem; line-height: 1.15; }"
             "[class*='-nkgrid'] [data-testid='stCaptionContainer'] { display: none; }"
             "}</style>")
+
+
+def _flow_buttons(state, actions, key: str, ui, hint=None):
+    """Buttons side by side, each as wide as its words, on as many rows as they need: four
+    fixed columns in the desktop's decision panel split "Prospec|tor" inside the word."""
+    chosen = None
+    with st.container(horizontal=True, gap="small", key=f"{key}-flow"):
+        for a in actions:
+            if st.button(ui.decision_label(state, a), key=f"{key}_act_{a}", width="content",
+                         help=ui.decision_tip(state, a) or None,
+                         type="primary" if a == hint else "secondary"):
+                chosen = a
+    return chosen
 
 
 def _grouped_buttons(state, actions, key: str, ui=None, hint=None, routes=None):
@@ -542,13 +562,12 @@ def _grouped_buttons(state, actions, key: str, ui=None, hint=None, routes=None):
                 continue
             if title:
                 st.caption(title)
-            if i == 1:
-                columns = 4 if free else 2
+            if i == 1:                  # end turn and the free actions: many, short
+                clicked = _flow_buttons(state, group, f"{key}-g{i}", ui, hint)
             else:
                 wide = any(len(ui.decision_label(state, a)) > 22 for a in group) if ui else False
-                columns = 1 if wide else 2
-            clicked = action_buttons(state, group, f"{key}-g{i}", columns=columns, ui=ui,
-                                     hint=hint)
+                clicked = action_buttons(state, group, f"{key}-g{i}", columns=1 if wide else 2,
+                                         ui=ui, hint=hint)
             if clicked is not None:             # action 0 (mining) is a choice too
                 chosen = clicked
     return chosen

@@ -566,30 +566,71 @@ def decision_tip(name: str, obs: dict | None = None, seat: int | None = None) ->
 
 
 HOW_TO_PLAY = """\
-**Goal.** Build the best hot-spring town: the most points after 5 rounds. Points come from your
-buildings, the Helpers you played, your Coins (1 each), the fun and oishi tracks, your partner
-board, the additional action cards you hold and the start player card (7 if you hold it face down).
+**Goal.** Build the best hot-spring town: the most points after **5 rounds** (a tie shares the
+win). Points come from your buildings, the Helpers you played, your Coins (1 each), the fun and
+oishi tracks, your partner board (its end-game ability, and points for using its last cubes),
+the additional action cards you hold and the start player card (7 if you hold it face down).
+
+**Set-up.** Your bag holds 1 Stone, 1 Wood, 1 Networking and 1 Food; your pioneer starts on the
+Central Square; a die roll puts Nukumaru (the cat) on one of its six squares.
 
 **A round.** The round card's event (accept or decline it), everyone draws a Helper, then draws
-resources from their bag (as many as their partner board's draw size). Then, in turn, each player
-takes **one action** a turn until everyone has passed or run out of resources:
+resources from their bag (as many as their partner board's draw size; +1 for the start player
+card held face down). Then, in turn, each player takes **one action** a turn until everyone has
+passed or run out of resources:
 
 - an action spot of your player board (Mining, Logging, Planning, Cooking, Gold Mining,
-  Recruitment, Moving, Add an Action, Construction), each once a round, paid with drawn resources;
-  hover a button to read its cost and what it gives;
-- your partner board's own action, or an additional action card you hold.
+  Recruitment, Moving, Add an Action, Construction), each once a round, paid with drawn resources
+  (Gold stands for any resource, but not for Moving); hover a button to read its cost and what
+  it gives;
+- your partner board's own action, or an additional action card you hold (Add an Action buys
+  one: 1 resource and 4 Coins, 6 Coins for a second; at most 2).
 
-Resources you gain go into your bag (you draw them in later rounds). **Free actions** at any time
-in your turn: sell a resource for 1 Coin, discard a Helper or pay 3 Coins to move 1 square, ride
-the carriage between stops. After your action you may still take free actions, then click
-**End turn**.
+Resources you gain go into your bag (you draw them in later rounds); at the end of the round
+every resource you paid or did not use goes back into the bag. Helpers are played only when an
+action lets you. **Free actions** at any time in your turn: sell a resource for 1 Coin, discard a
+Helper or pay 3 Coins to move 1 square, ride the carriage between stops. After your action you may
+still take free actions, then click **End turn**.
 
 **The town.** Moves are clicked on the map. Entering a Helper square draws a Helper, a 2 Coins
-square gives 2 Coins; entering Nukumaru's square catches it (Coins and the start player card).
-Construction builds on your own square (not a ribbon square, not one built on); each building
-lets you draw more resources.
+square gives 2 Coins; entering Nukumaru's square **catches** it: 3 Coins and the start player
+card (you start the next round), then Nukumaru moves on by a die roll. Construction builds on
+your own square (not a ribbon square, not one built on); each building takes a cube from your
+partner board, which lets you draw more resources. The **fun** track gives die-roll bonuses, the
+**oishi** track Coins, and both score at the end.
 
-**The end.** After the 5th round everything is scored; the most points wins. Alone: Score Attack
-(beat the NPC pioneers to the building sites and aim for 200 points) or Chasing Nukumaru (catch it
-on all six Nukumaru squares within 5 rounds).
+**The end.** After the 5th round everything is scored; the most points wins.
+
+{mode}
 """
+
+MODES = {
+    "score_attack": "**Solo: Score Attack.** Three NPC pioneers start on the Central Square. At "
+                    "the start of each round each NPC rolls the die and walks 2, 3 or 4 squares "
+                    "(1–3, 4–5, 6) by a shortest way towards Nukumaru, putting a **cube** on each "
+                    "square it could be built on: that square counts as built. An NPC that "
+                    "catches Nukumaru turns the start player card face up again. Your score "
+                    "earns a title: under 100 Apprentice, 100 Common, 125 Famous, 150 Nukumi "
+                    "Town, 175 National, **200** World Famous Pioneer.",
+    "chasing": "**Solo: Chasing Nukumaru.** Each time you catch Nukumaru a cube goes on its "
+               "square, and Nukumaru never returns there. Catch it on **all six** Nukumaru "
+               "squares to clear the game: within 3 rounds World Best!, 4 Very Good Job!, 5 Good "
+               "Job!; not cleared after 5 rounds: Try Harder Next Time!",
+    "none": "**Alone without a solo mode:** the plain game for one player; aim for your best "
+            "score.",
+}
+ADVANCED = ("**Advanced rules:** 3 Helpers and 3 additional action cards lie face up; you may "
+            "take one of them instead of drawing blind. At the end of each round the oldest "
+            "face-up one goes and a new one is turned up.")
+
+
+def how_to_play(params: dict | None = None) -> str:
+    """The panel for a game's configuration (``params``: players, solo, advanced); the solo
+    modes and the advanced rules when none is given."""
+    if params is None:
+        parts = ["Alone you may play a solo mode:", MODES["score_attack"], MODES["chasing"],
+                 ADVANCED]
+    else:
+        parts = [MODES.get(params.get("solo"), MODES["none"])] if params.get("players") == 1 else []
+        parts += [ADVANCED] if params.get("advanced") else []
+    return HOW_TO_PLAY.format(mode="\n\n".join(parts)).rstrip() + "\n"

@@ -370,6 +370,8 @@ def table(show_all: bool, eval_on: bool = False, iterations: int = ANALYSIS_CHOI
     if sess is None:
         return
     ui = ui_for(sess.game.name)
+    if header_note(sess, ui) != ss.get(HEADER_NOTE):
+        st.rerun()                      # the header (outside this fragment) says it: redraw it
     n = sess.game.num_players
     state = sess.state
     p = state.current_player
@@ -463,18 +465,29 @@ def peeked_text(ply: int) -> str:
             "on): it is marked as peeked at, in its record too.")
 
 
+HEADER_NOTE = "play_header_note"
+
+
+def header_note(sess, ui) -> str:
+    """The game's line for the header (a solo mode and its progress), from the viewer's
+    observation."""
+    viewer = sess.viewer()
+    return ui.header_note(sess.state.observation(0 if viewer is None else viewer))
+
+
 def top_bar(sess, ui):
     """One row over the table: the game line, How to play, New game, Load, the view toggles
     and the analysis budget. Returns (show_all, eval_on, iterations)."""
     n = sess.game.num_players
     who = ", ".join(f"{ui.seat_name(s, n)}: {'you' if k == HUMAN else 'AI'}"
                     for s, k in enumerate(sess.seats))
+    note = ss[HEADER_NOTE] = header_note(sess, ui)
     st.container(key="play_caption").caption(
         f"{ui.title}, {n} player{'' if n == 1 else 's'}, seed {sess.seed} — {who} — AI strength **{sess.preset}** "
-        f"({AI_PRESETS[sess.preset][1]})")
+        f"({AI_PRESETS[sess.preset][1]})" + (f"  \n{note}" if note else ""))
     with st.container(horizontal=True, vertical_alignment="center", key="play_bar", gap="small"):
         with st.popover("How to play", icon=":material/help:", key="play_howto"):
-            st.markdown(ui.how_to_play())
+            st.markdown(ui.how_to_play(sess.game.params))
         with st.popover("New game", icon=":material/add_circle:", key="play_new"):
             new_game_form()
         with st.popover("Load", icon=":material/upload_file:", key="play_load"):

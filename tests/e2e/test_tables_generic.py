@@ -18,6 +18,10 @@ first twenty decisions, with the page scrolled to the top:
   the document: the boxes carry no z-index), so its own tip and click are reached; drawn
   under it, it is reported as hidden. Boxes of two different boards never overlap.
 
+A board a phone draws larger, in a box of its own size that scrolls (its text readable, see
+the board component), is panned in that box: a choice in it is on the first screen when the
+box is, and its boxes count clipped to the box (a box scrolled out of sight is not drawn).
+
 Every problem of a game is collected over its twenty decisions and reported together (the
 kind, the decision, the element), so one run says all that is wrong with a table.
 Screenshots of the first viewport at decisions 1, 10 and 20:
@@ -75,8 +79,18 @@ PROBE_JS = r"""
   const W = innerWidth, H = innerHeight, TOL = 1;
   const shown = (e) => { const r = e.getBoundingClientRect();
     return r.width > 0 && r.height > 0 && !e.closest('[data-stale="true"]'); };
-  const box = (e) => { const r = e.getBoundingClientRect();
+  // a board a phone draws larger in a box that scrolls (its text readable) is panned in its
+  // box, not by scrolling the page: what it holds counts where the box shows it, clipped to
+  // the box, and, for being on the first screen, as the box
+  const scroller = (e) => e.closest('.blb-zoomed');
+  const rawBox = (e) => { const r = e.getBoundingClientRect();
     return {x: r.left, y: r.top, r: r.right, b: r.bottom}; };
+  const box = (e) => { const b = rawBox(e), s = scroller(e);
+    if (!s) return b;
+    const c = rawBox(s);
+    return {x: Math.max(b.x, c.x), y: Math.max(b.y, c.y), r: Math.min(b.r, c.r),
+            b: Math.min(b.b, c.b)}; };
+  const reach = (e) => scroller(e) ? rawBox(scroller(e)) : box(e);
   const inView = (b) => b.x >= -TOL && b.y >= -TOL && b.r <= W + TOL && b.b <= H + TOL;
   const name = (e) => (e.dataset.place ? e.dataset.place + ' ' : '') +
     (e.getAttribute('aria-label') || e.innerText || '').trim().replace(/\s+/g, ' ').slice(0, 50);
@@ -101,7 +115,7 @@ PROBE_JS = r"""
   out.choices = places.length + buttons.length;
   if (!out.choices) out.viewport.push('no choice on screen');
   for (const el of [...places, ...buttons])
-    if (!inView(box(el))) out.viewport.push(`choice "${name(el)}" at ${fmt(box(el))}`);
+    if (!inView(reach(el))) out.viewport.push(`choice "${name(el)}" at ${fmt(reach(el))}`);
   for (const el of places)
     if (!(el.dataset.tip || '').trim()) out.tip.push(`board choice "${name(el)}" has no tip`);
   buttons.forEach((b, i) => {
@@ -113,7 +127,8 @@ PROBE_JS = r"""
   const els = [...document.querySelectorAll(
     '.blb-stage > .blb-place, .blb-stage > .blb-info, .blb-pieces > .blb-slot')].filter(shown);
   const boxes = els.map((e) => ({e: e, b: box(e), root: e.closest('.blb'),
-                                 n: name(e.matches('.blb-slot') ? e.firstElementChild : e)}));
+                                 n: name(e.matches('.blb-slot') ? e.firstElementChild : e)}))
+    .filter((q) => q.b.r - q.b.x > TOL && q.b.b - q.b.y > TOL);    // not scrolled out of sight
   const inside = (a, o) => a.x >= o.x - TOL && a.y >= o.y - TOL && a.r <= o.r + TOL && a.b <= o.b + TOL;
   for (let i = 0; i < boxes.length; i++) for (let j = i + 1; j < boxes.length; j++) {
     const p = boxes[i], q = boxes[j];

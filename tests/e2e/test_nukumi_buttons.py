@@ -1,0 +1,189 @@
+"""Nukumi's decision panel and header in a real browser (Chromium) at 1440x900: no decision
+button breaks a word across two lines ("Sansuk|e"), nor lets a word out of the button or the
+screen, over the first thirty decisions of a seeded 2-player game (at 390x844 too); a solo
+game names its mode and its progress ("caught on …") in the header, in the first screen, and
+the header follows a catch made by a click (a rerun of the table alone). Screenshots go to test-output/e2e/.
+
+The browser and the app server are test_browser.py's session fixtures."""
+import random
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import boardlab
+from boardlab.streamlit_app.games import ui_for
+from boardlab.streamlit_app.session import HUMAN
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from test_board_nukumi import (CHOICE, DECISION_JS, TOP_JS, choices_of,  # noqa: E402
+                               next_decision, start_nukumi)
+from test_board_clicks import load_game  # noqa: E402
+from test_browser import browser, server, settle, shots  # noqa: E402,F401
+
+DESKTOP = {"width": 1440, "height": 900}
+PHONE = {"width": 390, "height": 844}
+
+# Each word of each decision button's text: the boxes of its characters (Range.getClientRects)
+# on one line, and inside the button. Returns the faults found.
+BROKEN_WORDS_JS = r"""
+(sel) => {
+  const out = [];
+  for (const b of document.querySelectorAll(sel)) {
+    if (b.closest('[data-stale="true"]')) continue;
+    const box = b.getBoundingClientRect();
+    if (box.width === 0) continue;
+    const walker = document.createTreeWalker(b, NodeFilter.SHOW_TEXT);
+    let node;
+    while ((node = walker.nextNode())) {
+      const re = /\S+/g;
+      let m;
+      while ((m = re.exec(node.textContent))) {
+        const r = document.createRange();
+        r.setStart(node, m.index);
+        r.setEnd(node, m.index + m[0].length);
+        const rects = [...r.getClientRects()].filter(x => x.width > 0);
+        const tops = new Set(rects.map(x => Math.round(x.top)));
+        const label = b.innerText.trim().replace(/\s+/g, ' ');
+        if (tops.size > 1) out.push(`"${label}": "${m[0]}" broken over ${tops.size} lines`);
+        if (rects.some(x => x.left < box.left - 1 || x.right > box.right + 1))
+          out.push(`"${label}": "${m[0]}" runs out of the button`);
+        if (rects.some(x => x.right > window.innerWidth + 1))
+          out.push(`"${label}": "${m[0]}" runs out of the screen`);
+      }
+    }
+  }
+  return out;
+}
+"""
+BUTTONS = '[class*="-nkgrid"] button'
+
+
+@pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["desktop", "phone"])
+def test_no_decision_button_breaks_a_word(browser, server, shots, viewport):
+    ctx = browser.new_context(viewport=viewport)
+    page = ctx.new_page()
+    page.goto(server + "/")
+    page.get_by_role("button", name="Start new game").wait_for(timeout=30000)
+    settle(page)
+    start_nukumi(page, seed=11)
+    rng = random.Random(11)
+    problems, prev, decided, buttons_seen, worst = [], -1, 0, 0, None
+    while decided < 30:
+        got = next_decision(page, prev)
+        if got == "over":
+            break
+        settle(page, quiet=0.4)
+        page.evaluate(TOP_JS)
+        got = page.evaluate(DECISION_JS, [prev, CHOICE])
+        if got in (False, "over"):
+            continue
+        ply, choices = got["ply"], got["choices"]
+        found = page.evaluate(BROKEN_WORDS_JS, BUTTONS)
+        count = page.locator(BUTTONS).count()
+        buttons_seen += count
+        if found:
+            problems += [f"ply {ply}: {f}" for f in found]
+            worst = worst or ply
+            page.screenshot(path=str(shots / f"nukumi-buttons-broken-{viewport['width']}.png"))
+        if count >= 8 and worst is None:
+            page.screenshot(path=str(shots / f"nukumi-buttons-{viewport['width']}.png"))
+        # the panel's buttons first (they are what this test reads), the town now and then
+        buttons = [i for i, c in enumerate(choices) if not c["place"]
+                   and not c["name"].startswith(("End turn", "Pass"))]
+        pick = rng.choice(buttons) if buttons and rng.random() < .75 else \
+            rng.randrange(len(choices))
+        targets = page.locator(choices_of(ply)).filter(visible=True)
+        targets.nth(min(pick, targets.count() - 1)).click()
+        decided += 1
+        prev = ply
+    ctx.close()
+    assert buttons_seen >= 60, buttons_seen     # the panel was read, many buttons
+    assert not problems, "\n".join(problems[:20])
+
+
+CHASING_HEADER = ".st-key-play_caption"
+
+
+def start_solo(page, mode: str, seed: int):
+    """A 1-player Nukumi game in solo mode ``mode`` (the form's wording)."""
+    page.locator('[data-testid="stSelectbox"]').first.click()
+    page.get_by_role("option", name="Nukumi Onsen").click()
+    settle(page)
+    page.locator('.st-key-ng_nk_players [data-testid="stSelectbox"]').click()
+    page.get_by_role("option", name="1", exact=True).click()
+    settle(page)
+    page.locator('.st-key-ng_nk_solo [data-testid="stSelectbox"]').click()
+    page.get_by_role("option", name=mode).click()
+    settle(page)
+    seed_box = page.get_by_label("Seed (same seed, same deals)")
+    seed_box.fill(str(seed))
+    seed_box.press("Enter")
+    settle(page)
+    page.get_by_role("button", name="Start new game").click()
+
+
+def test_the_solo_mode_and_its_progress_are_in_the_header(browser, server, shots):
+    for mode, words in (("Chasing Nukumaru (Solo 2)", ("Chasing Nukumaru", "caught on")),
+                        ("Score Attack (Solo 1)", ("Score Attack", "NPC"))):
+        ctx = browser.new_context(viewport=DESKTOP)
+        page = ctx.new_page()
+        page.goto(server + "/")
+        page.get_by_role("button", name="Start new game").wait_for(timeout=30000)
+        settle(page)
+        start_solo(page, mode, seed=5)
+        next_decision(page, -1)
+        settle(page, quiet=0.4)
+        page.evaluate(TOP_JS)
+        header = page.locator(CHASING_HEADER)
+        text = header.inner_text()
+        box = header.bounding_box()
+        page.screenshot(path=str(shots / f"nukumi-solo-header-{words[0].split()[0]}.png"))
+        ctx.close()
+        for w in words:
+            assert w in text, f"{mode}: {w!r} not in the header {text!r}"
+        assert box is not None and box["y"] + box["height"] < DESKTOP["height"] / 4, box
+
+
+def before_a_catch(seed: int = 6):
+    """A Chasing Nukumaru game played (seeded, leaning to moves) up to a decision that catches
+    Nukumaru: (state, that decision's label)."""
+    game = boardlab.make("nukumi", players=1, solo="chasing")
+    state, rng = game.new_initial_state(seed=seed), np.random.default_rng(seed)
+    while not state.is_terminal():
+        if state.is_chance():
+            outcomes = state.chance_outcomes()
+            state.apply(outcomes[rng.integers(len(outcomes))][0])
+            continue
+        legal = [int(a) for a in state.legal_actions()]
+        for a in legal:
+            after = state.clone()
+            after.apply(a)
+            if after.observation(0)["nukumaru_cubes"]:
+                return state, ui_for("nukumi").decision_label(state, a)
+        moves = [a for a in legal if state.action_to_string(a).startswith(
+            ("move", "step", "sell", "pay 3", "accept"))]
+        pool = moves if moves and rng.random() < .85 else legal
+        state.apply(pool[rng.integers(len(pool))])
+    raise AssertionError("no catch in this game")
+
+
+def test_the_header_follows_a_catch(browser, server, shots):
+    state, label = before_a_catch()
+    ctx = browser.new_context(viewport=DESKTOP)
+    page = ctx.new_page()
+    page.goto(server + "/")
+    page.get_by_role("button", name="Start new game").wait_for(timeout=30000)
+    settle(page)
+    load_game(page, state, [HUMAN])
+    header = page.locator(CHASING_HEADER)
+    assert "caught on none yet (0 of 6)" in header.inner_text()
+    page.locator(f'button.blb-place[aria-label^="{label}"], '
+                 f'[class*="_act_"] button:has-text("{label}")').first.click()
+    page.wait_for_function(
+        "() => document.querySelector('.st-key-play_caption').innerText.includes('(1 of 6)')",
+        timeout=60000, polling=200)
+    settle(page)
+    page.screenshot(path=str(shots / "nukumi-solo-header-caught.png"))
+    ctx.close()
