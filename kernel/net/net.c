@@ -121,8 +121,9 @@ BLNet *bl_net_load_bytes(const uint8_t *buf, size_t len, char *err, int errlen) 
     }
     BLNet *net = malloc(sizeof *net);
     float *w = malloc((size_t)count * sizeof(float));
-    if (!net || !w) {
-        free(net); free(w);
+    float *wt = malloc((size_t)dim[0] * dim[1] * sizeof(float));
+    if (!net || !w || !wt) {
+        free(net); free(w); free(wt);
         set_err(err, errlen, "out of memory loading a network of %zu weights", (size_t)count);
         return NULL;
     }
@@ -133,7 +134,7 @@ BLNet *bl_net_load_bytes(const uint8_t *buf, size_t len, char *err, int errlen) 
             memcpy(&w[i], &bits, sizeof bits);
         } else w[i] = half_to_float((uint16_t)(p[0] | p[1] << 8));
         if (!isfinite(w[i])) {
-            free(net); free(w);
+            free(net); free(w); free(wt);
             set_err(err, errlen, "network file: weight %lld is not a finite number", (long long)i);
             return NULL;
         }
@@ -152,6 +153,9 @@ BLNet *bl_net_load_bytes(const uint8_t *buf, size_t len, char *err, int errlen) 
     net->v_b = q; q += (size_t)net->n_value;
     net->p_w = q; q += (size_t)net->n_actions * W;
     net->p_b = q;
+    for (int o = 0; o < net->width; o++)
+        for (int i = 0; i < net->n_in; i++) wt[(size_t)i * W + o] = net->in_w[(size_t)o * net->n_in + i];
+    net->in_wt = wt;
     return net;
 }
 
@@ -192,6 +196,7 @@ BLNet *bl_net_load_file(const char *path, char *err, int errlen) {
 void bl_net_free(BLNet *net) {
     if (!net) return;
     free(net->w);
+    free(net->in_wt);
     free(net);
 }
 
@@ -248,7 +253,14 @@ void bl_net_forward(const BLNet *net, const float *x, const int32_t *legal, int 
                     float *value_out, float *prior_out, float *scratch) {
     int W = net->width;
     float *h = scratch, *t = scratch + W, *logit = scratch + 2 * W;
-    linear(net->in_w, net->in_b, x, net->n_in, W, h);
+    /* Input layer by columns, skipping zero features: most are one-hot slots. */
+    memcpy(h, net->in_b, (size_t)W * sizeof(float));
+    for (int i = 0; i < net->n_in; i++) {
+        float xi = x[i];
+        if (xi == 0.0f) continue;
+        const float *col = net->in_wt + (size_t)i * W;
+        for (int o = 0; o < W; o++) h[o] += xi * col[o];
+    }
     for (int i = 0; i < W; i++) h[i] = h[i] > 0 ? h[i] : 0;
     const float *b = net->blk;
     size_t ww = (size_t)W * W;

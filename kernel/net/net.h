@@ -48,6 +48,8 @@ typedef struct {
     int dtype, value_act;
     float *w;                 /* all parameters, in file order (owned) */
     const float *in_w, *in_b;
+    float *in_wt;             /* in_w transposed, input-major (owned): the input layer
+                                 adds one column per non-zero feature */
     const float *blk;         /* blocks x (W1, b1, W2, b2) */
     const float *v_w, *v_b, *p_w, *p_b;
 } BLNet;
