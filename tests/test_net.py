@@ -1,6 +1,7 @@
 """The kernel's policy-value network (kernel/net): its file format is validated with errors
 that name the fault, and its forward pass equals the numpy reference (boardlab.learn.reference)
-and PyTorch (where the train extra is installed) to 1e-5 on positions from played games."""
+and PyTorch (where the train extra is installed) to 1e-5 on positions from played games
+(every game whose kernel writes features)."""
 import numpy as np
 import pytest
 
@@ -31,9 +32,13 @@ def _positions(name, players, games, seed):
     return game, np.array(xs), np.array(masks)
 
 
+#: (game, players, seeded games): each gives more than a thousand decisions.
+CONFIGS = [("kitsu", 2, 30), ("kitsu", 4, 12), ("nukumi", 2, 12)]
+
+
 @pytest.fixture(scope="module")
-def kitsu_positions():
-    return {p: _positions("kitsu", p, 30 if p == 2 else 12, 40 + p) for p in (2, 4)}
+def positions():
+    return {(name, p): _positions(name, p, games, 40 + p) for name, p, games in CONFIGS}
 
 
 def _net_for(game, width, blocks, seed, activation="tanh"):
@@ -41,13 +46,13 @@ def _net_for(game, width, blocks, seed, activation="tanh"):
                                blocks, game.num_players, game.num_actions, seed, activation)
 
 
-@pytest.mark.parametrize("players", [2, 4])
+@pytest.mark.parametrize("config", [c[:2] for c in CONFIGS], ids=lambda c: f"{c[0]}{c[1]}")
 @pytest.mark.parametrize("width,blocks,dtype,activation", [(64, 2, "float32", "tanh"),
                                                          (128, 1, "float16", "tanh"),
                                                          (32, 0, "float32", "linear")])
-def test_c_forward_equals_the_numpy_reference(kitsu_positions, players, width, blocks, dtype,
-                                              activation):
-    game, x, mask = kitsu_positions[players]
+def test_c_forward_equals_the_numpy_reference(positions, config, width, blocks, dtype, activation):
+    game, x, mask = positions[config]
+    players = config[1]
     assert len(x) >= 1000
     spec = _net_for(game, width, blocks, seed=width + blocks, activation=activation)
     data = netfile.to_bytes(spec, dtype)
@@ -65,10 +70,11 @@ def test_c_forward_equals_the_numpy_reference(kitsu_positions, players, width, b
     assert np.ptp(values[:, 0]) > 0.01 and np.ptp(priors.max(axis=1)) > 0.01
 
 
-def test_c_forward_equals_pytorch(kitsu_positions):
+@pytest.mark.parametrize("config", [c[:2] for c in CONFIGS], ids=lambda c: f"{c[0]}{c[1]}")
+def test_c_forward_equals_pytorch(positions, config):
     torch = pytest.importorskip("torch")
     from boardlab.learn.torch_model import PolicyValueNet
-    game, x, mask = kitsu_positions[2]
+    game, x, mask = positions[config]
     spec = _net_for(game, 96, 2, seed=5)
     model = PolicyValueNet.from_spec(spec)
     with torch.no_grad():
@@ -77,7 +83,7 @@ def test_c_forward_equals_pytorch(kitsu_positions):
     np.testing.assert_allclose(values, tv.numpy(), rtol=0, atol=TOL)
     np.testing.assert_allclose(priors, torch.exp(tlogp).numpy(), rtol=0, atol=TOL)
     # The export from torch is the same file.
-    assert netfile.to_bytes(model.to_spec(game.name, "players=2")) == netfile.to_bytes(spec)
+    assert netfile.to_bytes(model.to_spec(game.name, f"players={config[1]}")) == netfile.to_bytes(spec)
 
 
 def test_a_row_with_no_legal_action_gets_no_prior():
