@@ -28,7 +28,6 @@ enum {
 
 int nk_feature_size(const BLGame *g) { (void)g; return NF_SIZE; }
 
-
 void nk_features(const BLGame *g, const void *vst, int me, float *out) {
     const NkConfig *c = NK_CFG(g);
     const NkState *s = CST(vst);
