@@ -33,7 +33,7 @@ def _positions(name, players, games, seed):
 
 
 #: (game, players, seeded games): each gives more than a thousand decisions.
-CONFIGS = [("kitsu", 2, 30), ("kitsu", 4, 12), ("nukumi", 2, 12), ("keyside", 2, 6)]
+CONFIGS = [("kitsu", 2, 30), ("kitsu", 4, 12), ("nukumi", 2, 12), ("keyside", 2, 6), ("kyushu", 2, 20)]
 
 
 @pytest.fixture(scope="module")
@@ -164,12 +164,3 @@ def test_a_network_for_another_game_or_configuration_is_refused():
     with pytest.raises(ValueError, match="5 action outputs, kitsu has"):
         _net.Net.from_bytes(netfile.to_bytes(acts)).check_game(kitsu2._core)
 
-
-def test_a_network_for_a_game_without_features_is_refused():
-    missing = [n for n in boardlab.games_available() if not feature_size(boardlab.make(n))]
-    if not missing:
-        pytest.skip("every game has features")
-    game = boardlab.make(missing[0])
-    spec = netfile.random_spec(missing[0], "", 4, 8, 0, game.num_players, game.num_actions)
-    with pytest.raises(ValueError, match=f"{missing[0]} has no network features yet"):
-        _net.Net.from_bytes(netfile.to_bytes(spec)).check_game(game._core)

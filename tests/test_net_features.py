@@ -10,8 +10,8 @@ import boardlab
 from boardlab.learn.features import feature_size, features
 from conftest import decision_states, game_cases
 
-#: Games whose kernel writes features (the rest are listed in docs/learning.md as not built).
-FEATURED = ("keyside", "kitsu", "nukumi")
+#: Every game's kernel writes features.
+FEATURED = ("keyside", "kitsu", "kyushu", "nukumi")
 
 
 def _featured_cases():
@@ -22,13 +22,10 @@ def _obs(state, seat):
     return json.dumps(state.observation(seat), sort_keys=True)
 
 
-def test_every_featured_game_writes_features_and_the_rest_say_they_have_none():
-    for name in boardlab.games_available():
-        size = feature_size(boardlab.make(name))
-        assert (size > 0) == (name in FEATURED), name
-    for missing in set(boardlab.games_available()) - set(FEATURED):
-        with pytest.raises(ValueError, match="no network features yet"):
-            features(boardlab.make(missing).new_initial_state(seed=0), 0)
+def test_every_game_writes_features():
+    assert set(boardlab.games_available()) == set(FEATURED)
+    for name in FEATURED:
+        assert feature_size(boardlab.make(name)) > 0, name
 
 
 @pytest.mark.parametrize("case", _featured_cases())
