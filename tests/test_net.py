@@ -164,3 +164,31 @@ def test_a_network_for_another_game_or_configuration_is_refused():
     with pytest.raises(ValueError, match="5 action outputs, kitsu has"):
         _net.Net.from_bytes(netfile.to_bytes(acts)).check_game(kitsu2._core)
 
+
+
+def test_every_float16_weight_is_read_exactly():
+    """Every float16 bit pattern (subnormals and both zeros included) as the one weight of a
+    value head: the kernel computes with exactly numpy's float32 of it; infinities and NaNs
+    are refused."""
+    spec = netfile.random_spec("kitsu", "", 1, 1, 0, 1, 1, value_activation="linear")
+    spec.weights.update(in_w=np.ones((1, 1), np.float32), in_b=np.zeros(1, np.float32),
+                        v_b=np.zeros(1, np.float32))
+    image = bytearray(netfile.to_bytes(spec, "float16"))
+    at = _net.HEADER_BYTES + 2 * 2                     # v_w: after in_w and in_b
+    halves = np.arange(2**16, dtype=np.uint16).view(np.float16)
+    x, mask = np.ones((1, 1), np.float32), np.ones((1, 1), bool)
+    got = np.empty(2**16, np.float32)
+    for i, h in enumerate(halves):
+        image[at:at + 2] = h.tobytes()
+        if not np.isfinite(h):
+            with pytest.raises(ValueError, match="weight 2 is not a finite"):
+                _net.Net.from_bytes(bytes(image))
+            got[i] = h
+            continue
+        got[i] = _net.Net.from_bytes(bytes(image)).forward(x, mask)[0][0, 0]
+    want = halves.astype(np.float32)
+    finite = np.isfinite(want)
+    # v * 1 + 0 turns -0 into +0: compare values, and the bits of everything else.
+    assert np.array_equal(got[finite], want[finite])
+    nonzero = finite & (want != 0)
+    assert np.array_equal(got[nonzero].view(np.uint32), want[nonzero].view(np.uint32))
