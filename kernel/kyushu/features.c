@@ -39,9 +39,10 @@ static int box_slot(const KyuConfig *c, int b, int me) {
     return KY_MAXP + (b - c->players);
 }
 
-static int plane_count(const uint32_t *pl) {
+/* Squares of plane pl on map m (only the rows its cards cover can have any). */
+static int plane_count(const KyuMap *m, const uint32_t *pl) {
     int n = 0;
-    for (int r = 0; r < KY_N; r++) n += bb_popcount32(pl[r]);
+    for (int r = m->top; m->n_cards && r <= m->bottom; r++) n += bb_popcount32(pl[r]);
     return n;
 }
 
@@ -137,10 +138,10 @@ void kyushu_features(const BLGame *g, const void *vst, int me, float *out) {
         int p = (me + r) % P;
         const KyuMap *m = maps[p];
         float *q = w.p;
-        for (int t = 0; t < KY_NPLANES; t++) *q++ = plane_count(m->ter[t]) / 10.0f;
-        for (int k = 0; k < KC_N; k++) *q++ = plane_count(m->res[k]) / 5.0f;
-        *q++ = plane_count(m->tile) / 5.0f;
-        *q++ = plane_count(m->trav) / 3.0f;
+        for (int t = 0; t < KY_NPLANES; t++) *q++ = plane_count(m, m->ter[t]) / 10.0f;
+        for (int k = 0; k < KC_N; k++) *q++ = plane_count(m, m->res[k]) / 5.0f;
+        *q++ = plane_count(m, m->tile) / 5.0f;
+        *q++ = plane_count(m, m->trav) / 3.0f;
         *q++ = m->n_cards / 13.0f;
         *q++ = m->n_cards ? (m->bottom - m->top + 1) / 16.0f : 0.0f;
         *q++ = m->n_cards ? (m->right - m->left + 1) / 16.0f : 0.0f;
@@ -192,6 +193,9 @@ void kyushu_features(const BLGame *g, const void *vst, int me, float *out) {
     static const int PLANE[6] = {KT_LAKE, KT_FOREST, KT_TOWN, KT_SPRING, KT_FALLOW, -1};
     for (int bi = 0; bi < KY_N / 4; bi++)
         for (int bj = 0; bj < KY_N / 4; bj++, w.p += YF_BLOCK) {
+            /* Blocks outside the cards' extent are empty (zeroed above). */
+            if (!m->n_cards || 4 * bi > m->bottom || 4 * bi + 3 < m->top
+                || 4 * bj > m->right || 4 * bj + 3 < m->left) continue;
             float *q = w.p;
             *q++ = block_count(m->occ, bi, bj) / 16.0f;
             for (int i = 0; PLANE[i] >= 0; i++) *q++ = block_count(m->ter[PLANE[i] - 1], bi, bj) / 16.0f;
