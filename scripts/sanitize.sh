@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # Sanitizer run: build boardlab with AddressSanitizer + UBSan (-O1 -g, CMake option
 # BOARDLAB_SANITIZE) into its own virtualenv, then run the conformance suite, the search
-# tests and the kernel-safety tests (every action id named and applied on every game's states,
-# the search tree export, positions round-tripped) under it. Any memory error or undefined behaviour in the kernel or the
-# bindings stops the run with a report (exit status non-zero).
+# tests, the kernel-safety tests (every action id named and applied on every game's states,
+# the search tree export, positions round-tripped) and the network tests (every game's
+# features over played games, every truncation of a network file, the forward pass) under it.
+# Any memory error or undefined behaviour in the kernel or the bindings stops the run with a
+# report (exit status non-zero).
 #
 #   bash scripts/sanitize.sh [extra pytest arguments]
 #
@@ -64,12 +66,12 @@ if ! ldd "$core" | grep libasan >/dev/null; then
     exit 1
 fi
 
-echo "==> pytest tests/test_conformance.py tests/test_search.py tests/test_kernel_safety.py under ASan + UBSan"
+echo "==> pytest tests/test_conformance.py tests/test_search.py tests/test_kernel_safety.py tests/test_net.py under ASan + UBSan"
 start=$(date +%s)
 # --capture=sys: a report written to fd 2 just before the abort reaches the log (pytest's
 # default fd capture would swallow it with the process). The tests run in pytest-xdist
 # workers (pyproject.toml's -n auto), which share this script's stderr: a worker that aborts
 # fails its test ("worker crashed") and the run, with the report above it.
 LD_PRELOAD="$LIBASAN" "$VPY" -m pytest -q -p no:cacheprovider --capture=sys \
-    tests/test_conformance.py tests/test_search.py tests/test_kernel_safety.py "$@"
+    tests/test_conformance.py tests/test_search.py tests/test_kernel_safety.py tests/test_net.py "$@"
 echo "==> sanitizer run passed in $(( $(date +%s) - start )) s"

@@ -85,6 +85,19 @@ def random_positions(game, seed, count):
     return out
 
 
+def decision_states(game, seed, limit=400):
+    """Decision states of one seeded random game (at most ``limit``), then its last state."""
+    rng = np.random.default_rng(seed)
+    state = game.new_initial_state(seed=seed)
+    out = []
+    while not state.is_terminal() and len(out) < limit:
+        if not state.is_chance():
+            out.append(state.clone())
+        state.apply(random_action(state, rng))
+    out.append(state)
+    return out
+
+
 def check_invariants(state):
     """The invariants every state of every game satisfies."""
     game = state.game

@@ -12,23 +12,10 @@ import pytest
 import boardlab
 import boardlab.games
 from boardlab.interop import tensors
-from conftest import game_cases, random_action
+from conftest import decision_states as _decisions, game_cases, random_action
 
 #: Games whose encoders keep every field of the observation (all of them).
 EXACT = ("keyside", "kitsu", "kyushu", "nukumi")
-
-
-def _decisions(game, seed, limit=400):
-    """Decision states of one random game (at most ``limit``)."""
-    rng = np.random.default_rng(seed)
-    state = game.new_initial_state(seed=seed)
-    out = []
-    while not state.is_terminal() and len(out) < limit:
-        if not state.is_chance():
-            out.append(state.clone())
-        state.apply(random_action(state, rng))
-    out.append(state)
-    return out
 
 
 @pytest.mark.parametrize("case", game_cases())

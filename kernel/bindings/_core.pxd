@@ -87,6 +87,10 @@ cdef extern from "common/game_api.h" nogil:
         # described by a game-specific vector; 0, or -1 with a message in err.
         int (*setup)(const BLGame *g, void *st, uint64_t seed, const int32_t *desc,
                      int n, char *err, int errlen) noexcept nogil
+        # Optional (NULL if absent): floats features() writes; the network
+        # input of what `seat` knows, written to out (kernel/net, docs/learning.md).
+        int (*feature_size)(const BLGame *g) noexcept nogil
+        void (*features)(const BLGame *g, const void *st, int seat, float *out) noexcept nogil
 
     ctypedef struct BLGame:
         const BLGameVTable *vt   # the game's function table

@@ -147,6 +147,12 @@ cdef class CoreGame:
         _check_game(self)
         return self.g.state_size
 
+    @property
+    def feature_size(self):
+        """Floats of the network input (CoreState.features), 0 if the game has none yet."""
+        _check_game(self)
+        return self.g.vt.feature_size(self.g) if self.g.vt.feature_size != NULL else 0
+
     def new_state(self, uint64_t seed):
         """The initial state for this seed."""
         _check_game(self)
@@ -379,3 +385,17 @@ cdef class CoreState:
             if cap >= 1 << 26:
                 raise RuntimeError("kernel observe_json needs more than 64 MiB")
             cap *= 4
+
+    def features(self, int seat):
+        """The network input for `seat` (float32, game.feature_size floats): a
+        function of what `seat` knows alone (kernel/net, docs/learning.md)."""
+        _check_state(self)
+        cdef BLGame *g = self.game.g
+        if g.vt.features == NULL:
+            raise ValueError(f"{g.vt.name.decode()}: no network features yet")
+        if seat < 0 or seat >= g.num_players:
+            raise ValueError(f"seat must be in [0, {g.num_players}), got {seat}")
+        out = np.empty(g.vt.feature_size(g), dtype=np.float32)
+        cdef float[::1] view = out
+        g.vt.features(g, self.st, seat, &view[0])
+        return out

@@ -337,4 +337,6 @@ const BLGameVTable bl_keyside_vtable = {
     vt_observe,
     ks_position_setup,
     ks_rollout_action,
+    ks_feature_size,
+    ks_features,
 };

@@ -5,7 +5,8 @@
  *
  * Files: setup.c (configure, init, setup chance), rules.c (flow, legal
  * actions, apply, effects), score.c (the score sheet), observe.c (notation,
- * JSON), eval.c (determinize, heuristic, vtable), position.c (Game.position).
+ * JSON), eval.c (determinize, heuristic, vtable), position.c (Game.position),
+ * features.c (the network's input).
  *
  * Parameter vector (built by py/boardlab/games/keyside.py from data/keyside.json):
  *   [0] players 2..4, or 1 for the Keytoma solo game
@@ -244,6 +245,9 @@ int ks_chance_task(const KsState *s);
 int ks_task_outcomes(const KsConfig *c, const KsState *s, int32_t *out);
 /* eval.c: the search's rollout policy (the vtable's rollout_action) */
 int32_t ks_rollout_action(const BLGame *g, const void *st, const int32_t *legal, int n, BLRng *rng);
+/* features.c: the network's input for a seat (docs/learning.md) */
+int ks_feature_size(const BLGame *g);
+void ks_features(const BLGame *g, const void *st, int seat, float *out);
 /* observe.c */
 int ks_action_text(const KsConfig *c, const KsState *s, int32_t a, char *buf, int cap);
 int ks_observe(const KsConfig *c, const KsState *s, int v, char *buf, int cap);

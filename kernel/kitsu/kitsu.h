@@ -4,7 +4,7 @@
  * Files: setup.c (configure, initial state), rules.c (flow, legal actions,
  * apply, chance, the function table), score.c (scoring a trick, returns),
  * observe.c (notation, JSON, determinization), eval.c (heuristic),
- * position.c (Game.position).
+ * position.c (Game.position), features.c (the network's input).
  *
  * Parameter vector (built by py/boardlab/games/kitsu.py from data/kitsu.json):
  *   [0] players        2, 4 or 6
@@ -216,6 +216,9 @@ int kitsu_sample_world(const KitsuConfig *c, KitsuState *s, int o, BLRng *r);
 void kitsu_shuffle_ids(int8_t *ids, int n, BLRng *r);
 /* eval.c */
 void kitsu_evaluate(const BLGame *g, const void *st, double *out);
+/* features.c: the network's input for a seat (docs/learning.md) */
+int kitsu_feature_size(const BLGame *g);
+void kitsu_features(const BLGame *g, const void *st, int seat, float *out);
 /* position.c */
 int kitsu_setup(const BLGame *g, void *st, uint64_t seed, const int32_t *desc, int n, char *err, int errlen);
 

@@ -408,4 +408,7 @@ const BLGameVTable bl_kitsu_vtable = {
     kitsu_action_to_string,
     kitsu_observe_json,
     kitsu_setup,
+    NULL,                 /* rollout_action: uniform */
+    kitsu_feature_size,
+    kitsu_features,
 };

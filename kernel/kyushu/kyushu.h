@@ -6,7 +6,8 @@
  * positions and placement, the undo log), rules.c (flow, legal actions, apply,
  * chance, the function table), score.c (scoring, returns), observe.c
  * (notation, JSON, determinization), eval.c (heuristic), position.c
- * (Game.position), scenario.c (map edits for tests).
+ * (Game.position), scenario.c (map edits for tests), features.c (the network's
+ * input).
  *
  * Parameter vector (built by py/boardlab/games/kyushu.py from data/kyushu.json):
  *   [0] players        2..5
@@ -279,6 +280,9 @@ int kyushu_determinize(const BLGame *g, void *st, int observer, BLRng *rng);
 void kyu_random_placement(const KyuConfig *c, KyuState *s, int p, BLRng *r);
 /* eval.c */
 void kyushu_evaluate(const BLGame *g, const void *st, double *out);
+/* features.c: the network's input for a seat (docs/learning.md) */
+int kyushu_feature_size(const BLGame *g);
+void kyushu_features(const BLGame *g, const void *st, int seat, float *out);
 /* position.c */
 int kyushu_setup(const BLGame *g, void *st, uint64_t seed, const int32_t *desc, int n, char *err, int errlen);
 

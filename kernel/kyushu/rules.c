@@ -552,4 +552,7 @@ const BLGameVTable bl_kyushu_vtable = {
     kyushu_action_to_string,
     kyushu_observe_json,
     kyushu_setup,
+    NULL,                 /* rollout_action: uniform */
+    kyushu_feature_size,
+    kyushu_features,
 };

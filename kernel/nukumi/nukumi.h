@@ -6,7 +6,8 @@
  * Files: setup.c (parameter vector -> NkConfig, initial state), rules.c
  * (phases, actions, the effect stack, chance, determinize, the solo NPCs),
  * score.c (final scoring, returns), eval.c (heuristic), observe.c (JSON,
- * move notation), scenario.c (test-only position setter).
+ * move notation), scenario.c (test-only position setter), features.c (the
+ * network's input).
  *
  * Component data comes from py/boardlab/data/nukumi.json through the int32
  * parameter vector built by py/boardlab/games/nukumi.py (layout: nk_configure
@@ -277,6 +278,9 @@ void nk_evaluate(const BLGame *g, const void *st, double *out);
 int32_t nk_rollout_action(const BLGame *g, const void *st, const int32_t *legal, int n, BLRng *rng);
 int nk_action_to_string(const BLGame *g, const void *st, int32_t a, char *buf, int cap);
 int nk_observe_json(const BLGame *g, const void *st, int player, char *buf, int cap);
+/* features.c: the network's input for a seat (docs/learning.md) */
+int nk_feature_size(const BLGame *g);
+void nk_features(const BLGame *g, const void *st, int seat, float *out);
 /* Game.position: a seat's turn from what it knows (position.c; vector described there). */
 int nk_setup(const BLGame *g, void *st, uint64_t seed, const int32_t *d, int n, char *err, int errlen);
 

@@ -1016,4 +1016,6 @@ const BLGameVTable bl_nukumi_vtable = {
     nk_observe_json,
     nk_setup,
     nk_rollout_action,
+    nk_feature_size,
+    nk_features,
 };
