@@ -168,8 +168,9 @@ def test_best_move_mark_names_the_places_the_board_draws():
     ids = {p.id for p in places}
     for a, nm in names.items():
         if " with " not in nm:
-            mark = ui.best_move_mark(s, a)
-            assert len(mark) == 1 and mark[0] in ids and mark[0].endswith(nm.split()[1])
+            mark = ui.best_move_mark(s, a)       # the card in the hand, and on the table
+            i = obs["hands"][seat].index(nm.split()[1])
+            assert mark == [f"h{i}-{nm.split()[1]}", f"s{seat}c{i}"] and mark[0] in ids
 
 
 def test_how_to_play_says_the_goal_a_turn_and_the_end():

@@ -228,7 +228,8 @@ def test_best_move_mark_names_the_places_the_board_draws():
             if name.startswith(("take", "pay to take")):
                 assert mark and mark[0] in {f"box{b['box']}" for b in obs["pick_boxes"]}
             if name.startswith("place "):
-                assert mark == [f"p{name.split(' at ')[1].split()[0]}"]
+                sq = name.split(' at ')[1].split()[0]      # the square, and the card taken
+                assert mark == [f"p{sq}", f"c{sq}", f"taken{seat}"]
 
 
 def test_how_to_play_says_the_goal_a_round_and_the_end():
