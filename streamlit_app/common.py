@@ -72,8 +72,8 @@ def read_doc(name: str) -> str | None:
 @st.cache_resource(show_spinner=False)
 def game_store() -> GameStore:
     """The process-wide store of games (SQLite in data_dir(), or $BOARDLAB_DB); a table's
-    views carry each visitor's log and "since your last move" (table_story.py)."""
-    from .table_story import StoryTeller
+    views carry each visitor's log and "since your last move" (friends/story.py)."""
+    from .friends.story import StoryTeller
     return GameStore(data_dir(), story=StoryTeller())
 
 

@@ -15,7 +15,8 @@ page = st.navigation([
     st.Page(_PAGES / "rules.py", title="Rules", icon=":material/menu_book:", url_path="rules"),
     st.Page(_PAGES / "lobby.py", title="Lobby", icon=":material/groups:", url_path="lobby"),
 ], position="top")      # no sidebar: the table gets the whole width
-from boardlab.streamlit_app import common, tables  # noqa: E402  (after set_page_config)
+from boardlab.streamlit_app import common  # noqa: E402  (after set_page_config)
+from boardlab.streamlit_app.friends import tables
 
 if not tables.resume():         # a table's link (seat, host, spectator) opens that table
     common.resume_game()

@@ -218,7 +218,7 @@ def test_your_turn_on_this_screen_names_the_seats_colour_with_its_swatch():
 
 
 def test_a_player_who_leaves_is_told_so_with_the_way_back_and_the_others_see_it(friends_table):
-    from boardlab.streamlit_app.tables import presence
+    from boardlab.streamlit_app.friends.tables import presence
     store, t = friends_table
     seat0 = t.seat_tokens[0]
     at = table_app(t.game_id, seat=seat0)

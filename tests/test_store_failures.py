@@ -404,7 +404,7 @@ def through_an_outage(caplog, module: str, make) -> list[str]:
     """Run the loop ``make(store)`` of ``module`` over a store that fails 6 times, until
     it works; returns the lines logged at WARNING and above (none with a traceback)."""
     store = FailingStore(6)
-    name = f"boardlab.streamlit_app.{module}"
+    name = f"boardlab.streamlit_app.friends.{module}"
     with caplog.at_level(logging.DEBUG, logger=name):
         loop = make(store).start()
         store.worked.wait()
@@ -415,7 +415,7 @@ def through_an_outage(caplog, module: str, make) -> list[str]:
 
 
 def test_the_ai_worker_logs_an_outage_once_and_its_end_once(caplog):
-    from boardlab.streamlit_app.ai_worker import AiWorker
+    from boardlab.streamlit_app.friends.ai_worker import AiWorker
     assert through_an_outage(caplog, "ai_worker", lambda s: AiWorker(s, interval=0.01)) == [
         "the AI worker could not read the tables due: the database server cannot be reached "
         "(trying again, less often, until it works)",
@@ -423,7 +423,7 @@ def test_the_ai_worker_logs_an_outage_once_and_its_end_once(caplog):
 
 
 def test_the_table_watcher_logs_an_outage_once_and_backs_off(caplog, monkeypatch):
-    from boardlab.streamlit_app.live import TableWatcher
+    from boardlab.streamlit_app.friends.live import TableWatcher
     waits = []
 
     def watcher(store):

@@ -12,11 +12,11 @@ import numpy as np
 import pytest
 
 import boardlab
-from boardlab.streamlit_app.ai_worker import AiWorker
+from boardlab.streamlit_app.friends.ai_worker import AiWorker
 from boardlab.streamlit_app.common import log_lines
 from boardlab.streamlit_app.session import AI, HUMAN, PlaySession
 from boardlab.streamlit_app.store import GameStore
-from boardlab.streamlit_app.table_story import StoryTeller
+from boardlab.streamlit_app.friends.story import StoryTeller
 
 
 def table(store, name, seats, seed=5, **params):
@@ -248,7 +248,7 @@ def test_the_worker_moves_for_a_seat_whose_timer_ran_out(tmp_path):
 
 # --- tokens out of the logs ----------------------------------------------------------------------
 def test_a_token_in_a_log_line_is_masked(caplog):
-    from boardlab.streamlit_app.tables import _MaskTokens
+    from boardlab.streamlit_app.friends.tables import _MaskTokens
     token = "A" * 20 + "b_-" + "9" * 9
     logger = logging.getLogger("boardlab.test.mask")
     handler = logging.Handler()
@@ -270,7 +270,7 @@ def test_a_token_in_a_log_line_is_masked(caplog):
 def test_a_server_that_watches_no_sources_stops_polling_its_config_files(tmp_path):
     from streamlit import config
     from streamlit.watcher.polling_path_watcher import PollingPathWatcher
-    from boardlab.streamlit_app.tables import no_config_polling
+    from boardlab.streamlit_app.friends.tables import no_config_polling
     conf = PollingPathWatcher(str(tmp_path / ".streamlit" / "config.toml"), lambda p: None,
                               allow_nonexistent=True)
     other = PollingPathWatcher(str(tmp_path / "app.py"), lambda p: None, allow_nonexistent=True)
@@ -290,7 +290,7 @@ def test_a_server_that_watches_no_sources_stops_polling_its_config_files(tmp_pat
 
 # --- the table watcher ------------------------------------------------------------------------
 def test_the_watcher_reruns_the_pages_whose_table_moved_on(store):
-    from boardlab.streamlit_app.live import TableWatcher
+    from boardlab.streamlit_app.friends.live import TableWatcher
     t = table(store, "kitsu", [HUMAN, HUMAN], track_length=3)
     other = table(store, "kitsu", [HUMAN, HUMAN], track_length=3)
     gid = t.game_id
@@ -338,7 +338,8 @@ def test_a_seats_hint_searches_its_own_knowledge_at_the_analysis_budget(tmp_path
     the analysis budget, and the page shows it in words."""
     from streamlit.testing.v1 import AppTest
 
-    from boardlab.streamlit_app import MAIN_SCRIPT, table_page
+    from boardlab.streamlit_app import MAIN_SCRIPT
+    from boardlab.streamlit_app.friends import page as table_page
     monkeypatch.setenv("BOARDLAB_DATA_DIR", str(tmp_path))
     monkeypatch.setenv("BOARDLAB_LIVE", "poll")
     s = GameStore(tmp_path)

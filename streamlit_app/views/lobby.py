@@ -1,10 +1,11 @@
 """Lobby page: the public tables of this server with free seats; join one, or watch."""
 import streamlit as st
 
-from boardlab.streamlit_app import APP_DIR, common, tables
+from boardlab.streamlit_app import APP_DIR, common
+from boardlab.streamlit_app.friends import tables
 from boardlab.streamlit_app.games import ui_for
 from boardlab.streamlit_app.store import StoreError
-from boardlab.streamlit_app.tables import TableLink, esc
+from boardlab.streamlit_app.friends.tables import TableLink, esc
 
 PLAY_PAGE = str(APP_DIR / "views" / "play.py")
 

@@ -19,8 +19,9 @@ import streamlit as st
 
 import boardlab
 from boardlab.streamlit_app import board_component as bc
-from boardlab.streamlit_app import common, friends_form, table_page, tables
-from boardlab.streamlit_app.table_page import FORCED_HELP, FORCED_LABEL
+from boardlab.streamlit_app import common
+from boardlab.streamlit_app.friends import form as friends_form, page as table_page, tables
+from boardlab.streamlit_app.friends.page import FORCED_HELP, FORCED_LABEL
 from boardlab.streamlit_app.eval_bar import beside_board, hint_box
 from boardlab.streamlit_app.games import ui_for
 from boardlab.streamlit_app.games.base import search_line

@@ -7,8 +7,9 @@ import time
 
 import streamlit as st
 
-from . import common, tables
-from .games import ui_for
+from .. import common
+from . import tables
+from ..games import ui_for
 from .tables import presence, seat_label
 
 TIMER_CHOICES = {"No move timer": None, "30 s": 30.0, "1 min": 60.0, "2 min": 120.0,

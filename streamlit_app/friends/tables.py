@@ -29,10 +29,10 @@ from urllib.parse import urlencode, urlsplit
 
 import streamlit as st
 
-from . import common
+from .. import common
 from .ai_worker import AiWorker
 from .live import TableWatcher
-from .store import HOST, AccessDenied, GameMovedOn, NoSuchGame, StoreError, check_game_id
+from ..store import HOST, AccessDenied, GameMovedOn, NoSuchGame, StoreError, check_game_id
 
 TABLE_KEY = "bl_table"          # the TableLink this session is at
 DRAWN_KEY = "bl_table_drawn"    # (game id, revision) of the table on screen

@@ -15,13 +15,14 @@ import zlib
 
 import streamlit as st
 
-from . import common, host_panel, tables
-from .eval_bar import hint_box, show_eval_bar
-from .games import ui_for
-from .games.base import search_line
-from . import board_component as bc
-from .session import analysis_budget, mix, run_search
-from .store import SEAT, AccessDenied, NoSuchGame, StoreError
+from .. import common
+from . import host_panel, tables
+from ..eval_bar import hint_box, show_eval_bar
+from ..games import ui_for
+from ..games.base import search_line
+from .. import board_component as bc
+from ..session import analysis_budget, mix, run_search
+from ..store import SEAT, AccessDenied, NoSuchGame, StoreError
 from .tables import esc, presence, seat_label
 
 VIEW_KEY = "bl_table_view"      # the view on screen (a seat's turn: clicks apply over it)
@@ -381,7 +382,7 @@ def hint_search(view):
 
 def evaluate(view) -> dict | None:
     """The evaluation bar's figure for this seat on its turn (cached per version)."""
-    from .review import evaluation
+    from ..review import evaluation
     key = (view.game_id, view.version, view.seat)
     cache = st.session_state.setdefault("bl_table_eval", {})
     if key not in cache:

@@ -7,7 +7,7 @@ import streamlit as st
 
 from . import tables
 from .host_panel import TIMER_CHOICES
-from .session import HUMAN
+from ..session import HUMAN
 
 HERE, FRIENDS = "On this screen", "With friends: a link per seat"
 

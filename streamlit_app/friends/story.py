@@ -15,8 +15,8 @@ from typing import NamedTuple
 
 import boardlab
 
-from .games import Changes, ui_for
-from .session import log_text, start_of, state_at
+from ..games import Changes, ui_for
+from ..session import log_text, start_of, state_at
 
 MAX_READERS = 512        # readers kept (one per game and viewer), the oldest dropped
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 import logging
 import threading
 
-from .store.outage import Outage
+from ..store.outage import Outage
 
 log = logging.getLogger(__name__)
 

@@ -18,8 +18,8 @@ import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 
-from .store.outage import Outage
-from .store.schema import StoreError
+from ..store.outage import Outage
+from ..store.schema import StoreError
 
 log = logging.getLogger(__name__)
 
