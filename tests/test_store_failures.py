@@ -552,3 +552,15 @@ def test_the_lobby_says_plainly_that_the_tables_cannot_be_read(app_store, monkey
     assert [w.value for w in at.warning] == [
         "The tables cannot be read: the database server cannot be reached. The lobby tries "
         "again every few seconds."]
+
+
+def test_creating_a_table_says_plainly_that_it_was_not_created(app_store):
+    from test_app import app
+    at = app()
+    at.radio(key="ng_where").set_value("With friends: a link per seat").run()
+    app_store()
+    at.button(key="ng_start").click().run()
+    assert not at.exception, at.exception
+    assert [e.value for e in at.error] == [
+        "The game could not be saved: the database is read-only — the table was not created; "
+        "try again."]

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import streamlit as st
 
+from .. import common
+from ..store import StoreError
 from . import tables
 from .host_panel import TIMER_CHOICES
 from ..session import HUMAN
@@ -57,5 +59,8 @@ def start(sess, opts: dict) -> None:
         tables.create(sess, **opts)
     except ValueError as e:
         st.error(f"Could not create the table: {e}")
+        return
+    except StoreError as e:             # its plain cause only
+        st.error(common.not_saved(e, "the table was not created"))
         return
     st.rerun()
