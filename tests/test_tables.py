@@ -363,8 +363,11 @@ def test_a_seats_hint_searches_its_own_knowledge_at_the_analysis_budget(tmp_path
     at.query_params.update(game=t.game_id, seat=t.seat_tokens[seat])
     at.run()
     assert not at.exception, at.exception
+    assert at.button(key="tbl_hint_btn").help.startswith("What the AI would play")
     at.button(key="tbl_hint_btn").click().run()
     assert not at.exception, at.exception
+    # no tooltip once the hint is shown: one left open by the click would stay over the board
+    assert not at.button(key="tbl_hint_btn").help
     (state, budget, kw), = searched
     assert budget == {"iterations": 2000} and kw == {"player": seat}
     assert state.observation(seat) == real.observation(seat)

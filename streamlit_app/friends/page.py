@@ -356,10 +356,13 @@ def controls(ui, view, link) -> None:
         st.toggle(FORCED_LABEL, key=FORCED_KEY, help=FORCED_HELP)
         if view.settings.hints:
             st.toggle("Evaluation bar (your win %, from what you know)", key="tbl_eval")
+            # no tooltip once the hint is shown: left open by the click, it stays over the board
+            shown = hint_action(link, view) is not None
             if view.my_turn and st.button("Hint", icon=":material/lightbulb:", key="tbl_hint_btn",
                                           width="stretch",
-                                          help="What the AI would play in your place, searching "
-                                               "only from what you know"):
+                                          help=None if shown else
+                                          "What the AI would play in your place, searching "
+                                          "only from what you know"):
                 st.session_state["tbl_hint"] = ((link.game_id, view.version), hint_search(view))
                 rerun_table()           # the input and the board mark the hinted move
     if view.status == "ended" and view.record is not None:
