@@ -450,3 +450,33 @@ def test_a_table_session_leaves_forced_moves_to_the_seats_page(store):
         store.apply(gid, t.seat_tokens[0], v.version, v.legal[0][0])
     v = store.view(gid, t.seat_tokens[0])
     assert v.my_turn and len(v.legal) == 1                        # waits for the seat's page
+
+
+CHANCE_NOTATION = re.compile(r"^(offer province|middle \d|scoring card \d+ (most|fewest)|"
+                             r"(Nukumaru|bonus) die \d)|\ba [aeiou]")
+
+
+@pytest.mark.parametrize("game, params", [("kyushu", {"players": 2}),
+                                          ("kyushu", {"players": 3, "most_fewest": True}),
+                                          ("keyside", {"players": 1}), ("nukumi", {"players": 2}),
+                                          ("nukumi", {"players": 1, "solo": "chasing"})])
+def test_every_chance_line_of_the_log_is_a_sentence(game, params):
+    """What chance did (a province laid out, a card dealt to a middle box, a die rolled) is
+    told in words, as the moves are, never in the kernel's notation."""
+    from boardlab.streamlit_app.games import ui_for
+    ui, told = ui_for(game), 0
+    for seed in range(3):
+        state = boardlab.make(game, seed=seed, **params).new_initial_state()
+        rng = np.random.default_rng(seed)
+        while not state.is_terminal():
+            if state.current_player < 0:
+                outcomes = [a for a, _ in state.chance_outcomes()]
+                a = outcomes[rng.integers(len(outcomes))]
+                line = ui.log_text(state, a, state.current_player, None)
+                assert line is None or not CHANCE_NOTATION.search(line), line
+                told += line is not None
+            else:
+                legal = state.legal_actions()
+                a = legal[rng.integers(len(legal))]
+            state.apply(int(a))
+    assert told >= 3

@@ -394,7 +394,7 @@ class KeysideUI(GameUI):
         if actor < 0:           # chance is public in Keyside; the set-up is on the board
             if state.full_observation()["phase"] == "setup":
                 return None
-            return state.action_to_string(action)
+            return re.sub(r"\ba ([aeiou])", r"an \1", state.action_to_string(action))
         text = super().log_text(state, action, actor, viewer)
         name = state.action_to_string(action)
         if text == f"P{actor} {name}":          # a move the viewer may read: in words

@@ -814,10 +814,10 @@ class KyushuUI(GameUI):
     # -- log --------------------------------------------------------------------------------
     def log_text(self, state, action: int, actor: int, viewer):
         name = state.action_to_string(action)
-        if actor < 0:
+        if actor < 0:                             # chance: public, said as a sentence
             if name.startswith("deal "):
                 return None                       # which card went to which hand is private
-            return name
+            return kt.chance_sentence(name)
         if viewer is not None and actor != viewer and MAP_TURN.match(name):
             if name.startswith("orient ") or (name == "terraform" and
                                               state.observation(actor)["phase"] == "map"

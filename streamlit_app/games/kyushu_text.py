@@ -430,3 +430,16 @@ def how_to_play(params: dict | None = None) -> str:
                if params is None or params.get(opt)]
     return HOW_TO_PLAY.format(players="\n\n".join(parts),
                               options="\n\n".join(options)).replace("\n\n\n\n", "\n\n")
+
+
+def chance_sentence(name: str) -> str:
+    """A public chance event of the log as a sentence ("offer province 4A" -> "Province 4
+    (side A) is laid out to choose from")."""
+    if m := re.fullmatch(r"offer province (\d+)([AB])", name):
+        return f"Province {m.group(1)} (side {m.group(2)}) is laid out to choose from"
+    if m := re.fullmatch(r"middle (\d+) (left|right)", name):
+        return f"Card {m.group(1)} is dealt to the {m.group(2)} middle pick box"
+    if m := re.fullmatch(r"scoring card (\d+) (most|fewest) between (P\d) and (P\d)", name):
+        return (f"Scoring card {m.group(1)} ({m.group(2).capitalize()}) is laid between "
+                f"{m.group(3)} and {m.group(4)}")
+    return name

@@ -411,8 +411,8 @@ def log_label(name: str, obs: dict | None = None, seat: int | None = None) -> st
 
 
 def chance_sentence(name: str) -> str:
-    """A chance event of the log with the names the buttons use ("P0 draws S-01" -> "P0
-    draws the Helper Tanuki"); others as they are ("P1 draws wood", "bonus die 3")."""
+    """A chance event of the log as a sentence with the names the buttons use ("P0 draws
+    S-01" -> "P0 draws the Helper Tanuki", "bonus die 3" -> "The bonus die rolls 3")."""
     if m := re.fullmatch(r"(P\d) draws (S-\d\d)", name):
         return f"{m.group(1)} draws the Helper {helper_name(m.group(2))}"
     if m := re.fullmatch(r"(P\d) draws (EX-\d\d)", name):
@@ -426,6 +426,8 @@ def chance_sentence(name: str) -> str:
     if m := re.fullmatch(r"partner board (\d+) to (P\d)", name):
         b = partner(int(m.group(1)))
         return f"{m.group(2)} gets {b['name'] if b else 'partner board ' + m.group(1)} as partner"
+    if m := re.fullmatch(r"(Nukumaru|bonus) die (\d+)", name):
+        return f"The {m.group(1)} die rolls {m.group(2)}"
     return name
 
 
