@@ -419,3 +419,63 @@ def test_a_finished_games_review_is_kept_with_it_and_shown_again_without_searchi
     assert [c.proto.spec for c in other.get("plotly_chart") if "win % of" in c.proto.spec] == graph
     assert len(frame(other, "flag")) == len(job.rows)
     assert any("kept with the game" in c.value for c in other.caption)
+
+
+def title(chart) -> str:
+    return json.loads(chart.proto.spec)["layout"]["yaxis"]["title"]["text"]
+
+
+def test_an_ended_tables_review_is_kept_for_every_seat(tmp_path, monkeypatch):
+    """At a table of friends that has ended, a seat's "Review this game" opens it on Analyse;
+    the review it runs is kept with the table's game, and the other seat's browser sees the
+    same graph without searching again."""
+    import numpy as np
+    from streamlit.testing.v1 import AppTest
+
+    from boardlab import search
+    from boardlab.streamlit_app.common import game_store
+    from boardlab.streamlit_app.session import HUMAN, PlaySession
+    from boardlab.streamlit_app.store import GameStore
+    from test_app import MAIN_SCRIPT, TIMEOUT
+    monkeypatch.setenv("BOARDLAB_DATA_DIR", str(tmp_path))
+    monkeypatch.setenv("BOARDLAB_LIVE", "poll")
+    game_store.clear()
+    store = GameStore(tmp_path)
+    sess = PlaySession(game=boardlab.make("kitsu", players=2, track_length=3),
+                       seats=[HUMAN, HUMAN], preset="Beginner", seed=4, auto_forced=False)
+    t = store.create_table(sess)
+    rng = np.random.default_rng(4)
+    while (seat := store.view(t.game_id).to_move) >= 0:
+        v = store.view(t.game_id, t.seat_tokens[seat])
+        store.apply(t.game_id, t.seat_tokens[seat], v.version,
+                    v.legal[rng.integers(len(v.legal))][0])
+    assert store.view(t.game_id).status == "ended"
+    store.close()
+
+    def browser(seat):
+        at = AppTest.from_file(str(MAIN_SCRIPT), default_timeout=TIMEOUT)
+        at.query_params.update(game=t.game_id, seat=t.seat_tokens[seat])
+        at.run()
+        assert not at.exception, at.exception
+        return at
+
+    at = browser(0)
+    at.button(key="tbl_review").click().run()
+    assert not at.exception, at.exception
+    assert at.radio(key="an_source").value == "This table's game"
+    job = run_review(at)
+    at.run()
+    assert job.done and job.saved and job.base.is_terminal()
+    assert [title(c) for c in at.get("plotly_chart")] == ["win % of Blue (P0)"]
+
+    def no_search(*a, **k):
+        raise AssertionError("a kept review is searched again")
+    monkeypatch.setattr(search, "ismcts", no_search)
+    game_store.clear()                                       # a server restart: memory gone
+    other = browser(1)
+    other.button(key="tbl_review").click().run()
+    assert not other.exception, other.exception
+    kept = other.session_state["bl_analysis"]["review"]
+    assert kept.done and kept.rows == job.rows                 # drawn from P1's side
+    assert [title(c) for c in other.get("plotly_chart")] == ["win % of Orange (P1)"]
+    assert any("kept with the game" in c.value for c in other.caption)

@@ -15,7 +15,7 @@ import zlib
 
 import streamlit as st
 
-from .. import common
+from .. import APP_DIR, common
 from . import host_panel, tables
 from ..eval_bar import hint_box, show_eval_bar
 from ..games import ui_for
@@ -367,6 +367,11 @@ def controls(ui, view, link) -> None:
                 rerun_table()           # the input and the board mark the hinted move
     if view.status == "ended" and view.record is not None:
         import json
+        if st.button("Review this game", key="tbl_review", icon=":material/query_stats:",
+                     width="stretch", help="The win-% graph and every move's loss on the "
+                     "Analyse page; the review is kept with the game for every seat"):
+            st.session_state["an_source"] = tables.TABLE_GAME
+            st.switch_page(str(APP_DIR / "views" / "analyse.py"))
         st.download_button("Download the record", data=json.dumps(view.record, indent=1),
                            file_name=f"{view.game}-{view.game_id}.json", mime="application/json",
                            icon=":material/download:", key="tbl_download", on_click="ignore",

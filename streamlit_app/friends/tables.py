@@ -42,6 +42,7 @@ OWN_KEY = "bl_table_own"        # this window changed the table (its next drawin
 LEFT_KEY = "bl_table_left"      # the TableLink this session left (its "You left" page)
 PRESENCE_KEY = "bl_table_presence"  # (game id, the seats' presence as drawn)
 POLL_SECONDS = 0.5              # how often an open table page asks whether anything changed
+TABLE_GAME = "This table's game"   # the Analyse page's name for an ended table's game
 SEEN_EVERY = 10.0               # seconds between two "still here" of a seat's page
 MOVED_ON = ("The game moved on before your click arrived: nothing was played. This is the "
             "position now.")

@@ -14,12 +14,14 @@ from boardlab.arena import sides_of
 from boardlab.streamlit_app import board_component as bc
 from boardlab.streamlit_app import common, eval_bar, open_hands_column, review
 from boardlab.streamlit_app.eval_bar import show_eval_bar
+from boardlab.streamlit_app.friends import tables
 from boardlab.streamlit_app.games import ui_for
 from boardlab.streamlit_app.games.base import search_line
 from boardlab.streamlit_app.review import (THRESHOLDS, Review, asked_budget, budget_warning,
                                            content_key, load_review, noise_note, save_review,
                                            evaluation, result_point, side_lines, side_value,
                                            summary)
+from boardlab.streamlit_app.store import AccessDenied, NoSuchGame, StoreError
 from boardlab.streamlit_app.session import (HUMAN, budget_text, decision_plies,
                                             load_record, mix, peeked_at, state_at)
 
@@ -122,6 +124,25 @@ def bar_value(g: dict, pos, row, result) -> tuple[dict | None, int]:
             mover_side = side
         return dict(ev, note=f"a search for P{ev['seat']}"), mover_side
     return None, side
+
+
+TABLE_GAME = tables.TABLE_GAME
+
+
+def ended_table():
+    """The ended table of friends this session is at (every seat may then read everything,
+    and its review is kept with it): (its id, its full record, this link's seat or 0);
+    else (None, None, 0)."""
+    link = tables.current()
+    if link is None:
+        return None, None, 0
+    try:
+        view = common.game_store().view(link.game_id, link.token)
+    except (AccessDenied, NoSuchGame, StoreError, ValueError):
+        return None, None, 0
+    if view.status != "ended" or view.record is None:
+        return None, None, 0
+    return link.game_id, view.record, view.seat if view.seat is not None else 0
 
 
 def kept_review(base, store_id: str):
@@ -401,7 +422,11 @@ tab_game, tab_seat = st.tabs(["Step through a game", "From a seat's knowledge"])
 
 with tab_game:
     sess = common.play_session()
-    options = (["Current game"] if sess is not None else []) + ["Upload a record"]
+    table_id, table_record, table_seat = ended_table()
+    options = ((["Current game"] if sess is not None else [])
+               + ([TABLE_GAME] if table_record is not None else []) + ["Upload a record"])
+    if ss.get("an_source") not in options:
+        ss.pop("an_source", None)
     source = st.radio("Game", options, horizontal=True, key="an_source")
     base = None
     live_seat = None        # a live game is seen from its human seat only
@@ -412,6 +437,12 @@ with tab_game:
             live_seat = sess.viewer()
         peeked = sess.peeked_at_ply
         viewer_seat = sess.viewer() if sess.viewer() is not None else 0
+    elif source == TABLE_GAME:
+        key = ("table", table_id, len(table_record["actions"]))
+        if an.get("table_key") != key:
+            an["table_state"], an["table_key"] = load_record(table_record), key
+        base = an["table_state"]
+        viewer_seat = table_seat
     else:
         up = st.file_uploader("Game record (JSON)", type=["json"], key="an_upload")
         if up is not None:
@@ -485,7 +516,8 @@ with tab_game:
         else:
             show_all = st.toggle("Show all hands (analysis)", key="an_show_all")
             viewer = mover if mover >= 0 else None
-        store_id = common.game_id() if source == "Current game" else None
+        store_id = (common.game_id() if source == "Current game" else
+                    table_id if source == TABLE_GAME else None)
         job = an.get("review")
         if (job is None or job.key != Review.key_for(base, job.seats)) and store_id:
             job = kept_review(base, store_id) or job
