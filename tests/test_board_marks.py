@@ -83,6 +83,8 @@ def test_kitsu_an_ai_seat_seen_from_is_not_you():
     svg = draw(s, int(s.legal_actions()[0]), viewer_you=False)[0]["an-kitsu-table"]["svg"]
     assert "(you)" not in svg and f"P{p} · " in svg and "(view)" in svg
     assert ">you<" not in svg and ">your partner<" not in svg     # the trick's cards' owners
+    everything = json.dumps(draw(s, int(s.legal_actions()[0]), viewer_you=False)[0])  # tips
+    assert not re.search(r"\((you|your partner)\)|\byou know\b", everything)
     svg = draw(s, int(s.legal_actions()[0]))[0]["an-kitsu-table"]["svg"]
     assert "(you)" in svg
 

@@ -164,12 +164,8 @@ def _text(x, y, s, size=13, weight=400, fill=INK, anchor="start", extra="") -> s
 
 
 def relation(seat: int, viewer, clans) -> str:
-    """Whose a trick card is, from the seat the table is seen from ("you", "your partner",
-    "opponent"; "view", "partner" when that seat is not the person's: see viewer_word)."""
-    text = kt.relation_text(seat, viewer, clans)
-    if viewer_word() == "you":
-        return text
-    return {"you": "view", "your partner": "partner"}.get(text, text)
+    """Whose a trick card is, from the seat the table is seen from (kt.relation_text)."""
+    return kt.relation_text(seat, viewer, clans)
 
 
 def recent_seats(recent) -> set[int]:

@@ -12,6 +12,7 @@ import json
 import re
 from functools import lru_cache
 from importlib import resources
+from .. import board_component as bc
 
 CLAN = {"B": "Blue", "O": "Orange", "blue": "Blue", "orange": "Orange"}
 OTHER = {"Blue": "Orange", "Orange": "Blue"}
@@ -154,18 +155,25 @@ def seat_tip(obs: dict, seat: int, viewer=None) -> str:
             bits.append(f"holds the {TOKEN_NAME.get(name, name)}")
     known = (obs.get("known") or [[]] * obs["players"])[seat] if obs["hands"][seat] is None else []
     if known:
-        bits.append("you know it holds " + ", ".join(card_name(c) for c in known))
+        knower = "you know" if viewer is None or bc.viewer_word() == "you" else f"P{viewer} knows"
+        bits.append(f"{knower} it holds " + ", ".join(card_name(c) for c in known))
     if seat == obs.get("current_player"):
         bits.append("to move")
     return "; ".join(bits) + "."
 
 
 def relation_text(seat: int, viewer, clans) -> str:
+    """Whose a seat is, from the seat the board is seen from: "you", "your partner",
+    "opponent"; "view", "partner" when that seat is not the person's (an AI seat seen on
+    Analyse: bc.viewer_word)."""
     if viewer is None or viewer < 0:
         return ""
+    you = bc.viewer_word() == "you"
     if seat == viewer:
-        return "you"
-    return "your partner" if clans[seat] == clans[viewer] else "opponent"
+        return "you" if you else "view"
+    if clans[seat] == clans[viewer]:
+        return "your partner" if you else "partner"
+    return "opponent"
 
 
 def trick_card_tip(entry: dict, i: int, obs: dict, viewer=None) -> str:
