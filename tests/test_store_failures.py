@@ -564,3 +564,15 @@ def test_creating_a_table_says_plainly_that_it_was_not_created(app_store):
     assert [e.value for e in at.error] == [
         "The game could not be saved: the database is read-only — the table was not created; "
         "try again."]
+
+
+def test_an_unclassified_error_keeps_its_code_for_the_log_and_out_of_the_players_text():
+    """A player reads the plain cause; the operator's log also gets the error's type and
+    SQLSTATE (never its text, which may quote the statement)."""
+    class UndefinedTable(Exception):
+        sqlstate = "42P01"
+    e = schema.database_error(sa.exc.ProgrammingError("SELECT record FROM games", {"x": 1},
+                                                      UndefinedTable('"games" ... seed')))
+    assert str(e) == "the database reported an error" and e.kind == "other"
+    assert e.for_log() == "the database reported an error (UndefinedTable 42P01)"
+    assert leaked(e) == []

@@ -37,7 +37,7 @@ class Outage:
             wait, self._wait = self._wait, min(self._wait * 2, self.cap)
         if new and isinstance(e, StoreError):
             self.log.warning("%s could not %s: %s (trying again, less often, until it works)",
-                             self.what, doing, e)
+                             self.what, doing, e.for_log())
         elif new:
             self.log.error("%s could not %s: an unexpected %s (trying again, less often)",
                            self.what, doing, type(e).__name__)

@@ -42,11 +42,16 @@ class StoreError(RuntimeError):
     """The store cannot work with this database: a refused URL, a schema newer than this
     code, or a database error (an unreachable server, a full disk, ...). The message names
     the cause in plain words and holds no data; ``kind`` is one word for it (one of
-    :data:`CAUSES`, or "refused"), e.g. for one log line per kind of failure."""
+    :data:`CAUSES`, or "refused"), e.g. for one log line per kind of failure; ``detail`` is
+    for the operator's log only (an unclassified error's type and code, never its text)."""
 
-    def __init__(self, message: str, kind: str = "refused"):
+    def __init__(self, message: str, kind: str = "refused", detail: str = ""):
         super().__init__(message)
         self.kind = kind
+        self.detail = detail
+
+    def for_log(self) -> str:
+        return f"{self} ({self.detail})" if self.detail else str(self)
 
 
 #: kind -> what went wrong, as a player or an operator may read it
@@ -117,15 +122,15 @@ def error_kind(e: BaseException) -> str:
 
 def database_error(e: BaseException) -> StoreError:
     """A StoreError naming the cause of the database error ``e`` and nothing of its data.
-    An unclassified error says its type and code (never its text) for the operator."""
+    An unclassified error keeps its type and code (never its text) as the operator's detail."""
     kind = error_kind(e)
-    message = CAUSES[kind]
+    detail = ""
     if kind == "other":
         orig = getattr(e, "orig", None) or e
         code = getattr(orig, "sqlstate", None) or getattr(orig, "sqlite_errorname", None)
-        message += f" ({type(orig).__name__}{f' {code}' if code else ''})"
+        detail = f"{type(orig).__name__}{f' {code}' if code else ''}"
     _scrub(e)
-    return StoreError(message, kind)
+    return StoreError(CAUSES[kind], kind, detail)
 
 
 def _scrub(e: BaseException) -> None:
@@ -414,7 +419,7 @@ def migrate(engine: sa.Engine, upto: int | None = None, migrations=None) -> int:
                 if e.kind == "refused":
                     raise
                 raise StoreError(f"cannot open the database {safe_url(engine.url)}: {e}",
-                                 e.kind) from None
+                                 e.kind, e.detail) from None
             time.sleep(0.05)
 
 
