@@ -425,7 +425,20 @@ def title(chart) -> str:
     return json.loads(chart.proto.spec)["layout"]["yaxis"]["title"]["text"]
 
 
-def test_an_ended_tables_review_is_kept_for_every_seat(tmp_path, monkeypatch):
+@pytest.fixture
+def app_data(tmp_path, monkeypatch):
+    """The app's store opened afresh on this test's folder, and closed after it (the next
+    test's app must not find this one's store)."""
+    from boardlab.streamlit_app.common import game_store
+    monkeypatch.setenv("BOARDLAB_DATA_DIR", str(tmp_path))
+    monkeypatch.setenv("BOARDLAB_LIVE", "poll")
+    game_store.clear()
+    yield tmp_path
+    game_store().close()
+    game_store.clear()
+
+
+def test_an_ended_tables_review_is_kept_for_every_seat(app_data, monkeypatch):
     """At a table of friends that has ended, a seat's "Review this game" opens it on Analyse;
     the review it runs is kept with the table's game, and the other seat's browser sees the
     same graph without searching again."""
@@ -437,10 +450,7 @@ def test_an_ended_tables_review_is_kept_for_every_seat(tmp_path, monkeypatch):
     from boardlab.streamlit_app.session import HUMAN, PlaySession
     from boardlab.streamlit_app.store import GameStore
     from test_app import MAIN_SCRIPT, TIMEOUT
-    monkeypatch.setenv("BOARDLAB_DATA_DIR", str(tmp_path))
-    monkeypatch.setenv("BOARDLAB_LIVE", "poll")
-    game_store.clear()
-    store = GameStore(tmp_path)
+    store = GameStore(app_data)
     sess = PlaySession(game=boardlab.make("kitsu", players=2, track_length=3),
                        seats=[HUMAN, HUMAN], preset="Beginner", seed=4, auto_forced=False)
     t = store.create_table(sess)
