@@ -283,18 +283,10 @@ def save_review(store, game_id: str, job: Review) -> None:
     still being played is refused (ValueError): its review holds what one seat may know."""
     if not job.base.is_terminal() or not job.done:
         raise ValueError("only the finished review of a finished game is kept with it")
-    from sqlalchemy import and_
-
-    from .store.schema import reviews, transaction
     data = json.dumps({"budget": job.budget, "seed": job.seed, "observer": job.observer,
                        "seats": sorted(job.seats) if job.seats is not None else None,
                        "rows": [job.rows[i] for i in sorted(job.rows)]})
-    key = _store_key(job.base, job.seats)
-    with transaction(store.engine, write=True) as conn:
-        conn.execute(reviews.delete().where(and_(reviews.c.game_id == game_id,
-                                                 reviews.c.review_key == key)))
-        conn.execute(reviews.insert().values(game_id=game_id, review_key=key, review=data,
-                                             created=time.time()))
+    store.keep_review(game_id, _store_key(job.base, job.seats), data)
 
 
 def load_review(store, game_id: str, base, seats=None) -> Review | None:
@@ -302,13 +294,7 @@ def load_review(store, game_id: str, base, seats=None) -> Review | None:
     ``game_id`` in ``store``, done, or None."""
     if not base.is_terminal():
         return None
-    from sqlalchemy import and_, select
-
-    from .store.schema import reviews, transaction
-    with transaction(store.engine, write=False) as conn:
-        text = conn.execute(select(reviews.c.review).where(and_(
-            reviews.c.game_id == game_id,
-            reviews.c.review_key == _store_key(base, seats)))).scalar()
+    text = store.kept_review(game_id, _store_key(base, seats))
     if text is None:
         return None
     data = json.loads(text)

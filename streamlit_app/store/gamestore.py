@@ -23,7 +23,8 @@ from .access import (HOST, LOCAL, SEAT, SPECTATOR, AccessDenied, LobbyEntry, New
                      SeatInfo, Settings, TableView, UndoRequest, check_game_id, check_name,
                      check_token)
 from .schema import (CAUSES, StoreError, ai_claims, database_url, engine_for, games, meta,
-                     migrate, seats, transaction, undo_consents, undo_requests)
+                     migrate, reviews, seats, transaction, undo_consents,
+                     undo_requests)
 
 log = logging.getLogger(__name__)
 
@@ -530,7 +531,7 @@ class GameStore:
         stays its own: the link opens it again (``sit``)."""
         check_game_id(game_id)
         check_token(token)
-        with transaction(self.engine, write=True) as conn:
+        with self._transaction(write=True) as conn:
             row = self._row(conn, game_id, lock=True)
             role, seat = self._access(conn, row, token)
             if role != SEAT:
@@ -624,6 +625,23 @@ class GameStore:
             self._touch(conn, row, (), status=ENDED)
 
     # --- import of the JSON files of the store before the database ---------------------------
+    # --- reviews kept with finished games (the app's review module says what they hold) -----
+    def keep_review(self, game_id: str, key: str, review: str) -> None:
+        """Keep ``review`` (JSON text) with the game, replacing the one under the same key."""
+        check_game_id(game_id)
+        with self._transaction(write=True) as conn:
+            conn.execute(reviews.delete().where(sa.and_(reviews.c.game_id == game_id,
+                                                        reviews.c.review_key == key)))
+            conn.execute(reviews.insert().values(game_id=game_id, review_key=key,
+                                                 review=review, created=time.time()))
+
+    def kept_review(self, game_id: str, key: str) -> str | None:
+        """The review kept with the game under ``key`` (JSON text), or None."""
+        check_game_id(game_id)
+        with self._transaction(write=False) as conn:
+            return conn.execute(sa.select(reviews.c.review).where(sa.and_(
+                reviews.c.game_id == game_id, reviews.c.review_key == key))).scalar()
+
     def import_json(self, directory: Path | str) -> int:
         """Import ``<id>.json`` game records of ``directory`` as local games, once per
         database (later calls import nothing); a game already stored is kept, a malformed
