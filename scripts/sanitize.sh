@@ -66,12 +66,12 @@ if ! ldd "$core" | grep libasan >/dev/null; then
     exit 1
 fi
 
-echo "==> pytest tests/test_conformance.py tests/test_search.py tests/test_kernel_safety.py tests/test_net.py under ASan + UBSan"
+echo "==> pytest tests/test_conformance.py tests/test_search.py tests/test_kernel_safety.py tests/test_net.py tests/test_guided_search.py under ASan + UBSan"
 start=$(date +%s)
 # --capture=sys: a report written to fd 2 just before the abort reaches the log (pytest's
 # default fd capture would swallow it with the process). The tests run in pytest-xdist
 # workers (pyproject.toml's -n auto), which share this script's stderr: a worker that aborts
 # fails its test ("worker crashed") and the run, with the report above it.
 LD_PRELOAD="$LIBASAN" "$VPY" -m pytest -q -p no:cacheprovider --capture=sys \
-    tests/test_conformance.py tests/test_search.py tests/test_kernel_safety.py tests/test_net.py "$@"
+    tests/test_conformance.py tests/test_search.py tests/test_kernel_safety.py tests/test_net.py tests/test_guided_search.py "$@"
 echo "==> sanitizer run passed in $(( $(date +%s) - start )) s"

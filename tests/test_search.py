@@ -344,6 +344,21 @@ def test_progressive_bias():
     assert agent.bias == 0.5 and agent.rollout_depth == 0 and agent.name == "ismcts:200:depth=0:bias=0.5"
 
 
+def deep_position(name, params, seed=5, plies=40):
+    """A decision some way into a seeded random game."""
+    rng = np.random.default_rng(seed)
+    state = boardlab.make(name, **params).new_initial_state(seed=seed)
+    for _ in range(plies):
+        settle(state, rng)
+        legal = state.legal_actions()
+        if state.is_terminal() or len(legal) == 0:
+            break
+        state.apply(int(legal[rng.integers(len(legal))]))
+    settle(state, rng)
+    assert state.current_player >= 0
+    return state
+
+
 def _game_positions():
     import boardlab.games
     out = []
@@ -359,16 +374,7 @@ def _game_positions():
 def test_every_game_no_hidden_information_and_determinism(name, params, threads):
     """For every game: same seed and budget give the same move (1 and 2 threads), the
     visits sum to the budget, and states the seat cannot tell apart search alike."""
-    rng = np.random.default_rng(5)
-    state = boardlab.make(name, **params).new_initial_state(seed=5)
-    for _ in range(40):                                  # some way into the game
-        settle(state, rng)
-        legal = state.legal_actions()
-        if state.is_terminal() or len(legal) == 0:
-            break
-        state.apply(int(legal[rng.integers(len(legal))]))
-    settle(state, rng)
-    assert state.current_player >= 0
+    state = deep_position(name, params)
     seat = state.current_player
     ref = ismcts(state, iterations=600, seed=3, threads=threads, rollout_depth=4)
     assert sum(s["visits"] for s in ref.stats) == 600

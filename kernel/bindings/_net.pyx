@@ -12,12 +12,6 @@ from boardlab._core cimport CoreGame, CoreState, BLGame
 
 
 cdef extern from "net/net.h" nogil:
-    ctypedef struct BLNet:
-        char game[17]
-        char config[33]
-        int n_in, width, blocks, n_value, n_actions
-        int dtype, value_act
-
     int BL_NET_HEADER_BYTES
     int64_t bl_net_param_count(int n_in, int width, int blocks, int n_value, int n_actions) noexcept
     BLNet *bl_net_load_bytes(const uint8_t *buf, size_t len, char *err, int errlen) noexcept
@@ -48,7 +42,6 @@ cdef double _now() noexcept nogil:
 cdef class Net:
     """A loaded network: Net.from_file(path) or Net.from_bytes(data). Loading
     errors are ValueErrors naming what is wrong (bad magic, truncated file, ...)."""
-    cdef BLNet *net
 
     def __cinit__(self):
         self.net = NULL

@@ -9,6 +9,7 @@ from libc.stdint cimport int32_t, int64_t, uint32_t, uint64_t
 from libc.stdlib cimport malloc, free
 
 from boardlab._core cimport CoreGame, CoreState, BLGame
+from boardlab._net cimport Net, BLNet
 
 
 cdef extern from "search/ismcts.h" nogil:
@@ -19,12 +20,16 @@ cdef extern from "search/ismcts.h" nogil:
         int64_t max_nodes     # expansion cap (not at the root); <= 0: none
         double bias           # progressive-bias weight (0: off)
         int open_hands        # 1: search the true state (sees hidden information)
+        const BLNet *net      # NULL: plain search; else the guided search
+        double cpuct          # guided: PUCT exploration weight
+        double mix            # guided: network's share of the leaf value
 
     ctypedef struct BLISRootStat:
         int32_t action        # root action
         uint32_t visits       # iterations through it
         uint32_t avail        # root visits in which it was legal
         double mean           # mean return of the mover in [-1, 1]
+        float prior           # the network's prior (guided search)
 
     ctypedef struct BLISExport:
         int32_t id            # node index
@@ -72,16 +77,19 @@ cdef class ISMCTSTree:
     """One SO-ISMCTS tree over a private copy of a root state.
 
     ISMCTSTree(state_core, player, c, rollout_depth, seed, max_nodes, bias,
-    open_hands) where state_core is a boardlab._core.CoreState at a decision
+    open_hands, net, cpuct, mix) where net (a boardlab._net.Net, or None) turns
+    on the guided search (kernel/search/ismcts.h) and state_core is a boardlab._core.CoreState at a decision
     node. open_hands=True searches the true state without determinization (it
     sees every hidden card: analysis and measurement only). Raises ValueError
     (naming the parameter) on bad arguments.
     """
     cdef BLISTree *t
     cdef CoreGame game        # keeps the BLGame alive as long as the tree
+    cdef Net net              # keeps the network alive as long as the tree (None: plain)
 
     def __cinit__(self, CoreState state not None, player, c=0.7, rollout_depth=-1, seed=0,
-                  max_nodes=0, bias=0.0, bint open_hands=False):
+                  max_nodes=0, bias=0.0, bint open_hands=False, Net net=None, cpuct=1.5,
+                  mix=1.0):
         cdef BLSearchParams p = bl_ismcts_default_params()
         cdef char err[256]
         # Out-of-range ints would raise OverflowError in the C conversion: name them instead.
@@ -92,6 +100,11 @@ cdef class ISMCTSTree:
         p.bias = bias
         player = _int_in("player", player, -2**31, 2**31 - 1)
         p.open_hands = 1 if open_hands else 0
+        self.net = net
+        if net is not None:
+            p.net = net.net
+            p.cpuct = cpuct
+            p.mix = mix
         err[0] = 0
         self.game = state.game
         self.t = bl_ismcts_create(state.game.g, state.st, player, &p, err, 256)
@@ -159,8 +172,8 @@ cdef class ISMCTSTree:
         """Most-visited root action (ties: lowest action), -1 before any iteration."""
         return bl_ismcts_best_action(self.t)
 
-    def root_stats(self):
-        """[(action, visits, availability, mean)] sorted by action."""
+    def _root_rows(self):
+        """[(action, visits, availability, mean, prior)] sorted by action."""
         cdef int cap = self.game.g.num_actions + 1
         cdef BLISRootStat *buf = <BLISRootStat *>malloc(sizeof(BLISRootStat) * cap)
         cdef int n, i
@@ -168,10 +181,19 @@ cdef class ISMCTSTree:
             raise MemoryError()
         try:
             n = bl_ismcts_root_stats(self.t, buf, cap)
-            return [(buf[i].action, buf[i].visits, buf[i].avail, buf[i].mean)
+            return [(buf[i].action, buf[i].visits, buf[i].avail, buf[i].mean, buf[i].prior)
                     for i in range(min(n, cap))]
         finally:
             free(buf)
+
+    def root_stats(self):
+        """[(action, visits, availability, mean)] sorted by action."""
+        return [row[:4] for row in self._root_rows()]
+
+    def root_priors(self):
+        """{action: the network's prior} of the root actions (guided search; in the
+        plain search the slot holds progressive bias's heuristic, or 0)."""
+        return {row[0]: row[4] for row in self._root_rows()}
 
     def principal_variation(self, int max_len=256):
         """Most-visited path from the root: [(player, action)]."""

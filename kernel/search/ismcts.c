@@ -28,12 +28,17 @@ struct BLISTree {
     int n_worlds;
     unsigned char *worlds;
     double *world_cum;     /* cumulative weights, world_cum[n_worlds - 1] = total */
+    /* Guided search (p.net): the buffers of one forward pass, owned per tree. */
+    float *x;              /* feature_size */
+    float *net_value;      /* n_value, relative to the evaluated seat */
+    float *net_prior;      /* max_legal, aligned with legal */
+    float *net_scratch;    /* bl_net_scratch_floats */
 };
 
 BLSearchParams bl_ismcts_default_params(void) {
     BLSearchParams p;
     p.c = 0.7; p.rollout_depth = -1; p.seed = 0; p.max_nodes = 0; p.bias = 0.0;
-    p.open_hands = 0;
+    p.open_hands = 0; p.net = NULL; p.cpuct = 1.5; p.mix = 1.0;
     return p;
 }
 
@@ -88,6 +93,12 @@ BLISTree *bl_ismcts_create(const BLGame *g, const void *root, int root_player,
     if (p.rollout_depth < -1) { set_err(err, errlen, "rollout_depth: must be -1 or >= 0"); return NULL; }
     if (!(p.bias >= 0.0) || isinf(p.bias)) { set_err(err, errlen, "bias: must be a finite number >= 0"); return NULL; }
     if (p.open_hands != 0 && p.open_hands != 1) { set_err(err, errlen, "open_hands: must be 0 or 1"); return NULL; }
+    if (p.net) {
+        if (bl_net_check_game(p.net, g, err, errlen) != 0) return NULL;
+        if (!(p.cpuct >= 0.0) || isinf(p.cpuct)) { set_err(err, errlen, "cpuct: must be a finite number >= 0"); return NULL; }
+        if (!(p.mix >= 0.0 && p.mix <= 1.0)) { set_err(err, errlen, "mix: must be a number in [0, 1]"); return NULL; }
+        if (p.bias != 0.0) { set_err(err, errlen, "bias: not with a network (its prior takes the place of the bias)"); return NULL; }
+    }
 
     BLISTree *t = (BLISTree *)calloc(1, sizeof(BLISTree));
     if (!t) { set_err(err, errlen, "out of memory"); return NULL; }
@@ -101,6 +112,15 @@ BLISTree *bl_ismcts_create(const BLGame *g, const void *root, int root_player,
     t->path_cap = 256;
     t->path = (int32_t *)malloc(sizeof(int32_t) * (size_t)t->path_cap);
     t->eval = (double *)malloc(sizeof(double) * BL_MAX_PLAYERS);
+    if (p.net) {
+        t->x = (float *)malloc(sizeof(float) * (size_t)g->vt->feature_size(g));
+        t->net_value = (float *)malloc(sizeof(float) * BL_MAX_PLAYERS);
+        t->net_prior = (float *)malloc(sizeof(float) * (size_t)(g->max_legal > 0 ? g->max_legal : 1));
+        t->net_scratch = (float *)malloc(sizeof(float) * bl_net_scratch_floats(p.net));
+        if (!t->x || !t->net_value || !t->net_prior || !t->net_scratch) {
+            bl_ismcts_free(t); set_err(err, errlen, "out of memory"); return NULL;
+        }
+    }
     if (!t->root || !t->scratch || !t->legal || !t->untried || !t->child_of || !t->path || !t->eval) {
         bl_ismcts_free(t); set_err(err, errlen, "out of memory"); return NULL;
     }
@@ -128,7 +148,8 @@ void bl_ismcts_free(BLISTree *t) {
     if (!t) return;
     free(t->root); free(t->scratch); free(t->legal); free(t->untried);
     free(t->child_of); free(t->path); free(t->eval); free(t->nodes);
-    free(t->worlds); free(t->world_cum); free(t);
+    free(t->worlds); free(t->world_cum);
+    free(t->x); free(t->net_value); free(t->net_prior); free(t->net_scratch); free(t);
 }
 
 int bl_ismcts_set_worlds(BLISTree *t, const void *const *states, const double *weights, int n,
@@ -177,7 +198,10 @@ size_t bl_ismcts_memory_bytes(const BLISTree *t) {
     return sizeof(BLISTree) + (size_t)t->cap * sizeof(BLISNode) + 2 * g->state_size
          + (size_t)t->n_worlds * (g->state_size + sizeof(double))
          + sizeof(int32_t) * (size_t)t->path_cap + sizeof(double) * BL_MAX_PLAYERS
-         + 2 * sizeof(int32_t) * (size_t)g->max_legal + sizeof(int32_t) * (size_t)g->num_actions;
+         + 2 * sizeof(int32_t) * (size_t)g->max_legal + sizeof(int32_t) * (size_t)g->num_actions
+         + (t->p.net ? sizeof(float) * ((size_t)g->vt->feature_size(g) + BL_MAX_PLAYERS
+                                        + (size_t)g->max_legal + bl_net_scratch_floats(t->p.net))
+                     : 0);
 }
 
 /* Playout from the scratch state (uniformly random decisions, or the game's
@@ -202,15 +226,13 @@ static void rollout(BLISTree *t, double *ret) {
     }
 }
 
-/* One iteration; -1 when the root cannot be determinized (then nothing is
- * searched: the true hidden state is never a substitute). */
-static int iterate(BLISTree *t) {
+/* The world of one iteration in the scratch state; -1 when the root cannot be
+ * determinized (then nothing is searched: the true hidden state is never a
+ * substitute). */
+static int start_world(BLISTree *t) {
     const BLGame *g = t->g;
     const BLGameVTable *vt = g->vt;
     void *st = t->scratch;
-    double ret[BL_MAX_PLAYERS];
-    int64_t cap = t->p.max_nodes;
-
     if (t->n_worlds > 0) {
         /* A given world (already a determinization of the root): only its
          * future chance is resampled. */
@@ -225,6 +247,40 @@ static int iterate(BLISTree *t) {
             return -1;   /* first of all: forget what the observer cannot know */
         }
     }
+    return 0;
+}
+
+/* Remember a node of the running iteration; 0 when out of memory. */
+static int push_path(BLISTree *t, int64_t *depth, int32_t node) {
+    if (*depth == t->path_cap) {
+        int32_t *np = (int32_t *)realloc(t->path, sizeof(int32_t) * (size_t)(t->path_cap * 2));
+        if (!np) return 0;
+        t->path = np; t->path_cap *= 2;
+    }
+    t->path[(*depth)++] = node;
+    return 1;
+}
+
+/* Step 4: every node of the path adds the return of the seat that moved into it. */
+static void backup(BLISTree *t, int64_t depth, const double *ret) {
+    for (int64_t k = 0; k < depth; k++) {
+        BLISNode *nd = &t->nodes[t->path[k]];
+        nd->visits++;
+        nd->value += ret[nd->player];
+    }
+    t->nodes[0].visits++;
+    t->iterations++;
+}
+
+/* One iteration of the plain search; -1 when the root cannot be determinized. */
+static int iterate(BLISTree *t) {
+    const BLGame *g = t->g;
+    const BLGameVTable *vt = g->vt;
+    void *st = t->scratch;
+    double ret[BL_MAX_PLAYERS];
+    int64_t cap = t->p.max_nodes;
+
+    if (start_world(t) != 0) return -1;
 
     int32_t node = 0;
     int64_t depth = 0;
@@ -275,31 +331,113 @@ static int iterate(BLISTree *t) {
         vt->apply(g, st, action);
         if (next < 0) { in_tree = 0; continue; }    /* could not allocate: play on untracked */
         node = next;
-        if (depth == t->path_cap) {
-            int32_t *np = (int32_t *)realloc(t->path, sizeof(int32_t) * (size_t)(t->path_cap * 2));
-            if (!np) { in_tree = 0; break; }     /* out of memory: stop descending here */
-            t->path = np; t->path_cap *= 2;
-        }
-        t->path[depth++] = node;
+        if (!push_path(t, &depth, node)) { in_tree = 0; break; }   /* out of memory: stop here */
         if (!in_tree && bias > 0.0) {            /* just created: its prior */
             vt->evaluate(g, st, t->eval);
             t->nodes[node].prior = (float)t->eval[cp];
         }
     }
     rollout(t, ret);
-    for (int64_t k = 0; k < depth; k++) {
-        BLISNode *nd = &t->nodes[t->path[k]];
-        nd->visits++;
-        nd->value += ret[nd->player];
+    backup(t, depth, ret);
+    return 0;
+}
+
+
+/* The network at the scratch state for seat cp (legal[0..nl) as legal_actions
+ * wrote them): priors into net_prior, values into v, one per absolute seat. */
+static void net_eval(BLISTree *t, int cp, int nl, double *v) {
+    const BLGame *g = t->g;
+    int n = g->num_players;
+    g->vt->features(g, t->scratch, cp, t->x);
+    bl_net_forward(t->p.net, t->x, t->legal, nl, t->net_value, t->net_prior, t->net_scratch);
+    for (int k = 0; k < n; k++) v[(cp + k) % n] = t->net_value[k];   /* value k is seat cp + k */
+}
+
+/* One iteration of the guided search (ismcts.h, "Guided search"). */
+static int iterate_guided(BLISTree *t) {
+    const BLGame *g = t->g;
+    const BLGameVTable *vt = g->vt;
+    void *st = t->scratch;
+    double ret[BL_MAX_PLAYERS];
+    int64_t cap = t->p.max_nodes;
+    if (start_world(t) != 0) return -1;
+
+    int32_t node = 0;
+    int64_t depth = 0;
+    int leaf = 0;          /* 1: ret holds the network's value at the leaf */
+    for (;;) {
+        int cp = vt->current_player(g, st);
+        if (cp == BL_TERMINAL) { vt->evaluate(g, st, ret); break; }
+        if (cp == BL_CHANCE) { vt->apply(g, st, vt->sample_chance(g, st)); continue; }
+        int nl = vt->legal_actions(g, st, t->legal);
+        if (nl <= 0) { vt->returns(g, st, ret); break; }    /* kernel bug guard */
+        int had_children = 0, missing = 0;
+        for (int32_t c = t->nodes[node].first_child; c >= 0; c = t->nodes[c].next_sibling)
+            if (t->nodes[c].player == cp) { t->child_of[t->nodes[c].action] = c + 1; had_children = 1; }
+        for (int i = 0; i < nl; i++) {
+            int32_t c = t->child_of[t->legal[i]] - 1;
+            if (c >= 0) t->nodes[c].avail++;
+            else missing = 1;
+        }
+        if (missing) {
+            int grows = node == 0 || cap <= 0 || t->n_nodes < cap;
+            net_eval(t, cp, nl, ret);
+            for (int i = 0; grows && i < nl; i++) {
+                if (t->child_of[t->legal[i]]) continue;
+                int32_t c = new_node(t, node, t->legal[i], cp);
+                if (c < 0) break;                 /* out of memory: search what exists */
+                t->nodes[c].prior = t->net_prior[i];
+                t->nodes[c].avail = 1;
+                t->child_of[t->legal[i]] = c + 1;
+            }
+            /* A node met for the first time by this seat is the leaf: its value
+             * is the network's. So is a node that may not grow and lacks a move. */
+            if (!had_children || !grows) leaf = 1;
+        }
+        int32_t next = -1;
+        if (!leaf) {
+            double psum = 0.0, vsum = 0.0, nsum = 0.0;
+            for (int i = 0; i < nl; i++) {
+                int32_t ch = t->child_of[t->legal[i]] - 1;
+                if (ch < 0) continue;
+                psum += t->nodes[ch].prior;
+                vsum += t->nodes[ch].value; nsum += t->nodes[ch].visits;
+            }
+            double fpu = nsum > 0.0 ? vsum / nsum : 0.0;
+            double scale = t->p.cpuct / (psum > 0.0 ? psum : 1.0), best = -INFINITY;
+            for (int i = 0; i < nl; i++) {
+                int32_t ch = t->child_of[t->legal[i]] - 1;
+                if (ch < 0) continue;
+                const BLISNode *n = &t->nodes[ch];
+                double q = n->visits ? n->value / n->visits : fpu;
+                double u = q + scale * n->prior * sqrt((double)n->avail) / (1.0 + n->visits);
+                if (u > best) { best = u; next = ch; }
+            }
+            if (next < 0) {                       /* nothing could be created: the leaf */
+                net_eval(t, cp, nl, ret);
+                leaf = 1;
+            }
+        }
+        for (int32_t c = t->nodes[node].first_child; c >= 0; c = t->nodes[c].next_sibling)
+            t->child_of[t->nodes[c].action] = 0;
+        if (leaf) break;
+        vt->apply(g, st, t->nodes[next].action);
+        node = next;
+        if (!push_path(t, &depth, node)) { rollout(t, ret); break; }   /* out of memory */
     }
-    t->nodes[0].visits++;
-    t->iterations++;
+    if (leaf && t->p.mix < 1.0) {
+        double roll[BL_MAX_PLAYERS], m = t->p.mix;
+        rollout(t, roll);
+        for (int k = 0; k < g->num_players; k++) ret[k] = m * ret[k] + (1.0 - m) * roll[k];
+    }
+    backup(t, depth, ret);
     return 0;
 }
 
 int64_t bl_ismcts_run(BLISTree *t, int64_t n) {
+    int (*step)(BLISTree *) = t->p.net ? iterate_guided : iterate;
     for (int64_t i = 0; i < n; i++)
-        if (iterate(t) != 0) return -1;
+        if (step(t) != 0) return -1;
     return n > 0 ? n : 0;
 }
 
@@ -318,6 +456,7 @@ int bl_ismcts_root_stats(const BLISTree *t, BLISRootStat *out, int cap) {
         const BLISNode *nd = &t->nodes[c];
         tmp[n].action = nd->action; tmp[n].visits = nd->visits; tmp[n].avail = nd->avail;
         tmp[n].mean = nd->visits ? nd->value / nd->visits : 0.0;
+        tmp[n].prior = nd->prior;
         seen[nd->action] = 1; n++;
     }
     if (t->observer_to_move) {
@@ -327,6 +466,7 @@ int bl_ismcts_root_stats(const BLISTree *t, BLISRootStat *out, int cap) {
             int nl = g->vt->legal_actions(g, t->root, legal);
             for (int i = 0; i < nl; i++) if (!seen[legal[i]]) {
                 tmp[n].action = legal[i]; tmp[n].visits = 0; tmp[n].avail = 0; tmp[n].mean = 0.0;
+                tmp[n].prior = 0.0f;
                 seen[legal[i]] = 1; n++;
             }
             free(legal);

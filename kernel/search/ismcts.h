@@ -26,6 +26,22 @@
  *      that made its move (max^n; team games give teammates equal returns, so
  *      team rewards follow without special cases).
  *
+ * Guided search (params.net != NULL; docs/learning.md): step 2 changes. A node
+ * reached for the first time by a seat to move is a leaf: the network reads
+ * that seat's features in the current determinization (the root player's
+ * unknowns were resampled in step 1, so the true hidden state never reaches
+ * it) and gives a value per seat and a prior per legal action; every legal
+ * action gets a child at once, holding its prior, and the descent stops there
+ * (no untried-action expansion). A later determinization whose legal set has
+ * actions without children evaluates the network there once more to give the
+ * new children their priors, and the descent goes on. Selection is
+ * availability-aware PUCT over the legal children:
+ *     Q_i + cpuct * P_i * sqrt(availability_i) / (1 + visits_i)
+ * with P renormalised over the children legal in this determinization and an
+ * unvisited child's Q the mean of its visited legal siblings (0 if none).
+ * Step 3 backs up the network's value (mix = 1) or mixes it with a rollout
+ * from the leaf; a terminal leaf backs up evaluate() as the plain search does.
+ *
  * Open hands (params.open_hands = 1): step 1 skips the determinization and
  * only reseeds the root copy's game stream from the determinization stream,
  * so the search sees every hand as it truly is (bridge "double dummy") but
@@ -51,6 +67,7 @@
 #include <stdint.h>
 #include <stddef.h>
 #include "../common/game_api.h"
+#include "../net/net.h"
 
 typedef struct {
     double c;             /* exploration constant (returns in [-1, 1]); default 0.7 */
@@ -65,6 +82,13 @@ typedef struct {
                              iteration, so future chance stays unknown). Sees hidden
                              information: analysis and measurement only, never a seat
                              in play. 0 (default): the information-set search. */
+    const BLNet *net;     /* NULL (default): the plain search above. Else the guided search:
+                             the network (read-only, may be shared by trees) is evaluated
+                             once per iteration at the leaf, for the seat to move in the
+                             determinization being searched; see "Guided search" above */
+    double cpuct;         /* guided only: PUCT exploration weight; default 1.5 */
+    double mix;           /* guided only: leaf value = mix * network + (1 - mix) * rollout;
+                             1 (default) = the network alone, no rollout */
 } BLSearchParams;
 
 /* One tree node (32 bytes). The root is node 0 (player -1, action -1).
@@ -87,6 +111,8 @@ typedef struct {
     uint32_t visits;
     uint32_t avail;
     double mean;           /* value / visits (0 when unvisited), mover's view */
+    float prior;           /* guided search: the network's prior of the action (0 if
+                              never evaluated); plain search with bias: its heuristic */
 } BLISRootStat;
 
 /* One exported node (pre-order, depth-first; children sorted by visits). */
@@ -103,7 +129,7 @@ typedef struct {
 typedef struct BLISTree BLISTree;
 
 /* Default parameters (c = 0.7, full rollouts, seed 0, no node cap, no bias,
- * information-set search: open_hands = 0). */
+ * information-set search: open_hands = 0, no network; cpuct 1.5, mix 1). */
 BLSearchParams bl_ismcts_default_params(void);
 
 /* A tree searching `root` (copied) for observer `root_player`. The root must

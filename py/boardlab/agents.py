@@ -160,16 +160,27 @@ class ISMCTSAgent(Agent):
     def __init__(self, iterations: Optional[int] = None, seconds: Optional[float] = None,
                  seed: int = 0, c: Optional[float] = None, rollout_depth: Optional[int] = None,
                  threads: int = 1,
-                 final: str = "visits", bias: float = 0.0, infer: int = 0):
+                 final: str = "visits", bias: float = 0.0, infer: int = 0,
+                 net: Optional[str] = None, cpuct: Optional[float] = None,
+                 mix: Optional[float] = None):
         if iterations is None and seconds is None:
             iterations = 1000
         # The search's own checks, now rather than at the first move.
         self.iterations, self.seconds = check_budget(iterations, seconds)
         self.seed = _check_seed(seed)
         opts = check_options(c=c, rollout_depth=rollout_depth, threads=threads, final=final,
-                             bias=bias)
-        self.c, self.rollout_depth, self.threads, self.final, self.bias = (
-            opts[k] for k in ("c", "rollout_depth", "threads", "final", "bias"))
+                             bias=bias, cpuct=cpuct, mix=mix)
+        self.c, self.rollout_depth, self.threads, self.final, self.bias, self.cpuct, self.mix = (
+            opts[k] for k in ("c", "rollout_depth", "threads", "final", "bias", "cpuct", "mix"))
+        if net is not None and (not isinstance(net, str) or not net.strip()):
+            raise ValueError(f"net must be 'default' or the path of a network file, got {brief_repr(net)}")
+        if net is None and (self.cpuct is not None or self.mix is not None):
+            raise ValueError("cpuct and mix are options of the guided search: give net= too")
+        if net is not None and self.bias:
+            raise ValueError("bias: not with net= (the network's prior takes its place)")
+        # The network is loaded (and checked against the game) at the first move: a
+        # spec names no game.
+        self.net = None if net is None else net.strip()
         self.infer = check_infer(infer, self.sees_hidden_information)
         budget = f"{self.iterations}" if self.iterations is not None else f"{self.seconds:g}s"
         opts = []
@@ -185,6 +196,12 @@ class ISMCTSAgent(Agent):
             opts.append(f"bias={self.bias:g}")
         if self.infer:
             opts.append(f"infer={self.infer}")
+        if self.net is not None:
+            opts.append(f"net={self.net}")
+        if self.cpuct is not None:
+            opts.append(f"cpuct={self.cpuct:g}")
+        if self.mix is not None:
+            opts.append(f"mix={self.mix:g}")
         self.name = ":".join([f"ismcts:{budget}"] + opts)
 
     def analyse(self, state) -> SearchResult:
@@ -193,7 +210,7 @@ class ISMCTSAgent(Agent):
         return ismcts(state, iterations=self.iterations, seconds=self.seconds, c=self.c,
                       rollout_depth=self.rollout_depth, seed=move_seed, threads=self.threads,
                       final=self.final, bias=self.bias, open_hands=self.sees_hidden_information,
-                      infer=self.infer)
+                      infer=self.infer, net=self.net, cpuct=self.cpuct, mix=self.mix)
 
     def step(self, state) -> int:
         legal = core_of(state).legal_actions()
@@ -226,7 +243,9 @@ def sees_hidden_information(agent) -> bool:
 _SPEC_HELP = ('agent spec must be "random", "greedy", "ismcts" (1000 iterations), '
               '"ismcts:N" (N iterations) or "ismcts:Xs" (X seconds)')
 _OPTION_KEYS = {"c": "c", "depth": "rollout_depth", "rollout_depth": "rollout_depth",
-                "threads": "threads", "final": "final", "bias": "bias", "infer": "infer"}
+                "threads": "threads", "final": "final", "bias": "bias", "infer": "infer",
+                "net": "net", "cpuct": "cpuct", "mix": "mix"}
+_REAL_OPTIONS = ("c", "bias", "cpuct", "mix")
 # Numbers in a spec: ASCII digits only, and short enough for int() (whose digit
 # limit would otherwise surface as its own ValueError); ranges are checked later.
 _INT_VALUE = re.compile(r"[+-]?[0-9]{1,30}")
@@ -237,6 +256,9 @@ def make_agent(spec: str, seed: int = 0, allow_open_hands: bool = False) -> Agen
     """An agent from a short spec: "random", "greedy", "ismcts", "ismcts:1000"
     (iterations per move) or "ismcts:1.5s" (seconds per move), optionally
     followed by search options: "ismcts:1s:threads=2:c=0.5:depth=20:bias=1:final=robust".
+    "net=default" (the network shipped for the game's configuration) or "net=PATH"
+    (a network file; a path without ":") turns on the guided search, with its options
+    "cpuct=" and "mix=" (docs/learning.md).
 
     >>> make_agent("ismcts:1.5s").seconds
     1.5
@@ -266,24 +288,29 @@ def make_agent(spec: str, seed: int = 0, allow_open_hands: bool = False) -> Agen
         check_infer(base.infer, open_hands=True)
         return OpenHandsAgent(iterations=base.iterations, seconds=base.seconds, seed=seed,
                               c=base.c, rollout_depth=base.rollout_depth, threads=base.threads,
-                              final=base.final, bias=base.bias)
+                              final=base.final, bias=base.bias, net=base.net, cpuct=base.cpuct,
+                              mix=base.mix)
     if s in ("ismcts", "mcts"):
         return ISMCTSAgent(iterations=1000, seed=seed)
     m = re.fullmatch(r"(?:is)?mcts:(.+)", s)
     if m:
         budget, *options = [x.strip() for x in m.group(1).split(":")]
+        # A network's path keeps its case: its value is read from the spec as given.
+        given = [x.strip() for x in spec.strip().split(":")][2:]
         kwargs = {}
-        for opt in options:         # ismcts:1s:c=0.5:threads=2:depth=20:final=robust
+        for opt, opt_given in zip(options, given):   # ismcts:1s:c=0.5:threads=2:net=default
             key, eq, value = opt.partition("=")
             if not eq or key not in _OPTION_KEYS:
                 raise ValueError(f"bad ismcts option {brief_repr(opt)} in agent spec "
-                                 f"{brief_repr(spec)}: use c=, depth=, threads=, bias=, final= "
-                                 f"or infer=")
+                                 f"{brief_repr(spec)}: use c=, depth=, threads=, bias=, final=, "
+                                 f"infer=, net=, cpuct= or mix=")
             name = _OPTION_KEYS[key]
             if name == "final":
                 kwargs[name] = value
-            elif (_REAL_VALUE if name in ("c", "bias") else _INT_VALUE).fullmatch(value):
-                kwargs[name] = float(value) if name in ("c", "bias") else int(value)
+            elif name == "net":
+                kwargs[name] = opt_given.partition("=")[2].strip()
+            elif (_REAL_VALUE if name in _REAL_OPTIONS else _INT_VALUE).fullmatch(value):
+                kwargs[name] = float(value) if name in _REAL_OPTIONS else int(value)
             else:
                 raise ValueError(f"bad value {brief_repr(value)} for {key} in agent spec "
                                  f"{brief_repr(spec)}")

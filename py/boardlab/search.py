@@ -116,13 +116,22 @@ def _check_real(name: str, value, positive: bool) -> float:
     return number
 
 
+DEFAULT_CPUCT = 1.5     # the guided search's PUCT weight (docs/learning.md)
+
+
 def check_options(c=None, rollout_depth=None, seed=0, max_nodes=None, threads=1,
-                  final="visits", bias=0.0) -> dict:
+                  final="visits", bias=0.0, cpuct=None, mix=None) -> dict:
     """The search options of :func:`ismcts`, checked (ValueError naming the
     option and its allowed range) and normalised; None keeps a default."""
     if not isinstance(final, str) or final not in FINAL_CHOICES:
         raise ValueError(f"final must be one of {', '.join(FINAL_CHOICES)}, got {brief_repr(final)}")
+    if mix is not None:
+        mix = _check_real("mix", mix, positive=False)
+        if mix > 1.0:
+            raise ValueError(f"mix must be a number in [0, 1], got {brief_repr(mix)}")
     return {
+        "cpuct": None if cpuct is None else _check_real("cpuct", cpuct, positive=False),
+        "mix": mix,
         "c": None if c is None else _check_real("c", c, positive=False),
         "rollout_depth": None if rollout_depth is None else
         _check_int("rollout_depth", rollout_depth, -1, _INT32_MAX),
@@ -416,7 +425,8 @@ def ismcts(state, iterations: Optional[int] = None, seconds: Optional[float] = N
            progress: Optional[Callable[[int, Optional[int], float], Any]] = None,
            player: Optional[int] = None, max_nodes: Optional[int] = None,
            threads: int = 1, final: str = "visits", bias: float = 0.0,
-           open_hands: bool = False, infer: int = 0) -> SearchResult:
+           open_hands: bool = False, infer: int = 0, net=None, cpuct: Optional[float] = None,
+           mix: Optional[float] = None) -> SearchResult:
     """SO-ISMCTS from ``state`` for seat ``player`` (default: the seat to move).
 
     Exactly one budget: ``iterations`` (deterministic: same seed, same result)
@@ -456,12 +466,30 @@ def ismcts(state, iterations: Optional[int] = None, seconds: Optional[float] = N
     :mod:`boardlab.games.kitsu_inference`) instead of a fresh uniform
     determinization per iteration; ``state`` must then be a game's
     ``boardlab.State`` (its observed history is read), not a determinization.
+
+    ``net`` turns on the guided search (docs/learning.md): ``"default"`` (the
+    network shipped for the game's configuration), the path of a network file,
+    or a loaded ``boardlab._net.Net``. Its prior steers the selection (PUCT,
+    weight ``cpuct``, default 1.5) and its value is backed up at the leaf,
+    mixed with a rollout by ``mix`` (1, the default: the network alone; the
+    rollout then obeys ``rollout_depth``). Each stats row gets the network's
+    ``prior`` of the move (None without a network). Not with ``bias``.
     """
     core = core_of(state)
     iterations, seconds = check_budget(iterations, seconds)
     opts = check_options(c=c, rollout_depth=rollout_depth, seed=seed, max_nodes=max_nodes,
-                         threads=threads, final=final, bias=bias)
+                         threads=threads, final=final, bias=bias, cpuct=cpuct, mix=mix)
     c, seed, threads, final, bias = (opts[k] for k in ("c", "seed", "threads", "final", "bias"))
+    guide = {}
+    if net is not None:
+        from .learn.nets import load_net
+        if bias:
+            raise ValueError("bias: not with net= (the network's prior takes its place)")
+        guide = {"net": load_net(net, getattr(state, "game", None) or core.core_game),
+                 "cpuct": DEFAULT_CPUCT if opts["cpuct"] is None else opts["cpuct"],
+                 "mix": 1.0 if opts["mix"] is None else opts["mix"]}
+    elif opts["cpuct"] is not None or opts["mix"] is not None:
+        raise ValueError("cpuct and mix are options of the guided search: give net= too")
     rollout_depth = opts["rollout_depth"]
     params = getattr(getattr(state, "game", None), "params", None)
     if rollout_depth is None:
@@ -487,7 +515,7 @@ def ismcts(state, iterations: Optional[int] = None, seconds: Optional[float] = N
         threads = min(threads, iterations)
 
     trees = [_search.ISMCTSTree(core, player, c, rollout_depth, _thread_seed(seed, k), max_nodes,
-                                bias, open_hands)
+                                bias, open_hands, **guide)
              for k in range(threads)]
     if infer:
         worlds = inferred_worlds(state, player, infer, seed)
@@ -554,6 +582,12 @@ def ismcts(state, iterations: Optional[int] = None, seconds: Optional[float] = N
     tree = trees[0]
     single_mean = {int(a): float(m) for a, _v, _av, m in tree.root_stats()} if threads == 1 else {}
 
+    priors = {}
+    if guide:       # the network's prior of a root move (every tree read the same root)
+        for t in trees:
+            for a, p in t.root_priors().items():
+                if p > 0:
+                    priors.setdefault(int(a), float(p))
     legal_here = set(int(a) for a in core.legal_actions()) if player == to_move else set()
     walker = None
     stats = []
@@ -567,7 +601,8 @@ def ismcts(state, iterations: Optional[int] = None, seconds: Optional[float] = N
         mean = single_mean[action] if threads == 1 else (value / visits if visits else 0.0)
         stats.append({"action": int(action), "move": name, "visits": int(visits),
                       "mean": float(mean), "win_prob": (float(mean) + 1.0) / 2.0,
-                      "share": visits / done if done else 0.0, "availability": int(avail)})
+                      "share": visits / done if done else 0.0, "availability": int(avail),
+                      "prior": priors.get(int(action), 0.0) if guide else None})
     pv_walker = _Walker(core, player, seed, open_hands)
     pv, cur, path = [], pv_walker.root, []
     for p, a in tree.principal_variation():

@@ -1,0 +1,79 @@
+"""Which network a search uses: the shipped one for a game's configuration
+(``net=default``) or a file of one's own (``net=PATH``), loaded once per file.
+
+Shipped networks live in ``boardlab/data/nets/<game>-<key>.blnet``; the key names
+what the encoding cannot share (the number of seats; Nukumi's solo mode). Other
+options of a configuration (Kitsu's track length, Kyūshū's side, ...) read the same
+network. docs/learning.md lists what ships.
+"""
+from __future__ import annotations
+
+import os
+import threading
+from pathlib import Path
+
+from .. import _net
+
+_NETS_DIR = Path(__file__).resolve().parent.parent / "data" / "nets"
+_cache: dict[tuple, "_net.Net"] = {}
+_lock = threading.Lock()
+
+
+def config_key(game) -> str:
+    """The configuration a network is made for: "players=2", "players=1,solo=chasing"."""
+    params = game.params
+    key = f"players={game.num_players}"
+    if game.name == "nukumi" and params.get("solo", "none") != "none":
+        key += f",solo={params['solo']}"
+    return key
+
+
+def default_path(game) -> Path:
+    """Where the shipped network of the game's configuration is (it may not exist)."""
+    stem = config_key(game).replace("=", "").replace(",", "-")
+    return _NETS_DIR / f"{game.name}-{stem}.blnet"
+
+
+def shipped() -> list[str]:
+    """File names of the networks shipped with this package."""
+    return sorted(p.name for p in _NETS_DIR.glob("*.blnet")) if _NETS_DIR.is_dir() else []
+
+
+def load_net(which, game) -> "_net.Net":
+    """The network ``which`` ("default", a path, or a loaded Net) checked against
+    ``game``; ValueError naming the fault (no network ships for this configuration,
+    no such file, a damaged file, a network of another game or configuration)."""
+    core_game = getattr(game, "_core", game)       # a Game, or a kernel game
+    if isinstance(which, _net.Net):
+        which.check_game(core_game)
+        return which
+    if not isinstance(which, (str, os.PathLike)) or not str(which).strip():
+        raise ValueError(f"net must be 'default' or the path of a network file, got {which!r}")
+    if str(which).strip().lower() == "default":
+        if core_game is game:
+            raise ValueError("net=default needs the game's configuration: search a "
+                             "boardlab.State, not a kernel state")
+        path = default_path(game)
+        if not path.is_file():
+            raise ValueError(f"net=default: no network ships for {game.name} with "
+                             f"{config_key(game)} (shipped: {', '.join(shipped()) or 'none'})")
+    else:
+        path = Path(which).expanduser()
+        if not path.is_file():
+            raise ValueError(f"net: no network file at {str(which)!r}")
+    path = path.resolve()
+    stat = path.stat()
+    key = (str(path), stat.st_mtime_ns, stat.st_size)
+    with _lock:
+        net = _cache.get(key)
+        if net is None:
+            try:
+                net = _net.Net.from_file(str(path))
+            except ValueError as e:
+                raise ValueError(f"net: {path.name}: {e}") from None
+            _cache[key] = net
+    try:
+        net.check_game(core_game)
+    except ValueError as e:
+        raise ValueError(f"net: {path.name}: {e}") from None
+    return net

@@ -1,0 +1,173 @@
+"""The guided search (kernel/search/ismcts.c, iterate_guided; docs/learning.md): a network's
+prior steers the selection and its value is backed up at the leaf. These tests use random
+networks: they check the wiring (which prior, which seat's value, no hidden information),
+not strength, which bench/ measures."""
+import numpy as np
+import pytest
+
+import boardlab
+from boardlab import _net as cnet
+from boardlab.agents import make_agent
+from boardlab.learn import netfile
+from boardlab.learn.features import feature_size, features
+from boardlab.learn.nets import config_key, default_path, load_net
+from boardlab.search import ismcts
+from test_search import _game_positions, deep_position, midgame
+
+
+def _spec(game, width=32, blocks=1, seed=1):
+    return netfile.random_spec(game.name, config_key(game), feature_size(game), width, blocks,
+                               game.num_players, game.num_actions, seed)
+
+
+def random_net(game, **kw):
+    return cnet.Net.from_bytes(netfile.to_bytes(_spec(game, **kw)))
+
+
+def _with_value(game, bias):
+    """A network whose value head ignores the position: tanh(bias) for the evaluated seat
+    and the seats after it."""
+    spec = _spec(game)
+    spec.weights["v_w"][:] = 0.0
+    spec.weights["v_b"][:] = bias
+    return cnet.Net.from_bytes(netfile.to_bytes(spec))
+
+
+def signature(result):
+    return (result.best_action, [(s["action"], s["visits"], round(s["mean"], 9),
+                                  s["availability"], s["prior"]) for s in result.stats])
+
+
+def test_root_priors_are_the_networks_prior_at_the_root():
+    state = midgame(seed=21)
+    game, seat = state.game, state.current_player
+    net = random_net(game)
+    result = ismcts(state, iterations=200, seed=3, net=net)
+    mask = np.zeros((1, game.num_actions), dtype=bool)
+    mask[0, state.legal_actions()] = True
+    _, prior = net.forward(features(state, seat)[None, :], mask)
+    for row in result.stats:
+        assert row["prior"] == pytest.approx(float(prior[0, row["action"]]), abs=1e-6)
+    assert sum(r["prior"] for r in result.stats) == pytest.approx(1.0, abs=1e-5)
+    # The plain search has no prior to show.
+    assert all(r["prior"] is None for r in ismcts(state, iterations=50, seed=3).stats)
+
+
+def test_a_zero_value_network_replaces_the_rollout_unless_mixed():
+    """mix=1: every leaf backs up the network's value (0 here), so every root mean is 0
+    (no terminal is within reach at the start of a deal); mix=0.5 adds rollouts."""
+    state = midgame(seed=21, plies=0)
+    net = _with_value(state.game, 0.0)
+    alone = ismcts(state, iterations=300, seed=2, net=net)
+    assert all(r["mean"] == 0.0 for r in alone.stats)
+    mixed = ismcts(state, iterations=300, seed=2, net=net, mix=0.5, rollout_depth=-1)
+    assert any(r["mean"] != 0.0 for r in mixed.stats)
+
+
+@pytest.mark.parametrize("name, seed", [("kitsu", None), ("nukumi", 0), ("keyside", 0)])
+def test_the_value_head_is_read_from_the_evaluated_seat(name, seed):
+    """Value k belongs to seat (s + k) % n, s the seat to move at the leaf. A network
+    saying "+tanh(1) for the seat to move, -tanh(1) for the next", whose prior points at
+    one move: after two iterations (the first expands the root) that move has one visit,
+    and its mean is +tanh(1) when the root seat moves again after it, else -tanh(1)."""
+    state = midgame(seed=21) if name == "kitsu" else \
+        deep_position(name, {"players": 2}, seed=seed, plies=30)
+    game, seat = state.game, state.current_player
+    signs = set()
+    for action in state.legal_actions():
+        after = state.clone()
+        after.apply(int(action))
+        if after.is_chance():
+            continue           # who moves after a chance step is not known here
+        spec = _spec(game)
+        spec.weights["v_w"][:] = 0.0
+        spec.weights["v_b"][:] = [1.0, -1.0]
+        spec.weights["p_w"][:] = 0.0
+        spec.weights["p_b"][:] = 0.0
+        spec.weights["p_b"][int(action)] = 10.0
+        net = cnet.Net.from_bytes(netfile.to_bytes(spec))
+        (row,) = [r for r in ismcts(state, iterations=2, seed=1, net=net).stats if r["visits"]]
+        assert row["action"] == action
+        sign = 1 if after.current_player == seat else -1
+        assert row["mean"] == pytest.approx(sign * np.tanh(1.0), abs=1e-6)
+        signs.add(sign)
+    assert signs == {-1, 1}       # these positions have moves of both kinds
+
+
+@pytest.mark.parametrize("name, params", _game_positions())
+@pytest.mark.parametrize("threads", [1, 2])
+def test_guided_search_never_reads_hidden_information_and_is_deterministic(name, params, threads):
+    """Every game: the same seed gives the same guided search (1 and 2 threads), and
+    states the seat cannot tell apart search alike (the network reads features of the
+    determinized world, never the true hidden state)."""
+    state = deep_position(name, params)
+    seat = state.current_player
+    net = random_net(state.game, seed=7)
+    ref = ismcts(state, iterations=400, seed=3, threads=threads, net=net, mix=0.5, rollout_depth=4)
+    assert sum(s["visits"] for s in ref.stats) >= 400 - threads    # each tree's first iteration expands its root
+    assert signature(ismcts(state.clone(), iterations=400, seed=3, threads=threads, net=net,
+                            mix=0.5, rollout_depth=4)) == signature(ref)
+    for s in range(1, 3):
+        other = state.determinize(seat, s)
+        assert signature(ismcts(other, iterations=400, seed=3, threads=threads, net=net, mix=0.5,
+                                rollout_depth=4)) == signature(ref)
+
+
+def test_a_guided_agent_never_reads_hidden_information(tmp_path):
+    state = midgame(seed=21)
+    path = tmp_path / "kitsu.blnet"
+    path.write_bytes(netfile.to_bytes(_spec(state.game), "float16"))
+    spec = f"ismcts:300:net={path}"
+    reference = make_agent(spec, seed=4).step(state)
+    for s in range(1, 4):
+        assert make_agent(spec, seed=4).step(state.determinize(state.current_player, s)) == reference
+
+
+def test_the_agent_spec_takes_the_network_and_its_options(tmp_path):
+    path = tmp_path / "MyNet.blnet"        # the path keeps its case
+    agent = make_agent(f"ismcts:1.5s:net={path}:cpuct=2:mix=0.25", seed=1)
+    assert (agent.net, agent.cpuct, agent.mix) == (str(path), 2.0, 0.25)
+    assert agent.name == f"ismcts:1.5s:net={path}:cpuct=2:mix=0.25"
+    assert make_agent("ismcts:100:net=default").net == "default"
+
+
+@pytest.mark.parametrize("spec, message", [
+    ("ismcts:100:cpuct=1", "give net= too"),
+    ("ismcts:100:mix=0.5", "give net= too"),
+    ("ismcts:100:net=default:bias=1", "bias"),
+    ("ismcts:100:net=x:mix=1.5", "mix must be a number in \\[0, 1\\]"),
+    ("ismcts:100:net=x:cpuct=-1", "cpuct"),
+    ("ismcts:100:net=", "net must be"),
+])
+def test_bad_guided_specs_are_refused(spec, message):
+    with pytest.raises(ValueError, match=message):
+        make_agent(spec)
+
+
+def test_a_network_that_does_not_fit_is_refused_with_its_fault(tmp_path):
+    state = midgame(seed=21)
+    four = boardlab.make("kitsu", players=4)
+    with pytest.raises(ValueError, match="value outputs"):
+        ismcts(state, iterations=10, net=random_net(four))
+    nukumi = boardlab.make("nukumi", players=2)
+    with pytest.raises(ValueError, match="nukumi"):
+        ismcts(state, iterations=10, net=random_net(nukumi))
+    with pytest.raises(ValueError, match="no network file"):
+        ismcts(state, iterations=10, net=str(tmp_path / "missing.blnet"))
+    damaged = tmp_path / "damaged.blnet"
+    damaged.write_bytes(netfile.to_bytes(_spec(state.game))[:200])
+    with pytest.raises(ValueError, match="damaged.blnet"):
+        ismcts(state, iterations=10, net=str(damaged))
+    with pytest.raises(ValueError, match="net must be"):
+        load_net(3, state.game)
+
+
+def test_net_default_names_the_configuration_when_none_ships():
+    game = boardlab.make("kyushu", players=5)
+    assert config_key(game) == "players=5"
+    assert config_key(boardlab.make("nukumi", players=1, solo="chasing")) == "players=1,solo=chasing"
+    assert default_path(boardlab.make("nukumi", players=1, solo="chasing")).name == \
+        "nukumi-players1-solochasing.blnet"
+    if not default_path(game).exists():
+        with pytest.raises(ValueError, match="no network ships for kyushu with players=5"):
+            load_net("default", game)
