@@ -6,6 +6,7 @@
     boardlab arena ... --backend ray [--address HOST:PORT]      (games as Ray tasks)
     boardlab analyse RECORD.json ... --out FILE.parquet|.csv [--budget 1000] [--backend ray]
     boardlab app [--port N] [--host H]
+    boardlab train kitsu --players 2 --hours 6 --out DIR [--jobs N] [--ray ADDRESS] [--seed S]
 
 ``play`` lets a person play in the terminal against AI seats (every other seat, teammates
 included). Before each of the person's decisions it shows only what their seat may see
@@ -19,6 +20,9 @@ It reads standard input line by line, so a script can drive it through a pipe.
 
 ``analyse`` reviews every decision of saved game records (:mod:`boardlab.analysis`).
 
+``train`` trains a policy-value network by self-play (:mod:`boardlab.learn.run`; needs the
+``train`` extra), resuming the run already in ``--out`` if there is one.
+
 Bad options and unknown games end with a message and exit code 2, never a traceback.
 """
 from __future__ import annotations
@@ -30,6 +34,7 @@ import json
 import pkgutil
 import random
 import sys
+from pathlib import Path
 
 __all__ = ["main", "build_parser"]
 
@@ -498,6 +503,73 @@ def cmd_app(args) -> int:
     return launch(port=args.port, host=args.host)
 
 
+# --- train -----------------------------------------------------------------------------------
+#: `boardlab train` options that are settings of the run (RunConfig fields), with their help.
+_TRAIN_OPTIONS = [
+    ("--seed", int, "seed of the whole run (default 0)"),
+    ("--games-per-gen", int, "self-play games per generation (default 200)"),
+    ("--iterations", int, "self-play search iterations per decision (default 800)"),
+    ("--width", int, "network width (default 128)"),
+    ("--blocks", int, "residual blocks (default 2)"),
+    ("--window", int, "generations of self-play the network trains on (default 4)"),
+    ("--epochs", int, "passes over the window per generation (default 2)"),
+    ("--batch", int, "minibatch size (default 256)"),
+    ("--lr", float, "Adam learning rate (default 0.001)"),
+    ("--weight-decay", float, "Adam weight decay (default 0.0001)"),
+    ("--val-fraction", float, "share of each generation's games held out for validation "
+                              "(default 0.1, at least one game)"),
+    ("--temperature-moves", int, "decisions of a self-play game chosen by sampling the "
+                                 "search's visits, before most-visited (default 10)"),
+    ("--gate-games", int, "games of each gate match, a multiple of the sides; 0: no gate, "
+                          "every new network is the best (default 40)"),
+    ("--gate-budget", str, "budget per move in gate and strength matches, both sides: "
+                           "seconds (0.1s, equal time) or iterations (400) (default 0.1s)"),
+    ("--strength-games", int, "games against plain ISMCTS per generation, 0 for none "
+                              "(default 40)"),
+    ("--cpuct", float, "guided search: PUCT constant (default: the search's)"),
+    ("--mix", float, "guided search: weight of the network's value against the rollout's "
+                     "(default: the search's)"),
+]
+
+
+def cmd_train(args) -> int:
+    from dataclasses import fields
+    try:
+        from .learn.run import ConfigError, RunConfig, train_run
+    except ImportError as e:            # pragma: no cover - a damaged install
+        raise UsageError(str(e)) from None
+    settings = {f.name: getattr(args, f.name) for f in fields(RunConfig)
+                if f.name not in ("game", "params") and getattr(args, f.name, None) is not None}
+    params = _game_params(args)
+    _make_game(args.game, params)
+    given = {"game", *settings} | ({"params"} if params else set())
+    cfg = RunConfig(game=args.game, params=params, **settings)
+    tty = sys.stderr.isatty()
+
+    def report(text, transient=False):
+        if transient and not tty:           # a log file gets the finished lines only
+            return
+        print(f"\r{text}\x1b[K" if tty else text, end="" if transient else "\n",
+              file=sys.stderr, flush=True)
+    backend, address = ("ray", None if args.ray == "local" else args.ray) if args.ray \
+        else ("local", None)
+    if args.jobs is not None and args.jobs < 1:
+        raise UsageError(f"--jobs must be at least 1, got {args.jobs}")
+    try:
+        why = _run_on_backend(lambda: train_run(
+            args.out, cfg, hours=args.hours, generations=args.generations, backend=backend,
+            jobs=args.jobs, address=address, report=report, given=given))
+    except ConfigError as e:
+        option = {"game": f"game {args.game!r}", "params": "game parameters"}.get(
+            e.option, "--" + e.option.replace("_", "-"))
+        raise UsageError(f"{option}: {e.detail}") from None
+    _print(why)
+    best = Path(args.out) / "best.blnet"
+    _print(f"best network: {best}" if best.exists() else
+           "no network has passed its gate yet (no best.blnet)")
+    return 0
+
+
 # --- parser ----------------------------------------------------------------------------------
 def _add_game_options(p) -> None:
     p.add_argument("game", help="game name, e.g. kitsu")
@@ -590,6 +662,28 @@ def build_parser() -> argparse.ArgumentParser:
     w.add_argument("--host", default=None,
                    help="address to listen on (default: Streamlit's, all interfaces)")
     w.set_defaults(func=cmd_app)
+
+    t = sub.add_parser("train", help="train the AI's network by self-play (needs PyTorch)",
+                       description="Expert iteration: generations of self-play by the best "
+                                   "agent, training on a replay window, a gate match per "
+                                   "generation (docs/learning.md, Training). Resumes the run "
+                                   "in --out; its settings are kept, so a resume needs only "
+                                   "the game, --out and the budget.")
+    _add_game_options(t)
+    t.add_argument("--out", required=True, metavar="DIR", help="the run's folder")
+    t.add_argument("--hours", type=float, default=None,
+                   help="run time budget in hours, counted across resumes")
+    t.add_argument("--generations", type=int, default=None,
+                   help="stop once this many generations are complete (generation 0 included)")
+    t.add_argument("--jobs", type=int, default=None,
+                   help="local worker processes for the games (default 1); with --ray, CPUs of "
+                        "a local Ray")
+    t.add_argument("--ray", default=None, metavar="ADDRESS",
+                   help="play the games as Ray tasks on the cluster at ADDRESS (HOST:PORT, "
+                        "ray://HOST:10001, auto) or on a local Ray (local)")
+    for option, kind, text in _TRAIN_OPTIONS:
+        t.add_argument(option, type=kind, default=None, help=text)
+    t.set_defaults(func=cmd_train)
     return parser
 
 

@@ -1,0 +1,302 @@
+"""`boardlab train` (boardlab.learn.run): a few-second run on Kitsu for two players with tiny
+budgets trains networks the kernel loads and computes like PyTorch, resumes after a stop
+between generations or a kill inside one into the same files as an uninterrupted run, and
+refuses bad arguments with the option named. Skips only where PyTorch is absent."""
+import csv
+import json
+import sys
+
+import numpy as np
+import pytest
+
+torch = pytest.importorskip("torch")
+
+import boardlab                                                       # noqa: E402
+from boardlab import _net                                            # noqa: E402
+from boardlab.cli import main                                        # noqa: E402
+from boardlab.learn import gate, netfile, trainer                    # noqa: E402
+from boardlab.learn.replay import GenerationStore, read_npz          # noqa: E402
+from boardlab.learn.run import TIME_COLUMNS, ConfigError, RunConfig, train_run  # noqa: E402
+from boardlab.learn.selfplay import SelfPlayConfig, play_game        # noqa: E402
+from boardlab.learn.torch_model import PolicyValueNet                # noqa: E402
+
+# The runs share a module fixture: keep them in one xdist worker.
+pytestmark = pytest.mark.xdist_group("train")
+
+# Tiny budgets. An untrained network nearly always loses its gate, so the main run has none
+# (--gate-games 0: every new network is the best) and generations 1 and 2 play their
+# self-play with the guided search; GATED has a real gate (its verdict is not asserted).
+SMALL = dict(seed=3, games_per_gen=2, iterations=20, width=16, blocks=1, epochs=2, batch=32,
+             gate_games=0, gate_budget="20", strength_games=2)
+CFG = RunConfig("kitsu", {"players": 2}, **SMALL)
+GATED = RunConfig("kitsu", {"players": 2}, **{**SMALL, "gate_games": 2})
+GENERATIONS = 3
+CLI_SMALL = ["--seed", "3", "--games-per-gen", "2", "--iterations", "20", "--width", "16",
+             "--blocks", "1", "--epochs", "2", "--batch", "32", "--gate-games", "0",
+             "--gate-budget", "20", "--strength-games", "2"]
+
+
+def _train(out, cfg, generations, **kw):
+    lines = []
+    why = train_run(out, cfg, generations=generations,
+                    report=lambda text, transient=False: transient or lines.append(text), **kw)
+    assert why == f"stopped after {generations} generations (--generations {generations})"
+    return lines
+
+
+@pytest.fixture(scope="module")
+def full_run(tmp_path_factory):
+    """An uninterrupted run of GENERATIONS generations."""
+    out = tmp_path_factory.mktemp("full") / "run"
+    return out, _train(out, CFG, GENERATIONS)
+
+
+def _log(out):
+    with open(out / "log.csv", newline="") as f:
+        return list(csv.DictReader(f))
+
+
+def _files(out):
+    """Every file of a run that depends on the seed alone, by relative path."""
+    got = {}
+    for p in sorted(out.rglob("*")):
+        rel = p.relative_to(out).as_posix()
+        if p.is_dir() or rel in ("state.json", ".lock", "log.csv"):
+            continue
+        got[rel] = p.read_bytes()
+    got["log.csv (without times)"] = [{k: v for k, v in r.items() if k not in TIME_COLUMNS}
+                                      for r in _log(out)]
+    return got
+
+
+def test_a_run_plays_trains_and_logs_every_generation(full_run):
+    out, lines = full_run
+    rows = _log(out)
+    text = "\n".join(lines)
+    assert [int(r["generation"]) for r in rows] == list(range(GENERATIONS))
+    # Generation 0 is plain ISMCTS's self-play, with no network to train or gate.
+    assert rows[0]["best"] == "0" and rows[0]["train_loss"] == "" and rows[0]["kept"] == ""
+    assert "gen 0 self-play (plain ISMCTS)" in text
+    for g, r in enumerate(rows[1:], 1):
+        assert float(r["train_loss"]) > 0 and float(r["val_loss"]) > 0
+        assert int(r["train_samples"]) > 0 and int(r["val_samples"]) > 0
+        assert r["kept"] == "1" and r["gate_games"] == "0"
+        # ... and the later self-play is the guided search with the newest network.
+        assert r["best"] == str(g) and f"gen {g} self-play (gen {g} network" in text
+        assert r["strength_games"] == "2" and 0 <= float(r["strength_score"]) <= 1
+        assert float(r["strength_lo"]) <= float(r["strength_score"]) <= float(r["strength_hi"])
+    assert "gen 1 train: generations 0-0" in text and "gen 2 train: generations 0-1" in text
+    assert "gen 2 strength vs plain ISMCTS (20 a move): " in text
+    assert "games/s" in text and "validation" in text
+    svg = (out / "strength.svg").read_text()
+    assert svg.startswith("<svg") and svg.count("<circle") == GENERATIONS - 1
+    assert (out / "best.blnet").read_bytes() == (out / "nets" / "gen-0002.blnet").read_bytes()
+    assert (out / "best.pt").read_bytes() == (out / "nets" / "gen-0002.pt").read_bytes()
+
+
+def test_a_gate_plays_the_best_so_far_and_keeps_only_a_network_that_does_not_lose(tmp_path):
+    lines = _train(tmp_path / "run", GATED, 3)
+    text = "\n".join(lines)
+    rows = _log(tmp_path / "run")
+    # Generation 1 is gated against plain ISMCTS, which is then its strength figure too.
+    assert rows[1]["gate_opponent"] == "plain ISMCTS" and "gen 1 gate vs plain ISMCTS" in text
+    assert rows[1]["strength_score"] == rows[1]["gate_score"]
+    best = 0
+    for g, r in enumerate(rows[1:], 1):
+        assert r["gate_opponent"] == (f"gen {best}" if best else "plain ISMCTS")
+        wins, other = int(r["gate_wins"]), int(r["gate_other_wins"])
+        assert wins + other + int(r["gate_draws"]) == 2
+        assert r["kept"] == str(int(wins >= other))
+        assert ("kept as best" if wins >= other else "rejected") in lines[
+            next(k for k, t in enumerate(lines) if t.startswith(f"gen {g} gate"))]
+        best = g if wins >= other else best
+        assert r["best"] == str(best)               # who played this generation's self-play
+    best_file = tmp_path / "run" / "best.blnet"
+    if best:
+        assert best_file.read_bytes() == (tmp_path / "run" / "nets" / f"gen-{best:04d}.blnet").read_bytes()
+    else:
+        assert not best_file.exists()
+
+
+def test_samples_hold_features_visit_shares_and_the_final_evaluation_seen_from_each_seat(full_run):
+    out, _ = full_run
+    game = boardlab.make("kitsu", players=2)
+    s = read_npz(out / "samples" / "gen-0000.npz")
+    n = len(s["x"])
+    assert s["x"].shape == (n, game._core.feature_size) and s["value"].shape == (n, 2)
+    shares = np.add.reduceat(s["policy"], s["legal_off"][:-1])
+    np.testing.assert_allclose(shares, 1, atol=1e-6)
+    assert np.all(np.diff(s["legal_off"]) >= 2)          # only decisions with a choice
+    assert set(s["game"].tolist()) == {0, 1}
+    for g in (0, 1):
+        rows = s["game"] == g
+        seats, value = s["seat"][rows], s["value"][rows]
+        # One outcome per game, re-indexed from the seat: index 0 is the sample's own seat.
+        final = np.where(seats[:, None] == 0, value, value[:, ::-1])
+        assert np.all(final == final[0]) and set(seats.tolist()) == {0, 1}
+        assert np.all(np.abs(final[0]) <= 1)
+    # The same game again gives the same samples (seeded by run seed, generation, index).
+    sp = SelfPlayConfig("kitsu", dict(game.params), 20)
+    a, b = play_game(sp, None, 3, 0, 1), play_game(sp, None, 3, 0, 1)
+    np.testing.assert_array_equal(a.x, s["x"][s["game"] == 1])
+    np.testing.assert_array_equal(a.policy, b.policy)
+
+
+def test_the_exported_network_loads_in_c_and_computes_like_torch_on_validation_samples(full_run):
+    out, _ = full_run
+    game = boardlab.make("kitsu", players=2)
+    store = GenerationStore(out / "samples", game._core.feature_size, 2)
+    for g in range(1, GENERATIONS):
+        data = (out / "nets" / f"gen-{g:04d}.blnet").read_bytes()
+        net = _net.Net.from_file(out / "nets" / f"gen-{g:04d}.blnet")
+        net.check_game(game._core)
+        assert (net.game, net.width, net.blocks, net.n_value) == ("kitsu", 16, 1, 2)
+        assert data[80:84] == (2).to_bytes(4, "little")            # float16 weights
+        # The file is the learner's checkpoint, rounded to float16.
+        model, _, meta = trainer.load_checkpoint(
+            (out / "nets" / f"gen-{g:04d}.pt").read_bytes(), trainer.TrainSettings())
+        assert meta["generation"] == g
+        spec = netfile.from_bytes(data)
+        for name, w in model.to_spec("kitsu", spec.config).weights.items():
+            np.testing.assert_array_equal(spec.weights[name], w.astype(np.float16).astype(np.float32))
+        # C and PyTorch agree on the held-out games of the window it trained on.
+        val = store.load(g - 1)
+        x, mask, _ = val.select(np.flatnonzero(val.game == 1)).dense(game.num_actions)
+        assert len(x) > 20
+        with torch.no_grad():
+            tv, tlogp = PolicyValueNet.from_spec(spec)(torch.from_numpy(x), torch.from_numpy(mask))
+        values, priors = net.forward(x, mask)
+        np.testing.assert_allclose(values, tv.numpy(), rtol=0, atol=1e-5)
+        np.testing.assert_allclose(priors, torch.exp(tlogp).numpy(), rtol=0, atol=1e-5)
+        assert np.ptp(values[:, 0]) > 0                            # not a constant network
+
+
+def test_stopping_between_generations_and_resuming_gives_the_same_files(full_run, tmp_path, capsys):
+    out, _ = full_run
+    run = tmp_path / "run"
+    # Through the command line; a resume needs only the game, --out and the budget.
+    assert main(["train", "kitsu", "--players", "2", "--out", str(run), "--generations", "1",
+                 *CLI_SMALL]) == 0
+    assert "stopped after 1 generations" in capsys.readouterr().out
+    for n in range(2, GENERATIONS + 1):
+        assert main(["train", "kitsu", "--out", str(run), "--generations", str(n)]) == 0
+    printed = capsys.readouterr()
+    assert "best network:" in printed.out and "gen 2 strength vs plain ISMCTS" in printed.err
+    assert _files(run) == _files(out)
+    # A finished budget stops at once, saying how to go on.
+    assert main(["train", "kitsu", "--out", str(run), "--generations", str(GENERATIONS)]) == 0
+    assert f"stopped after {GENERATIONS} generations" in capsys.readouterr().out
+
+
+def test_a_kill_inside_a_generation_loses_only_the_games_in_progress(full_run, tmp_path):
+    out, _ = full_run
+    run = tmp_path / "run"
+    # A budget used up at once: the run is set up and stops before its first game.
+    assert "budget is used up" in train_run(run, CFG, hours=1e-12)
+    # Killed in generation 0's self-play: game 0 saved in a chunk, a chunk cut short by the
+    # kill (its temporary file) and one damaged on disk.
+    store = GenerationStore(run / "samples", 607, 2)
+    sp = SelfPlayConfig("kitsu", {"players": 2, "track_length": 15}, 20)
+    store.write_chunk(0, [play_game(sp, None, CFG.seed, 0, 0)])
+    part = store.part_dir(0)
+    (part / "chunk-0001.npz.tmp999").write_bytes(b"PK\x03\x04 half a chunk")
+    good = (part / "chunk-0000.npz").read_bytes()
+    (part / "chunk-0002.npz").write_bytes(good[: len(good) // 2])
+    # ... and in generation 2's gate: one game on file, the next line cut short.
+    lines = (out / "matches" / "gen-0002.jsonl").read_text().splitlines()
+    (run / "matches").mkdir(exist_ok=True)
+    (run / "matches" / "gen-0002.jsonl").write_text(lines[0] + "\n" + lines[1][:30])
+    with pytest.warns(UserWarning, match="dropping the unreadable self-play chunk"):
+        train_run(run, CFG, generations=GENERATIONS)
+    assert not part.exists()
+    assert _files(run) == _files(out)
+    # Killed after the last generation's games were merged, before state.json recorded it
+    # (and before the chunks were removed): the merged file is taken as it is.
+    state = json.loads((run / "state.json").read_text())
+    del state["generations"][-1]["selfplay"]
+    (run / "state.json").write_text(json.dumps(state))
+    store.part_dir(GENERATIONS - 1).mkdir()
+    lines = _train(run, CFG, GENERATIONS)
+    assert lines == [f"gen {GENERATIONS - 1} self-play: complete on disk"]
+    assert not store.part_dir(GENERATIONS - 1).exists() and _files(run) == _files(out)
+
+
+def test_worker_processes_and_ray_tasks_give_the_same_records(full_run, tmp_path):
+    out, _ = full_run
+    # Two local processes, through generation 1's gate (the networks travel as bytes) and
+    # generation 1's self-play by the best agent.
+    train_run(tmp_path / "jobs", CFG, generations=2, jobs=2)
+    # Ray (a local Ray started for the run), generation 0.
+    train_run(tmp_path / "ray", CFG, generations=1, backend="ray", jobs=2)
+    for name in ("samples/gen-0000.npz", "samples/gen-0001.npz", "nets/gen-0001.blnet"):
+        assert (tmp_path / "jobs" / name).read_bytes() == (out / name).read_bytes(), name
+    assert (tmp_path / "ray" / "samples/gen-0000.npz").read_bytes() \
+        == (out / "samples/gen-0000.npz").read_bytes()
+    assert _log(tmp_path / "jobs")[1]["gate_score"] == _log(out)[1]["gate_score"]
+
+
+def test_bad_settings_are_refused_naming_the_option(tmp_path, capsys):
+    def refused(*argv, match):
+        with pytest.raises(SystemExit) as e:
+            main(["train", *argv])
+        err = capsys.readouterr().err
+        assert e.value.code == 2 and match in err, err
+
+    out = ["--out", str(tmp_path / "r"), "--generations", "1"]
+    refused("kitsu", "--players", "2", "--games-per-gen", "1", *out,
+            match="--games-per-gen: must be an integer in [2,")
+    refused("kitsu", "--players", "2", "--width", "0", *out, match="--width: must be")
+    refused("kitsu", "--players", "2", "--gate-games", "3", *out,
+            match="--gate-games: must be a multiple of 2")
+    refused("kitsu", "--players", "2", "--gate-budget", "fast", *out,
+            match="--gate-budget: must be seconds (0.1s) or iterations (400)")
+    refused("kitsu", "--players", "2", "--mix", "2", *out, match="--mix: must be a number in [0, 1]")
+    refused("kitsu", "--players", "2", "--val-fraction", "0.9", *out, match="--val-fraction")
+    refused("kitsu", "--players", "3", *out, match="bad parameters for kitsu")
+    refused("chess", *out, match="unknown game 'chess'")
+    refused("kitsu", "--out", str(tmp_path / "r"), match="--hours: give hours")
+    refused("kitsu", "--hours", "-1", "--out", str(tmp_path / "r"), match="--hours: must be")
+    refused("kitsu", "--jobs", "0", *out, match="--jobs must be at least 1")
+    (tmp_path / "file").write_text("x")
+    refused("kitsu", "--out", str(tmp_path / "file"), "--generations", "1", match="is a file")
+    (tmp_path / "full").mkdir()
+    (tmp_path / "full" / "notes.txt").write_text("x")
+    refused("kitsu", "--out", str(tmp_path / "full"), "--generations", "1",
+            match="is not empty and holds no training run")
+    assert not (tmp_path / "r").exists()              # nothing written by a refused run
+    # A run keeps its settings: a resume may not change them.
+    train_run(tmp_path / "r", CFG, generations=1)
+    refused("kitsu", "--width", "32", *out, match="--width: the run in")
+    refused("kitsu", "--players", "4", *out, match="the run in")
+    with pytest.raises(ConfigError, match="epochs: must be an integer"):
+        RunConfig("kitsu", {"players": 2}, epochs=0).checked()
+
+
+def test_without_torch_the_message_says_how_to_install_it(tmp_path, monkeypatch, capsys):
+    monkeypatch.setitem(sys.modules, "torch", None)          # import torch -> ImportError
+    with pytest.raises(SystemExit) as e:
+        main(["train", "kitsu", "--players", "2", "--out", str(tmp_path / "r"), "--hours", "1"])
+    assert e.value.code == 2
+    assert 'pip install "boardlab[train]"' in capsys.readouterr().err
+
+
+def test_the_gate_keeps_a_network_that_does_not_lose():
+    def result(wins_by_agent, agents=2, sides=("Blue", "Orange"), draws=0):
+        r = gate.MatchResult("kitsu", {}, ["a"] * agents, 0, 0, list(sides))
+        k = 0
+        for agent, w in enumerate(wins_by_agent):
+            for _ in range(w):
+                r.outcomes.append(gate.GameOutcome(k, 0, [0, 1], agent, [], 0, 0))
+                k += 1
+        for _ in range(draws):
+            r.outcomes.append(gate.GameOutcome(k, 0, [0, 1], None, [], 0, 0))
+            k += 1
+        return r
+    assert gate.summarise("gate", {"gate": result([5, 5])})["kept"]
+    assert gate.summarise("gate", {"gate": result([3, 2], draws=5)})["score"] == 0.55
+    assert not gate.summarise("gate", {"gate": result([4, 6])})["kept"]
+    solo = {"gate:candidate": result([3], 1, ("P0",)), "gate:other": result([4], 1, ("P0",))}
+    for r in solo.values():
+        r.games = 10
+    s = gate.summarise("gate", solo)
+    assert not s["kept"] and s["score"] == 0.3 and s["par"] == 0.4
