@@ -268,6 +268,10 @@ def test_bad_settings_are_refused_naming_the_option(tmp_path, capsys):
     train_run(tmp_path / "r", CFG, generations=1)
     refused("kitsu", "--width", "32", *out, match="--width: the run in")
     refused("kitsu", "--players", "4", *out, match="the run in")
+    import fcntl                                            # POSIX: Linux and macOS wheels
+    with open(tmp_path / "r" / ".lock", "w") as held:      # another run holds the folder
+        fcntl.flock(held, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        refused("kitsu", *out, match="--out: another boardlab train is running in")
     with pytest.raises(ConfigError, match="epochs: must be an integer"):
         RunConfig("kitsu", {"players": 2}, epochs=0).checked()
 
