@@ -324,16 +324,20 @@ def draw_board(state, viewer, show_all: bool, key: str = "board",
     return obs
 
 
-def stats_table(result):
-    """The analysis table and a bar chart of a SearchResult."""
+def stats_table(result, priors: dict | None = None):
+    """The analysis table and a bar chart of a SearchResult (``priors``: the learned
+    network's prior of each move, shown beside the search's visits)."""
     import pandas as pd
     import plotly.graph_objects as go
     from .session import search_rows
 
-    rows = search_rows(result)
+    rows = search_rows(result, priors)
     df = pd.DataFrame(rows)
     st.dataframe(df, hide_index=True, width="stretch", key=None)
-    st.caption("**visits**: iterations of the search that tried the move; **share %**: its "
+    st.caption(("**network %**: how likely the learned network, reading the position at a "
+                "glance without any search, thinks the move is the one to play; "
+                if "network %" in df.columns else "") +
+               "**visits**: iterations of the search that tried the move; **share %**: its "
                "share of all the iterations (the search tries the moves it rates best most); "
                f"**win %**: how often P{result.player} won after it in those iterations; "
                "**mean value**: the same outcome on a −1 (loss) … +1 (win) scale "

@@ -26,10 +26,14 @@ def eval_bar_html(ev: dict | None, height: int = 320, colour: str = "#f2f2f2",
     who = label or f"P{ev['seat']}"
     noise = ("<br>best ≈ next: within noise" if ev.get("within_noise") else "")
     best = f"; best {ev['best_move']}" if ev.get("best_move") else ""
-    title = html.escape(f"Win % of {who}: {pct:.1f}% ± {ev['pm']:.1f} (95% interval over the "
-                        f"search's visits){best}" + (f". {ev['note']}" if ev.get("note") else ""))
+    network = ev.get("source") == "network"       # a reading at a glance: no interval
+    title = html.escape((f"Win % of {who}: {pct:.1f}%" if network else
+                         f"Win % of {who}: {pct:.1f}% ± {ev['pm']:.1f} (95% interval over the "
+                         f"search's visits)") + best + (f". {ev['note']}" if ev.get("note") else ""))
+    spread = "network" if network else f"± {ev['pm']:.1f}"
     return (
         f'<div class="bl-evalbar" data-side="{html.escape(who)}" data-win="{pct:.1f}" '
+        f'data-source="{"network" if network else "search"}" '
         f'title="{title}" style="width:54px;text-align:center;font-size:11px">'
         f'<div style="position:relative;height:{height}px;border:1px solid #555;'
         f'border-radius:4px;background:{other};overflow:hidden">'
@@ -37,7 +41,7 @@ def eval_bar_html(ev: dict | None, height: int = 320, colour: str = "#f2f2f2",
         f'height:{pct:.1f}%;background:{colour}"></div>'
         f'<div style="position:absolute;bottom:{lo:.1f}%;height:{hi - lo:.1f}%;width:100%;'
         f'background:rgba(230,140,0,.45)"></div></div>'
-        f'<div><b>{pct:.1f}%</b><br>± {ev["pm"]:.1f}<br>'
+        f'<div><b>{pct:.1f}%</b><br>{spread}<br>'
         f'<span style="color:{colour};font-weight:700">{html.escape(who)}</span>{noise}</div>'
         f'</div>')
 

@@ -348,6 +348,25 @@ def result_point(state, side_of: list[int]) -> dict[int, float] | None:
     return {side: 100.0 * (returns[side_of.index(side)] + 1.0) / 2.0 for side in set(side_of)}
 
 
+def network_points(base, observer: int, side: int, side_of: list[int]
+                   ) -> list[tuple[int, float]] | None:
+    """The shipped network's win % of ``side`` at every decision of the game ``base``
+    (numbered as the review numbers them), read at once from ``observer``'s knowledge
+    without search; None where no network ships for the game's configuration."""
+    from boardlab.learn.nets import reading
+    state, seat, out, decision = start_of(base), side_of.index(side), [], 0
+    for action in list(base.history) + [None]:
+        if state.current_player >= 0:
+            r = reading(state, observer)
+            if r is None:
+                return None
+            out.append((decision, 50.0 + 50.0 * r[0][seat]))
+            decision += 1
+        if action is not None:
+            state.apply(action)
+    return out
+
+
 def side_lines(rows, side_of: list[int], final: tuple[int, dict] | None = None
                ) -> dict[int, list[tuple[int, float, float]]]:
     """Per side (``side_of``: the side of each seat, e.g. Kitsu's clans), its win % at the

@@ -22,7 +22,11 @@ AI_PRESETS: dict[str, tuple[str, str]] = {
     "Casual": ("ismcts:2000", "2,000 search iterations per move (about 0.02 s)"),
     "Strong": ("ismcts:0.5s", "0.5 seconds of search per move"),
     "Expert": ("ismcts:2s", "2 seconds of search per move"),
+    "Master": ("ismcts:2s:net=default", "2 seconds per move of search guided by a network "
+               "learned from self-play (the strongest)"),
 }
+#: Levels that need the network shipped for the game's configuration (learn.nets).
+NEEDS_NETWORK = {"Master"}
 DEFAULT_PRESET = "Casual"
 HUMAN, AI = "human", "ai"
 
@@ -33,14 +37,26 @@ ANALYSIS_ITERATIONS = ANALYSIS_CHOICES[0]
 
 
 def budget_of(spec: str) -> dict:
-    """Search budget keyword arguments of an "ismcts:N" / "ismcts:Xs" spec."""
+    """Search keyword arguments of an "ismcts:N" / "ismcts:Xs" spec, with ":net=default"
+    for the guided search."""
+    spec, guided = (spec[:-len(":net=default")], True) if spec.endswith(":net=default") \
+        else (spec, False)
+    extra = {"net": "default"} if guided else {}
     m = re.fullmatch(r"ismcts:(\d+)", spec)
     if m:
-        return {"iterations": int(m.group(1))}
+        return {"iterations": int(m.group(1)), **extra}
     m = re.fullmatch(r"ismcts:([0-9]*\.?[0-9]+)s", spec)
     if m:
-        return {"seconds": float(m.group(1))}
+        return {"seconds": float(m.group(1)), **extra}
     raise ValueError(f"unknown AI budget {spec!r}")
+
+
+def presets_for(game) -> list[str]:
+    """The AI levels offered for a game: Master only where a network ships for its
+    configuration."""
+    from boardlab.learn.nets import default_path
+    has_net = default_path(game).is_file()
+    return [p for p in AI_PRESETS if has_net or p not in NEEDS_NETWORK]
 
 
 def refuse_open_hands(budget: dict) -> None:
@@ -50,9 +66,9 @@ def refuse_open_hands(budget: dict) -> None:
 
 
 def budget_text(budget: dict) -> str:
-    if "iterations" in budget:
-        return f"{budget['iterations']:,} iterations"
-    return f"{budget['seconds']:g} s"
+    text = f"{budget['iterations']:,} iterations" if "iterations" in budget \
+        else f"{budget['seconds']:g} s"
+    return text + (", guided by the learned network" if budget.get("net") else "")
 
 
 def mix(*values: int) -> int:
@@ -167,6 +183,10 @@ class PlaySession:
     def __post_init__(self):
         if len(self.seats) != self.game.num_players:
             raise ValueError(f"{len(self.seats)} seats given for {self.game.num_players} players")
+        if self.preset not in presets_for(self.game):
+            raise ValueError(f"AI level {self.preset!r} is not offered for this game"
+                             + (" (no learned network ships for its configuration yet)"
+                                if self.preset in AI_PRESETS else ""))
         if self.state is None:
             self.state = self.game.new_initial_state(seed=self.seed)
         self._actors = actors(self.state)
@@ -414,7 +434,7 @@ def session_from_record(data, seats=None, preset=None) -> PlaySession:
             seats = [HUMAN] + [AI] * (n - 1)
     if preset is None:              # the "app" block is optional: ignore what is not ours
         ai = app.get("ai")
-        preset = ai if isinstance(ai, str) and ai in AI_PRESETS else DEFAULT_PRESET
+        preset = ai if isinstance(ai, str) and ai in presets_for(state.game) else DEFAULT_PRESET
     sess = PlaySession(game=state.game, seats=list(seats), preset=preset,
                        seed=int(rec["seed"]), state=state,
                        auto_forced=app.get("auto_forced") is True)   # older records: off
@@ -466,13 +486,30 @@ def _groups_of(value, sess: PlaySession) -> list:
     return out
 
 
-def search_rows(result) -> list[dict]:
-    """The per-move table of a SearchResult, most visited first."""
+def search_rows(result, priors: dict | None = None) -> list[dict]:
+    """The per-move table of a SearchResult, most visited first; with the learned
+    network's prior of each move (``priors``: action -> probability, or the guided
+    search's own) beside the search's visits."""
     rows = sorted(result.stats, key=lambda s: (-s["visits"], s["action"]))
-    return [{"move": s["move"], "visits": int(s["visits"]),
-             "share %": round(100.0 * s["share"], 1),
-             "win %": round(100.0 * s["win_prob"], 1),
-             "mean value": round(float(s["mean"]), 3)} for s in rows]
+    if priors is None and rows and rows[0].get("prior") is not None:
+        priors = {s["action"]: s["prior"] for s in rows}
+    out = []
+    for s in rows:
+        row = {"move": s["move"]}
+        if priors:
+            row["network %"] = round(100.0 * priors.get(s["action"], 0.0), 1)
+        row.update({"visits": int(s["visits"]), "share %": round(100.0 * s["share"], 1),
+                    "win %": round(100.0 * s["win_prob"], 1),
+                    "mean value": round(float(s["mean"]), 3)})
+        out.append(row)
+    return out
+
+
+def network_reading(state, seat: int):
+    """The shipped network's reading of ``state`` from ``seat``'s knowledge (values per
+    seat, priors of the legal moves when ``seat`` is to move), or None where none ships."""
+    from boardlab.learn.nets import reading
+    return reading(state, seat)
 
 
 def now() -> float:

@@ -19,11 +19,12 @@ from boardlab.streamlit_app.games import ui_for
 from boardlab.streamlit_app.games.base import search_line
 from boardlab.streamlit_app.review import (THRESHOLDS, Review, asked_budget, budget_warning,
                                            content_key, load_review, noise_note, save_review,
-                                           evaluation, result_point, side_lines, side_value,
-                                           summary)
+                                           evaluation, network_points, result_point,
+                                           side_lines, side_value, summary)
 from boardlab.streamlit_app.store import AccessDenied, NoSuchGame, StoreError
 from boardlab.streamlit_app.session import (HUMAN, budget_text, decision_plies,
-                                            load_record, mix, peeked_at, state_at)
+                                            load_record, mix, network_reading, peeked_at,
+                                            state_at)
 
 ss = st.session_state
 st.title("Analyse")
@@ -63,7 +64,8 @@ def analyse_block(pos, player, key: str, title: str, refused: str | None = None)
         st.markdown(f"**Best move for P{player}: `{result.best_move}`** — "
                     f"{result.iterations:,} iterations in {result.seconds:.2f} s. "
                     "Open **Search tree** to explore the search.")
-        common.stats_table(result)
+        reading = network_reading(pos, player)          # the seat's own knowledge
+        common.stats_table(result, reading[1] if reading else None)
         return result
     return None
 
@@ -123,6 +125,12 @@ def bar_value(g: dict, pos, row, result) -> tuple[dict | None, int]:
             ev = dict(ev, win_pct=100.0 - ev["win_pct"])
             mover_side = side
         return dict(ev, note=f"a search for P{ev['seat']}"), mover_side
+    reading = network_reading(pos, g["observer"])      # at once, before any search
+    if reading is not None:
+        seat = side_of.index(side)
+        return {"win_pct": 50.0 + 50.0 * reading[0][seat], "pm": 0.0, "seat": None,
+                "source": "network", "note": f"the learned network's reading from P{g['observer']}'s knowledge, "
+                        "without search"}, side
     return None, side
 
 
@@ -199,11 +207,19 @@ def review_controls(base, live_seat, show_all, slider_key: str, g: dict,
     job = an.get("review")
     if job is not None and job.key != Review.key_for(base, allowed):
         job = an["review"] = None                 # another game, or it went on
+    net_pts = None
+    if len(sides) == 2:                           # at once, before (and beside) the search
+        net_pts = network_points(base, g["observer"], viewer_side, side_of)
     c1, c2 = st.columns([1, 1])
     if c1.button("Analyse the whole game", key="rv_start", type="primary"):
         job = an["review"] = Review(base.clone(), budget, seats=allowed,
                                     seed=mix(len(base.history), 11), observer=g["observer"])
     if job is None:
+        if net_pts:
+            st.caption("Before any search: the learned network's reading of every decision "
+                       "(dashed). **Analyse the whole game** refines it with the search.")
+            win_graph([], side_of, viewer_side, side_label, g["colours"],
+                      len(decision_plies(base)) - 1, None, g["observer"], net_pts)
         return None
     running = not job.done and not job.stopped
     if running and c2.button("Stop", key="rv_stop"):
@@ -238,7 +254,7 @@ def review_controls(base, live_seat, show_all, slider_key: str, g: dict,
                 st.caption(note)
             end = (len(job.plies), result_point(base, side_of)) if job.done else None
             win_graph(rows, side_of, viewer_side, side_label, g["colours"], len(job.plies),
-                      end, job.observer)
+                      end, job.observer, net_pts if job.observer == g["observer"] else None)
             review_table(rows, seats, slider_key, unreliable=bool(warning or note))
 
     worker()
@@ -257,18 +273,25 @@ MARK_STYLE = {"blunder": ("??", "x", 13), "mistake": ("?", "diamond", 11),
 
 
 def win_graph(rows, side_of, viewer_side, side_label, colours, decisions: int,
-              end=None, observer: int | None = None) -> None:
+              end=None, observer: int | None = None, net_pts=None) -> None:
     """The win % of ``viewer_side`` at each decision analysed (with two sides one line over
     every decision, read from the ``observer`` seat's knowledge; with more, each side's line
     at its own decisions, the viewer's bold), in the seats' colours, the flagged moves
     marked on it (?! ? ??), and ``end`` = (the end position's number, each side's result)
     last. ``decisions``: the axis spans the whole game, so a graph still growing fills it
-    from the left. A click on a point goes to that decision."""
+    from the left. ``net_pts``: the learned network's reading [(decision, win %)], dashed.
+    A click on a point goes to that decision."""
     import plotly.graph_objects as go
     lines = side_lines(rows, side_of, end)
     two = len(lines) == 2
     shown = [viewer_side] if two else sorted(lines, key=lambda sd: sd != viewer_side)
     fig = go.Figure()
+    if net_pts:
+        fig.add_trace(go.Scatter(
+            x=[d for d, _ in net_pts], y=[y for _, y in net_pts], mode="lines",
+            name=f"{side_label[viewer_side]} win %, the network's reading (no search)",
+            line={"color": colours[viewer_side], "width": 1.5, "dash": "dash"},
+            hovertemplate="decision %{x}: %{y:.1f}% (network)<extra></extra>"))
     by_decision = {r["decision"]: r for r in rows}
 
     def about(d):

@@ -26,7 +26,7 @@ from boardlab.streamlit_app.eval_bar import beside_board, hint_box
 from boardlab.streamlit_app.games import ui_for
 from boardlab.streamlit_app.games.base import search_line
 from boardlab.streamlit_app.session import (AI, AI_PRESETS, ANALYSIS_CHOICES, DEFAULT_PRESET,
-                                            HUMAN, PlaySession,
+                                            HUMAN, PlaySession, presets_for,
                                             session_from_record)
 
 ss = st.session_state
@@ -205,7 +205,7 @@ def new_game_form() -> None:
         kind = cols[s].selectbox(ui.seat_name(s, n), ["Human", "AI"], index=0 if s == 0 else 1,
                                  key=f"ng_seat_{s}")
         seats.append(HUMAN if kind == "Human" else AI)
-    presets = list(AI_PRESETS)
+    presets = presets_for(game)
     preset = st.radio("AI strength", presets, index=presets.index(DEFAULT_PRESET),
                       horizontal=True, key="ng_preset",
                       captions=[AI_PRESETS[p][1] for p in presets])

@@ -77,3 +77,30 @@ def load_net(which, game) -> "_net.Net":
     except ValueError as e:
         raise ValueError(f"net: {path.name}: {e}") from None
     return net
+
+
+def reading(state, seat: int, net="default"):
+    """The network's reading of ``state`` from ``seat``'s knowledge, without search:
+    (value per seat on [-1, 1], in absolute seats; {action: prior} over the legal
+    actions when ``seat`` is to move, else {}). None when no network fits (``net=default``
+    where none ships). Reads only ``seat``'s features, so it tells nothing hidden."""
+    import numpy as np
+    from .features import features
+    game = state.game
+    try:
+        loaded = load_net(net, game)
+    except ValueError:
+        if net == "default":
+            return None
+        raise
+    n = game.num_players
+    mask = np.zeros((1, game.num_actions), dtype=bool)
+    to_move = state.current_player == seat
+    if to_move:
+        mask[0, state.legal_actions()] = True
+    value, prior = loaded.forward(features(state, seat)[None, :], mask)
+    values = [0.0] * n
+    for k in range(n):                 # output k is seat (seat + k) % n
+        values[(seat + k) % n] = float(value[0, k])
+    priors = {int(a): float(prior[0, a]) for a in np.flatnonzero(mask[0])} if to_move else {}
+    return values, priors
