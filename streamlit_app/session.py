@@ -22,8 +22,8 @@ AI_PRESETS: dict[str, tuple[str, str]] = {
     "Casual": ("ismcts:2000", "2,000 search iterations per move (about 0.02 s)"),
     "Strong": ("ismcts:0.5s", "0.5 seconds of search per move"),
     "Expert": ("ismcts:2s", "2 seconds of search per move"),
-    "Master": ("ismcts:2s:net=default", "2 seconds per move of search guided by a network "
-               "learned from self-play (the strongest)"),
+    "Master": ("ismcts:2s:net=default", "the strongest: 2 seconds per move of search guided "
+               "by a network learned from self-play"),
 }
 #: Levels that need the network shipped for the game's configuration (learn.nets).
 NEEDS_NETWORK = {"Master"}

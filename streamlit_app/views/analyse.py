@@ -288,7 +288,7 @@ def win_graph(rows, side_of, viewer_side, side_label, colours, decisions: int,
     fig = go.Figure()
     if net_pts:
         fig.add_trace(go.Scatter(
-            x=[d for d, _ in net_pts], y=[y for _, y in net_pts], mode="lines",
+            x=[d for d, _ in net_pts], y=[y for _, y in net_pts], mode="lines", showlegend=True,
             name=f"{side_label[viewer_side]} win %, the network's reading (no search)",
             line={"color": colours[viewer_side], "width": 1.5, "dash": "dash"},
             hovertemplate="decision %{x}: %{y:.1f}% (network)<extra></extra>"))
