@@ -53,6 +53,15 @@ def test_package_data_is_installed(name):
     assert doc.read_text(encoding="utf-8").startswith("#")
 
 
+def test_the_shipped_network_is_installed_and_guides_a_search():
+    """net=default reads the network file the wheel carries (docs/learning.md, what ships)."""
+    state = boardlab.make("kitsu", players=2).new_initial_state(seed=3)
+    while state.is_chance():
+        state.apply(int(state.chance_outcomes()[0][0]))
+    result = search.ismcts(state, iterations=200, seed=1, net="default")
+    assert sum(row["prior"] for row in result.stats) == pytest.approx(1.0, abs=1e-4)
+
+
 def test_app_sources_are_installed():
     app = resources.files("boardlab") / "streamlit_app"
     for part in ("main.py", "views/play.py", "views/analyse.py", "views/tree.py", "views/rules.py"):
