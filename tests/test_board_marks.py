@@ -1,8 +1,9 @@
 """The best move drawn on the board itself (issue 39), as the Analyse page draws it (the
 board only, no decision input) and as Play draws it (board and input): every game's suggested
-move is ringed where it is (a card of the hand on the table, a token, a seat, a square), and
-Kyūshū's placement is a ghost of the card, in its orientation, on the squares it goes to
-(AppTest, no browser)."""
+move is ringed where it is (a card of the hand on the table, a token, a seat, a square; for a
+decision made with buttons, what it is about: a die or track of a Keyside mat, Nukumi's drawn
+resources), and Kyūshū's placement is a ghost of the card, in its orientation, on the squares
+it goes to (AppTest, no browser)."""
 import json
 import re
 
@@ -183,6 +184,80 @@ def test_nukumi_event_accepted_is_ringed_on_its_round_card():
     a = action_named(s, r"accept E-\d\d")
     i = s.observation(s.current_player)["round_cards"].index(s.action_to_string(a).split()[1])
     assert any(pid == f"round:{i}" for _, pid in hinted(draw(s, a)[0]))
+
+
+def nukumi_at(pattern, seed=2, **params):
+    """A Nukumi decision with an action matching ``pattern``, and that action."""
+    s = at_decision("nukumi", seed, lambda s, o: any(
+        re.fullmatch(pattern, s.action_to_string(int(a))) for a in s.legal_actions()), **params)
+    return s, action_named(s, pattern)
+
+
+@pytest.mark.parametrize("pattern, marked", [
+    (r"sell \w+", ["hold:{p}"]),                   # the drawn resources sold (in the town)
+    (r"pay [a-z+]+", ["hold:{p}"]),                 # ... or paid
+    (r"pay \d coins to move", ["hold:{p}"]),        # its Coins
+    (r"stop moving", ["{square}"]),                # the pioneer's square
+    (r"pass", ["board:{p}"]),                      # its player board: no more actions
+])
+def test_nukumi_button_decision_is_ringed_in_the_town(pattern, marked):
+    s, a = nukumi_at(pattern)
+    p = s.current_player
+    square = s.observation(p)["seats"][p]["square"]
+    boards, _ = draw(s, a, input_too=True)
+    town = [pid for k, pid in hinted(boards) if k.endswith("-town") or k.endswith("-nktown")]
+    assert town == [m.format(p=p, square=square) for m in marked]
+
+
+def test_nukumi_npc_route_gets_an_arrow_and_end_turn_only_its_button():
+    s, a = nukumi_at(r"NPC \d route .+", seed=0, players=1, solo="score_attack")
+    route = re.fullmatch(r"NPC (\d) route (.+)", s.action_to_string(a))
+    start = s.observation(s.current_player)["npcs"][int(route.group(1)) - 1]
+    end = route.group(2).split("-")[-1]
+    boards, _ = draw(s, a)
+    town = next(d for k, d in boards.items() if k.endswith("-nktown"))
+    assert [pid for _, pid in hinted(boards)] == [end]
+    if start != end:
+        assert town["arrow"] == [start, end]
+    s, a = nukumi_at("end turn")
+    boards, at = draw(s, a, input_too=True)
+    assert hinted(boards) == []             # nothing on the board: its button is marked
+    assert any(b.proto.type == "primary" for b in at.button if b.label == "End turn")
+
+
+def mat_rings(at):
+    """The parts of the Keyside mats (keyside_draw.mat_id) ringed as the hint, as a desktop
+    shows them (the phone's folded copy left out)."""
+    mats = next(m.value for m in at.markdown if "ks-mats" in m.value)
+    return re.findall(r"class='[^']*\bks-hint\b[^']*' data-mark='([^']+)'",
+                      mats.split("ks-phone-mats")[0])
+
+
+@pytest.mark.parametrize("pattern, parts", [
+    (r"\w+ = [1-6]", ["die-{0}"]),                        # a die set in secret
+    (r"\w+ \d to mat", ["die-{0}", "track-{0}"]),          # a die onto the mat: its track
+    (r"advance \w+", ["track-{1}"]),
+    (r"take \w+\+\w+", ["stores"]),
+])
+def test_keyside_decision_on_the_mat_rings_its_die_track_or_stores(pattern, parts):
+    s, a = keyside_at(pattern)
+    p, name = s.current_player, s.action_to_string(a)
+    words = re.findall(r"\w+", name)
+    want = [f"mat{p}-{part.format(*words)}" for part in parts]
+    _, at = draw(s, a, input_too=True)
+    assert sorted(mat_rings(at)) == sorted(want)
+
+
+def test_keyside_order_of_a_harbours_actions_rings_that_harbour_and_pass_rings_nothing():
+    s, a = keyside_at(r"(?:move|market|skill tile) first")
+    tile = s.observation(s.current_player)["task"]["harbour_tile"]
+    h = next(hb["indent"] for hb in s.observation(s.current_player)["harbours"]
+             if hb["tile"] == tile)
+    boards, at = draw(s, a)
+    assert [pid for _, pid in hinted(boards)] == [f"H{h}"] and mat_rings(at) == []
+    boards, at = draw(s, action_named(s, "pass"), input_too=True)
+    assert hinted(boards) == [] and mat_rings(at) == []     # its button alone is marked
+    assert any(b.proto.type == "primary" for b in at.button if b.label == "Do neither")
 
 
 def test_analyse_names_the_seat_to_move_you_only_when_it_is_yours():
