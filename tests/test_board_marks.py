@@ -3,7 +3,7 @@ board only, no decision input) and as Play draws it (board and input): every gam
 move is ringed where it is (a card of the hand on the table, a token, a seat, a square; for a
 decision made with buttons, what it is about: a die or track of a Keyside mat, Nukumi's drawn
 resources), and Kyūshū's placement is a ghost of the card, in its orientation, on the squares
-it goes to (AppTest, no browser)."""
+it goes to, or turned in the hand when nothing says where it goes (AppTest, no browser)."""
 import json
 import re
 
@@ -126,9 +126,24 @@ def test_kyushu_oriented_card_is_a_ghost_on_the_squares_the_search_puts_it(turne
     square = next((q for q in mine["places"] if q["id"] == f"c{o['square']}"), None)
     if square is not None:                          # the square is on the map: it is there
         assert abs(square["rect"][0] - x) < 0.2 and abs(square["rect"][1] - y) < 0.2
-    # the card of the hand is ringed too; without the search's line no ghost (nothing known)
+    # the card of the hand is ringed too, and not drawn turned again there
     assert (f"an-kyhand{p}", f"taken{p}") in hinted(boards)
-    assert "bl-ghost" not in draw(s, orient)[0][f"an-kyseat{p}"]["svg"]
+    assert (f"an-kyhand{p}", f"ghost{p}") not in hinted(boards)
+
+
+@pytest.mark.parametrize("turned, degrees", [("vertical turned", 270), ("horizontal", 0)])
+def test_kyushu_oriented_card_with_no_square_is_a_ghost_turned_in_the_hand(turned, degrees):
+    """Without the search's line (a review's row kept before rows had one) nothing says
+    where the card goes: no ghost on the map, a ghost of the card turned that way in the
+    hand beside the card, both ringed."""
+    s, p, orient, _ = kyushu_orient(turned)
+    boards, _ = draw(s, orient)
+    assert "bl-ghost" not in boards[f"an-kyseat{p}"]["svg"]
+    hand = {q["id"]: q for q in boards[f"an-kyhand{p}"]["places"]}
+    ghost = hand[f"ghost{p}"]
+    assert ghost["mark"] == "hint" and hand[f"taken{p}"]["mark"] == "hint"
+    assert "class='bl-ghost'" in ghost["svg"] and f"rotate({degrees})" in ghost["svg"]
+    assert turned in ghost["caption"] and turned in ghost["tip"]
 
 
 def test_kyushu_hint_on_play_turns_the_card_rings_its_square_and_draws_the_ghost():
@@ -292,6 +307,43 @@ def test_analyse_names_the_seat_to_move_you_only_when_it_is_yours():
 
 def boards_of(at):
     return {el.key: json.loads(el.proto.json) for el in at.get("bidi_component")}
+
+
+def test_kyushu_review_row_orienting_the_card_draws_its_ghost_on_its_square():
+    """Analyse, a reviewed Kyūshū game at a decision whose better move orients the card:
+    the row keeps the search's line, so the card's ghost stands turned on the square the
+    search puts it; a row kept without a line turns the ghost in the hand instead."""
+    from test_app import ANALYSE
+    from boardlab.streamlit_app import common
+    from boardlab.streamlit_app.review import Review
+    s, p, orient, _ = kyushu_orient("vertical turned")
+    played = s.clone()
+    played.apply(int(s.legal_actions()[0]))
+    at = AppTest.from_file(str(MAIN_SCRIPT), default_timeout=60)
+    at.run()
+    at.switch_page(ANALYSE).run()
+    at.file_uploader(key="an_upload").upload("k.json", json.dumps(played.to_record()).encode(),
+                                             "application/json").run()
+    an = at.session_state[common.ANALYSIS_KEY]
+    job = Review(an["upload_state"], {"iterations": 300})
+    i = job.plies.index(len(s.history))
+    row = job.analyse(i)
+    assert row["ai_move"].startswith("orient ") and row["ai_line"][0].startswith("place ")
+    an["review"] = job
+    slider = next(x for x in at.slider if x.key and x.key.startswith("an_ply_"))
+    slider.set_value(i).run()
+    assert not at.exception, at.exception
+    boards = boards_of(at)
+    (x, y, w, h), _ = ghost_of(boards[f"an_board-kyseat{p}"]["svg"])
+    square = row["ai_line"][0].split(" at ")[1].split()[0]
+    tip = next(q for q in boards[f"an_board-kyseat{p}"]["places"] if q["id"] == "ghost")
+    assert square in tip["tip"] and row["ai_move"].split()[2] in tip["tip"]
+    assert f"ghost{p}" not in {q["id"] for q in boards[f"an_board-kyhand{p}"]["places"]}
+    del row["ai_line"]                      # a review kept before rows had their line
+    at.run()
+    boards = boards_of(at)
+    assert "bl-ghost" not in boards[f"an_board-kyseat{p}"]["svg"]
+    assert f"ghost{p}" in {q["id"] for q in boards[f"an_board-kyhand{p}"]["places"]}
 
 
 def test_kyushu_hint_names_the_square_the_oriented_card_goes_to():
