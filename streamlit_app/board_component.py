@@ -721,6 +721,12 @@ def viewer_word() -> str:
     return "you" if _this_run().get("viewer_you", True) else "view"
 
 
+def marked_places() -> dict:
+    """{place id: mark} set by :func:`set_marks` in this script run: a game's drawing that
+    is not a board (e.g. HTML beside it) rings the same ids itself."""
+    return dict(_this_run().get("marks") or {})
+
+
 def marked_move():
     """(state, action, line) of the best move marked in this script run (see
     :func:`set_marks`), or None: a game draws it on its board (e.g. a ghost of the card on

@@ -37,7 +37,7 @@ from boardlab.analysis import decision_row
 
 from boardlab.arena import sides_of
 
-from .session import mix, start_of
+from .session import mix, search_line, start_of
 
 __all__ = ["THRESHOLDS", "Review", "asked_budget", "load_review", "move_words", "save_review", "budget_warning", "noise_note", "classify", "content_key", "evaluation",
            "observer_view", "resolution", "result_point", "side_lines", "side_value", "summary",
@@ -231,7 +231,8 @@ class Review:
         noise = 0.0 if action == int(result.best_action) else math.hypot(ev["pm"], played_pm)
         row.update(decision=i, ply=ply, win_pct=ev["win_pct"], pm=ev["pm"],
                    within_noise=ev["within_noise"], played_pm=played_pm, noise=noise,
-                   label=classify(row["win_pct_lost"], noise))
+                   label=classify(row["win_pct_lost"], noise),
+                   ai_line=list(search_line(result)))   # e.g. where a card it orients goes
         row.update(zip(("view_seat", "view_pct", "view_pm", "view_played", "view_played_pm"),
                        self._view(state, ply, row)))
         self.rows[i] = row

@@ -486,6 +486,18 @@ def _groups_of(value, sess: PlaySession) -> list:
     return out
 
 
+def search_line(result) -> tuple[str, ...]:
+    """The moves a search (a SearchResult) expects its seat to make right after its best
+    move, before another seat moves (e.g. where the card it orients goes), as notations."""
+    pv = list(getattr(result, "principal_variation", None) or ())
+    out = []
+    for player, move in pv[1:]:
+        if pv and player != pv[0][0]:
+            break
+        out.append(str(move))
+    return tuple(out)
+
+
 def search_rows(result, priors: dict | None = None) -> list[dict]:
     """The per-move table of a SearchResult, most visited first; with the learned
     network's prior of each move (``priors``: action -> probability, or the guided

@@ -187,7 +187,7 @@ LONG_FIRST = (
     "tests/test_openspiel.py::test_random_sim_test[kyushu",
     "tests/test_openspiel.py::test_random_sim_test[keyside",
     "tests/test_tensors.py::test_every_visible_field_moves_the_tensor[keyside",
-    "tests/test_kitsu_hidden.py::test_determinize_samples_every_consistent_deal",
+    "tests/test_net_features.py::test_features_are_a_function_of_the_seats_observation[kyushu",
     "tests/test_tensors.py::test_every_visible_field_moves_the_tensor",
     "tests/test_tensors.py::test_distinct_observations_give_distinct_tensors",
     "tests/test_openspiel.py::test_random_sim_test",

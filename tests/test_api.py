@@ -311,6 +311,29 @@ def test_determinize(game4, monkeypatch):
         state.determinize(0, -1)
 
 
+def test_observed_history_is_made_once_per_position_and_follows_every_move(game4, monkeypatch):
+    """A seat's determinizations of one position replay its history once (it is kept with
+    the state); a move, a clone's own move or a returned list changed by the caller never
+    shows in it: it is always what a fresh replay of the record says."""
+    state = decision_state(game4, seed=18, skip=5)
+    rule, made = game4._module.observed_history, []
+    monkeypatch.setattr(game4._module, "observed_history",
+                        lambda *a: made.append(1) or rule(*a))
+    for seed in range(5):
+        state.determinize(1, seed)
+    assert len(made) == 1
+    first = state.observed_history(1)
+    first.append(-99)                               # the caller's copy
+    assert state.observed_history(1) == first[:-1]
+    copy = state.clone()
+    for s in (state, copy):
+        s.apply(int(s.legal_actions()[0]) if not s.is_chance() else s.chance_outcomes()[0][0])
+        fresh = boardlab.replay(s.to_record())
+        for seat in range(4):
+            assert s.observed_history(seat) == fresh.observed_history(seat)
+            assert s.determinize(seat, 1).history == fresh.observed_history(seat)
+
+
 # ----------------------------------------------------------------- records
 def test_record_shape(game4):
     state = decision_state(game4, seed=19, skip=4)

@@ -1,8 +1,9 @@
 """The best move drawn on the board itself (issue 39), as the Analyse page draws it (the
 board only, no decision input) and as Play draws it (board and input): every game's suggested
-move is ringed where it is (a card of the hand on the table, a token, a seat, a square), and
-Kyūshū's placement is a ghost of the card, in its orientation, on the squares it goes to
-(AppTest, no browser)."""
+move is ringed where it is (a card of the hand on the table, a token, a seat, a square; for a
+decision made with buttons, what it is about: a die or track of a Keyside mat, Nukumi's drawn
+resources), and Kyūshū's placement is a ghost of the card, in its orientation, on the squares
+it goes to, or turned in the hand when nothing says where it goes (AppTest, no browser)."""
 import json
 import re
 
@@ -125,9 +126,24 @@ def test_kyushu_oriented_card_is_a_ghost_on_the_squares_the_search_puts_it(turne
     square = next((q for q in mine["places"] if q["id"] == f"c{o['square']}"), None)
     if square is not None:                          # the square is on the map: it is there
         assert abs(square["rect"][0] - x) < 0.2 and abs(square["rect"][1] - y) < 0.2
-    # the card of the hand is ringed too; without the search's line no ghost (nothing known)
+    # the card of the hand is ringed too, and not drawn turned again there
     assert (f"an-kyhand{p}", f"taken{p}") in hinted(boards)
-    assert "bl-ghost" not in draw(s, orient)[0][f"an-kyseat{p}"]["svg"]
+    assert (f"an-kyhand{p}", f"ghost{p}") not in hinted(boards)
+
+
+@pytest.mark.parametrize("turned, degrees", [("vertical turned", 270), ("horizontal", 0)])
+def test_kyushu_oriented_card_with_no_square_is_a_ghost_turned_in_the_hand(turned, degrees):
+    """Without the search's line (a review's row kept before rows had one) nothing says
+    where the card goes: no ghost on the map, a ghost of the card turned that way in the
+    hand beside the card, both ringed."""
+    s, p, orient, _ = kyushu_orient(turned)
+    boards, _ = draw(s, orient)
+    assert "bl-ghost" not in boards[f"an-kyseat{p}"]["svg"]
+    hand = {q["id"]: q for q in boards[f"an-kyhand{p}"]["places"]}
+    ghost = hand[f"ghost{p}"]
+    assert ghost["mark"] == "hint" and hand[f"taken{p}"]["mark"] == "hint"
+    assert "class='bl-ghost'" in ghost["svg"] and f"rotate({degrees})" in ghost["svg"]
+    assert turned in ghost["caption"] and turned in ghost["tip"]
 
 
 def test_kyushu_hint_on_play_turns_the_card_rings_its_square_and_draws_the_ghost():
@@ -185,6 +201,80 @@ def test_nukumi_event_accepted_is_ringed_on_its_round_card():
     assert any(pid == f"round:{i}" for _, pid in hinted(draw(s, a)[0]))
 
 
+def nukumi_at(pattern, seed=2, **params):
+    """A Nukumi decision with an action matching ``pattern``, and that action."""
+    s = at_decision("nukumi", seed, lambda s, o: any(
+        re.fullmatch(pattern, s.action_to_string(int(a))) for a in s.legal_actions()), **params)
+    return s, action_named(s, pattern)
+
+
+@pytest.mark.parametrize("pattern, marked", [
+    (r"sell \w+", ["hold:{p}"]),                   # the drawn resources sold (in the town)
+    (r"pay [a-z+]+", ["hold:{p}"]),                 # ... or paid
+    (r"pay \d coins to move", ["hold:{p}"]),        # its Coins
+    (r"stop moving", ["{square}"]),                # the pioneer's square
+    (r"pass", ["board:{p}"]),                      # its player board: no more actions
+])
+def test_nukumi_button_decision_is_ringed_in_the_town(pattern, marked):
+    s, a = nukumi_at(pattern)
+    p = s.current_player
+    square = s.observation(p)["seats"][p]["square"]
+    boards, _ = draw(s, a, input_too=True)
+    town = [pid for k, pid in hinted(boards) if k.endswith("-town") or k.endswith("-nktown")]
+    assert town == [m.format(p=p, square=square) for m in marked]
+
+
+def test_nukumi_npc_route_gets_an_arrow_and_end_turn_only_its_button():
+    s, a = nukumi_at(r"NPC \d route .+", seed=0, players=1, solo="score_attack")
+    route = re.fullmatch(r"NPC (\d) route (.+)", s.action_to_string(a))
+    start = s.observation(s.current_player)["npcs"][int(route.group(1)) - 1]
+    end = route.group(2).split("-")[-1]
+    boards, _ = draw(s, a)
+    town = next(d for k, d in boards.items() if k.endswith("-nktown"))
+    assert [pid for _, pid in hinted(boards)] == [end]
+    if start != end:
+        assert town["arrow"] == [start, end]
+    s, a = nukumi_at("end turn")
+    boards, at = draw(s, a, input_too=True)
+    assert hinted(boards) == []             # nothing on the board: its button is marked
+    assert any(b.proto.type == "primary" for b in at.button if b.label == "End turn")
+
+
+def mat_rings(at):
+    """The parts of the Keyside mats (keyside_draw.mat_id) ringed as the hint, as a desktop
+    shows them (the phone's folded copy left out)."""
+    mats = next(m.value for m in at.markdown if "ks-mats" in m.value)
+    return re.findall(r"class='[^']*\bks-hint\b[^']*' data-mark='([^']+)'",
+                      mats.split("ks-phone-mats")[0])
+
+
+@pytest.mark.parametrize("pattern, parts", [
+    (r"\w+ = [1-6]", ["die-{0}"]),                        # a die set in secret
+    (r"\w+ \d to mat", ["die-{0}", "track-{0}"]),          # a die onto the mat: its track
+    (r"advance \w+", ["track-{1}"]),
+    (r"take \w+\+\w+", ["stores"]),
+])
+def test_keyside_decision_on_the_mat_rings_its_die_track_or_stores(pattern, parts):
+    s, a = keyside_at(pattern)
+    p, name = s.current_player, s.action_to_string(a)
+    words = re.findall(r"\w+", name)
+    want = [f"mat{p}-{part.format(*words)}" for part in parts]
+    _, at = draw(s, a, input_too=True)
+    assert sorted(mat_rings(at)) == sorted(want)
+
+
+def test_keyside_order_of_a_harbours_actions_rings_that_harbour_and_pass_rings_nothing():
+    s, a = keyside_at(r"(?:move|market|skill tile) first")
+    tile = s.observation(s.current_player)["task"]["harbour_tile"]
+    h = next(hb["indent"] for hb in s.observation(s.current_player)["harbours"]
+             if hb["tile"] == tile)
+    boards, at = draw(s, a)
+    assert [pid for _, pid in hinted(boards)] == [f"H{h}"] and mat_rings(at) == []
+    boards, at = draw(s, action_named(s, "pass"), input_too=True)
+    assert hinted(boards) == [] and mat_rings(at) == []     # its button alone is marked
+    assert any(b.proto.type == "primary" for b in at.button if b.label == "Do neither")
+
+
 def test_analyse_names_the_seat_to_move_you_only_when_it_is_yours():
     """Analyse, stepping through a finished game of yours (P0) against the AI: the board is
     seen from the seat to move, "(you)" at your decisions, "(view)" at the AI seat's."""
@@ -217,6 +307,43 @@ def test_analyse_names_the_seat_to_move_you_only_when_it_is_yours():
 
 def boards_of(at):
     return {el.key: json.loads(el.proto.json) for el in at.get("bidi_component")}
+
+
+def test_kyushu_review_row_orienting_the_card_draws_its_ghost_on_its_square():
+    """Analyse, a reviewed Kyūshū game at a decision whose better move orients the card:
+    the row keeps the search's line, so the card's ghost stands turned on the square the
+    search puts it; a row kept without a line turns the ghost in the hand instead."""
+    from test_app import ANALYSE
+    from boardlab.streamlit_app import common
+    from boardlab.streamlit_app.review import Review
+    s, p, orient, _ = kyushu_orient("vertical turned")
+    played = s.clone()
+    played.apply(int(s.legal_actions()[0]))
+    at = AppTest.from_file(str(MAIN_SCRIPT), default_timeout=60)
+    at.run()
+    at.switch_page(ANALYSE).run()
+    at.file_uploader(key="an_upload").upload("k.json", json.dumps(played.to_record()).encode(),
+                                             "application/json").run()
+    an = at.session_state[common.ANALYSIS_KEY]
+    job = Review(an["upload_state"], {"iterations": 300})
+    i = job.plies.index(len(s.history))
+    row = job.analyse(i)
+    assert row["ai_move"].startswith("orient ") and row["ai_line"][0].startswith("place ")
+    an["review"] = job
+    slider = next(x for x in at.slider if x.key and x.key.startswith("an_ply_"))
+    slider.set_value(i).run()
+    assert not at.exception, at.exception
+    boards = boards_of(at)
+    (x, y, w, h), _ = ghost_of(boards[f"an_board-kyseat{p}"]["svg"])
+    square = row["ai_line"][0].split(" at ")[1].split()[0]
+    tip = next(q for q in boards[f"an_board-kyseat{p}"]["places"] if q["id"] == "ghost")
+    assert square in tip["tip"] and row["ai_move"].split()[2] in tip["tip"]
+    assert f"ghost{p}" not in {q["id"] for q in boards[f"an_board-kyhand{p}"]["places"]}
+    del row["ai_line"]                      # a review kept before rows had their line
+    at.run()
+    boards = boards_of(at)
+    assert "bl-ghost" not in boards[f"an_board-kyseat{p}"]["svg"]
+    assert f"ghost{p}" in {q["id"] for q in boards[f"an_board-kyhand{p}"]["places"]}
 
 
 def test_kyushu_hint_names_the_square_the_oriented_card_goes_to():

@@ -360,7 +360,8 @@ def replay(record):
 class State:
     """One position of a game. Build with :meth:`Game.new_initial_state`."""
 
-    __slots__ = ("_game", "_core", "_seed", "_history", "_determinized", "_position", "_anchors")
+    __slots__ = ("_game", "_core", "_seed", "_history", "_determinized", "_position", "_anchors",
+                 "_seen")
 
     def __init__(self, game, core, seed, history=(), determinized=False, position=None):
         self._game = game
@@ -370,12 +371,14 @@ class State:
         self._determinized = determinized
         self._position = position  # set-up facts when made by Game.position()
         self._anchors = ()          # (history length, kernel copy) at each out-of-band change
+        self._seen = {}             # seat -> ((history length, rule), observed_history)
 
     def _changed_out_of_band(self):
         """A test scenario (boardlab._<game>_scenario) edited the kernel state directly:
         the history no longer replays from the start into it, so keep a copy to replay on from."""
         kept = tuple(a for a in self._anchors if a[0] != len(self._history))
         self._anchors = kept + ((len(self._history), self._core.clone()),)
+        self._seen = {}
 
     def _replay_start(self):
         """A kernel state at the start of the history, to replay it action by action."""
@@ -545,21 +548,27 @@ class State:
         p = self._seat(player)
         if self._determinized:
             return [HIDDEN] * len(self._history)
-        start = self._replay_start()
         seen = getattr(self._game._module, "observed_history", None)
+        key = (len(self._history), seen)    # (the history only grows: its length tells)
+        if self._seen.get(p, (None,))[0] == key:
+            return list(self._seen[p][1])      # a seat's determinizations replay it once
+        start = self._replay_start()
         if seen is not None:
-            return seen(start, list(self._history), p)
-        out = []
-        for a in self._history:
-            out.append(a if start.current_player() == p else HIDDEN)
-            start.apply(a)
-        return out
+            out = seen(start, list(self._history), p)
+        else:
+            out = []
+            for a in self._history:
+                out.append(a if start.current_player() == p else HIDDEN)
+                start.apply(a)
+        self._seen[p] = (key, tuple(out))
+        return list(out)
 
     def clone(self) -> "State":
         """An independent copy."""
         copy = State(self._game, self._core.clone(), self._seed, self._history,
                      self._determinized, self._position)
         copy._anchors = self._anchors
+        copy._seen = dict(self._seen)
         return copy
 
     __copy__ = clone

@@ -57,6 +57,7 @@ import streamlit as st
 import boardlab
 
 from .. import board_component as bc
+from ..session import search_line  # noqa: F401  (the pages' and the tests' import)
 
 
 def plural(n: int, word: str, words: str | None = None) -> str:
@@ -220,18 +221,6 @@ class GameUI:
 
     def seat_facts(self, game_name: str, key: str):
         return None
-
-
-def search_line(result) -> tuple[str, ...]:
-    """The moves a search (a SearchResult) expects its seat to make right after its best
-    move, before another seat moves (e.g. where the card it orients goes), as notations."""
-    pv = list(getattr(result, "principal_variation", None) or ())
-    out = []
-    for player, move in pv[1:]:
-        if pv and player != pv[0][0]:
-            break
-        out.append(str(move))
-    return tuple(out)
 
 
 def action_buttons(state, actions, key: str, columns: int = 2, ui: GameUI | None = None,

@@ -20,7 +20,7 @@ from ..current_game import play_session
 from .base import GameUI, action_buttons, third_person
 
 from . import keyside_text as kt
-from .keyside_draw import (DIE, island_svg, mats_html, place_rect, seat_label)
+from .keyside_draw import (DIE, island_svg, mat_id, mats_html, place_rect, seat_label)
 
 ISLAND_WIDTH = 660      # px at most: the island, the prompt and its choices in a 1440x900 screen
 _PLACE_NAME = re.compile(r"\b([HMR](?:[1-9]|1[0-2]))\b")
@@ -291,7 +291,7 @@ class KeysideUI(GameUI):
             slot = bc.reserve("keyside-island", obs=obs, viewer=viewer, recent=recent, before=before)
             with slot:
                 draw_island(obs, viewer, key=f"{key}-ks-island", recent=recent, before=before)
-        st.markdown(mats_html(obs, viewer), unsafe_allow_html=True)
+        st.markdown(mats_html(obs, viewer, bc.marked_places()), unsafe_allow_html=True)
 
     # -- input ------------------------------------------------------------------------------
     def move_input(self, state, obs: dict, key: str, hint=None):
@@ -337,7 +337,8 @@ class KeysideUI(GameUI):
         return kt.decision_tip(state.action_to_string(action), state.observation(state.current_player))
 
     def best_move_mark(self, state, action: int) -> list[str]:
-        """The place clicked for it on the island (a harbour, a market, a farm icon, ...)."""
+        """The place clicked for it on the island (a harbour, a market, a farm icon, ...), or
+        the part of the mover's mat it is about (a die, a track, the stores, ...)."""
         name = state.action_to_string(action)
         obs = state.observation(state.current_player)
         found = island_choice(name, obs)
@@ -354,6 +355,35 @@ class KeysideUI(GameUI):
         if m := re.fullmatch(r"market (.+?): .*", name):         # a market chosen by its tile
             return [f"M{i + 1}" for i, mk in enumerate(obs.get("markets") or [])
                     if mk.get("tile") == m.group(1)][:1]
+        if m := re.fullmatch(r"skill tile (\w+) \d", name):       # from the market of its colour
+            return [f"M{i + 1}" for i, mk in enumerate(obs.get("markets") or [])
+                    if mk and mk.get("tile") == m.group(1)][:1]
+        if re.fullmatch(r"I: .+|\w+(?: tile)? first", name):      # the harbour being resolved
+            return [f"H{hb['indent']}" for hb in obs["harbours"]
+                    if hb["tile"] == task.get("harbour_tile")][:1]
+        return self._mat_mark(state.current_player, name)
+
+    @staticmethod
+    def _mat_mark(seat: int, name: str) -> list[str]:
+        """The parts of ``seat``'s mat (keyside_draw.mat_id) a decision there is about."""
+        if m := re.fullmatch(r"(\w+) = \d", name):                  # a die set in secret
+            return [mat_id(seat, f"die-{m.group(1)}")]
+        if m := re.fullmatch(r"(\w+) \d to mat", name):             # the die, and its track
+            return [mat_id(seat, f"die-{m.group(1)}"), mat_id(seat, f"track-{m.group(1)}")]
+        if m := re.fullmatch(r"advance (\w+)|(\w+) \d (?:left|right)", name):
+            return [mat_id(seat, f"track-{m.group(1) or m.group(2)}")]
+        if m := re.fullmatch(r"spend skill tile (\w+) (\d)", name):
+            return [mat_id(seat, f"skill-{m.group(1)}-{m.group(2)}"),
+                    mat_id(seat, f"track-{m.group(1)}")]
+        if m := re.fullmatch(r"upgrade (\w+) to house", name):
+            return [mat_id(seat, f"bld-{m.group(1)}")]
+        if name.startswith("build cottage "):
+            return [mat_id(seat, "buildings")]
+        if re.fullmatch(r"(?:take|import|exchange|start player marker as) .+", name):
+            return [mat_id(seat, "stores")]     # the goods and animals on the mat
+        if name.startswith("dice strip "):
+            return [mat_id(seat, "strip"), mat_id(seat)]
+        # "pass": nothing is placed or moved, nothing on the board to ring (its button is)
         return []
 
     def best_move_arrow(self, state, action: int):

@@ -463,36 +463,59 @@ def _solo(parts, obs, places):
 
 
 # ---------------------------------------------------------------------------- the mats
-def mats_html(obs: dict, viewer=None) -> str:
+def mat_id(q: int, part: str = "") -> str:
+    """The id of seat ``q``'s mat or of a part of it ("die-red", "track-red", "stores",
+    "buildings", "bld-red", "skill-red-5", "strip"): a best move on the mat rings it."""
+    return f"mat{q}" + (f"-{part}" if part else "")
+
+
+HINT_CSS = (".ks-hint{outline:3px solid #7c3aed;outline-offset:1px;border-radius:4px;"
+            "box-shadow:0 0 0 6px rgba(124,58,237,.35)}")
+
+
+def mats_html(obs: dict, viewer=None, marks=()) -> str:
     """Each player's mat: tracks, dice, stores, buildings, headlands, skill tiles, keyples, and
-    the score pad's lines (tooltips in words on the tracks and dice)."""
+    the score pad's lines (tooltips in words on the tracks and dice). The parts whose
+    :func:`mat_id` is in ``marks`` are ringed as the hint (``data-mark`` names them)."""
     n = obs["players"]
+    marks = set(marks)
+
+    def ring(pid: str, cls: str = "") -> str:     # a part's class, ringed if marked, and id
+        cls = f"{cls} ks-hint".strip() if pid in marks else cls
+        return (f" class='{cls}'" if cls else "") + f" data-mark='{pid}'"
+
     cards = []
     for q, seat in enumerate(obs["seats"]):
         turn = " ▶" if q == obs["current_player"] else ""
         rows = []
         tracks = "".join(
-            f"<span class='ks-trk' style='background:{DIE[c]}' title='{esc(kt.track_tip(c, lvl))}'>{lvl}</span>"
+            f"<span{ring(mat_id(q, 'track-' + c), 'ks-trk')} style='background:{DIE[c]}' "
+            f"title='{esc(kt.track_tip(c, lvl))}'>{lvl}</span>"
             for c, lvl in seat["tracks"].items())
         rows.append(f"<div><b>Tracks</b> {tracks}</div>")
         dice = "".join(
-            f"<span class='ks-die' style='background:{DIE[c]};opacity:{1 if c in seat['dice_left'] or obs['phase'] == 'dice' else .45}'"
+            f"<span{ring(mat_id(q, 'die-' + c), 'ks-die')} style='background:{DIE[c]};"
+            f"opacity:{1 if c in seat['dice_left'] or obs['phase'] == 'dice' else .45}'"
             f" title='{c} die{'' if v is None else f' {v}'}'>"
             f"{'?' if v is None else v}</span>" for c, v in seat["dice"].items())
         rows.append(f"<div><b>Dice</b> {dice} <small>(faded: used)</small></div>")
         goods = ", ".join(f"{k} {g}" for g, k in seat["goods"].items() if k)
-        rows.append(f"<div><b>Stores</b> {goods or '—'}</div>")
+        rows.append(f"<div{ring(mat_id(q, 'stores'))}><b>Stores</b> {goods or '—'}</div>")
         builds = " ".join(
-            f"<span class='ks-bld' style='border-color:{DIE[c]}'>{b['letter']} {'house' if b['house'] else 'cottage'}</span>"
+            f"<span{ring(mat_id(q, 'bld-' + c), 'ks-bld')} style='border-color:{DIE[c]}'>"
+            f"{b['letter']} {'house' if b['house'] else 'cottage'}</span>"
             for c, b in seat["buildings"].items())
-        rows.append(f"<div><b>Buildings</b> {builds or '—'}</div>")
-        skills = " ".join(f"<span class='ks-trk' style='background:{DIE[c]}' title='{c} skill tile, {v} points'>{v}</span>"
-                          for c, v in seat["skill_tiles"])
-        rows.append(f"<div><b>Skill tiles</b> {skills or '—'} · <b>Headlands</b> "
-                    f"{esc(seat['headlands_built']) or '—'}</div>")
+        rows.append(f"<div{ring(mat_id(q, 'buildings'))}><b>Buildings</b> {builds or '—'}</div>")
+        skills = " ".join(
+            f"<span{ring(mat_id(q, f'skill-{c}-{v}'), 'ks-trk')} style='background:{DIE[c]}' "
+            f"title='{c} skill tile, {v} points'>{v}</span>"
+            for c, v in seat["skill_tiles"])
+        rows.append(f"<div{ring(mat_id(q, 'skills'))}><b>Skill tiles</b> {skills or '—'} · "
+                    f"<b>Headlands</b> {esc(seat['headlands_built']) or '—'}</div>")
+        strip = (f" · <span{ring(mat_id(q, 'strip'))}>dice strip {seat['strip']}</span>"
+                 if seat["strip"] else "")
         rows.append(f"<div><b>Keyples</b> on the mat {seat['mat']}, in town {seat['town']}, on the island "
-                    f"{sum(seat['keyples'].values())}" + (f" · dice strip {seat['strip']}" if seat["strip"] else "")
-                    + "</div>")
+                    f"{sum(seat['keyples'].values())}{strip}</div>")
         sc = seat["score"]
         pad = [("Harbours", sum(sc["harbours"])), ("Buildings", sum(sc["buildings"])), ("Gems", sc["gems"]),
                ("Statue", sc["statue"]), ("Support", sc["support"]), ("Beach", sc["beach"]),
@@ -502,16 +525,18 @@ def mats_html(obs: dict, viewer=None) -> str:
         rows.append(f"<table class='ks-pad'>{pad_html}<tr><th>Total</th><th>{sc['total']}</th></tr></table>"
                     + (f"<small>harbours: {harb}</small>" if harb else ""))
         who = seat_label(q, n) + (f" — {viewer_word()}" if viewer == q and n > 1 else "")
-        cards.append((f"<div class='ks-mat' style='border-top:6px solid {SEAT[q]}'>"
+        mine = mat_id(q) in marks or any(m.startswith(mat_id(q) + "-") for m in marks)
+        cards.append((f"<div{ring(mat_id(q), 'ks-mat')} style='border-top:6px solid {SEAT[q]}'>"
                       f"<div class='ks-name'>{esc(who)}{turn}</div>{''.join(rows)}</div>",
-                      f"{esc(who)}{turn} · {sc['total']} point{'' if sc['total'] == 1 else 's'}"))
+                      f"<span class='{'ks-hint' if mine else ''}'>{esc(who)}{turn} · {sc['total']} "
+                      f"point{'' if sc['total'] == 1 else 's'}</span>"))
     style = ("<style>.ks-mats{display:flex;flex-wrap:wrap;gap:10px}.ks-mat{flex:1 1 300px;border:1px solid #ccc;"
              "border-radius:8px;padding:6px 10px;font-size:13px;line-height:1.7}.ks-name{font-weight:700;font-size:15px}"
              ".ks-trk,.ks-die{display:inline-block;min-width:20px;text-align:center;border-radius:4px;color:#fff;"
              "font-weight:700;margin-right:2px;text-shadow:0 0 2px #000}.ks-bld{border:2px solid;border-radius:4px;"
              "padding:0 4px;margin-right:3px}.ks-pad td,.ks-pad th{padding:0 8px;border:none}.ks-pad{border-collapse:"
              "collapse;margin-top:2px}.ks-phone{display:none}.ks-phone summary{font-weight:700;padding:4px 0}"
-             "@media (max-width:640px){.ks-full{display:none}.ks-phone{display:block}}</style>")
+             "@media (max-width:640px){.ks-full{display:none}.ks-phone{display:block}}" + HINT_CSS + "</style>")
     # a phone shows the mats closed (one line each) so the decision follows the island
     phone = "".join(f"<details class='ks-phone'><summary>{line}</summary>{card}</details>"
                     for card, line in cards)

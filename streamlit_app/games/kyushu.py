@@ -222,6 +222,24 @@ def ghost_option(seat: int):
     return dict(opts[0], card=card) if opts else None
 
 
+def turned_ghost(seat: int, s: float):
+    """The hand's piece of the best move marked on this run's boards when it turns ``seat``'s
+    card and nothing says where it goes (no square: e.g. a review's row without the search's
+    line): a ghost of the card turned that way, ringed. Else None."""
+    marked = bc.marked_move()
+    if not marked or marked[0].current_player != seat or ghost_option(seat) is not None:
+        return None
+    state, action, _ = marked
+    m = re.fullmatch(r"orient (\d+) (.+) (over|under)", state.action_to_string(action))
+    if not m or m.group(2) not in ROTATIONS:
+        return None
+    label = kt.decision_label(m.group(0))
+    return bc.Place(f"ghost{seat}", f"The AI's best move: {label}", legal=False, mark="hint",
+                    svg=oriented_card_svg(m.group(1), m.group(2), s, ghost=True),
+                    caption=f"AI: {m.group(2)}, {m.group(3)}",
+                    tip=f"The AI's best move: {label}.")
+
+
 def ghost_svg(o: dict, xy, cell: float, prefix: str) -> str:
     """The best move's card, a ghost where it goes, with a line saying so."""
     x, y = xy(o["row"], o["col"])
@@ -538,6 +556,9 @@ class KyushuUI(GameUI):
                                    svg=card_svg(taken, s, label=f"Taken: {taken}", ring=GOLD),
                                    tip="Taken this round: it goes on the map in the Map phase. "
                                        + kt.card_tip(taken)))
+            turned = turned_ghost(seat, s)
+            if turned is not None:
+                places.append(turned)
         if hand is None:
             if size:
                 places.append(bc.Place(f"hand{seat}", f"P{seat}'s hand: {size} cards", legal=False,

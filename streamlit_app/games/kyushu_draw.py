@@ -534,13 +534,15 @@ def face_defs(card, cell: float, prefix: str) -> str:
     out.append("</defs>")
     return "".join(out)
 
-def oriented_card_svg(card, rotation: str, s: float = 34) -> str:
+def oriented_card_svg(card, rotation: str, s: float = 34, ghost: bool = False) -> str:
     """The card as it will lie: turned clockwise by the rotation (drawn at its own size:
-    ``s`` 34 keeps its smallest text, a factory's badge, at 10 px)."""
+    ``s`` 34 keeps its smallest text, a factory's badge, at 10 px); ``ghost``: faded, as
+    the AI's best move drawn where it is not played yet."""
     w, h = card_size(s)
     deg = ROTATION_DEGREES.get(rotation, 0)
     W, H = (h, w) if deg in (90, 270) else (w, h)
+    faded = " class='bl-ghost' opacity='.6'" if ghost else ""
     return (f"<svg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 {W:.1f} {H:.1f}' width='{W:.0f}' "
             f"height='{H:.0f}' role='img' aria-label='card {esc(card)} {esc(rotation)}'>"
-            f"<g transform='translate({W / 2:.1f},{H / 2:.1f}) rotate({deg}) "
+            f"<g{faded} transform='translate({W / 2:.1f},{H / 2:.1f}) rotate({deg}) "
             f"translate({-w / 2:.1f},{-h / 2:.1f})'>{card_svg(card, s, standalone=False)}</g></svg>")

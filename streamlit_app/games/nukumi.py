@@ -359,7 +359,38 @@ class NukumiUI(GameUI):
         if m := re.fullmatch(r"(?:accept|decline) (E-\d\d)", name):     # the round's event card
             cards = state.observation(state.current_player).get("round_cards") or []
             return [f"round:{i}" for i, c in enumerate(cards) if c == m.group(1)][:1]
+        return self._seat_mark(state, action, name)
+
+    @staticmethod
+    def _seat_mark(state, action: int, name: str) -> list:
+        """The resources, cards, square or board of the mover a button's decision is about."""
+        p = state.current_player
+        obs = state.observation(p)
+        if re.fullmatch(r"pay \d+ coins to move", name):
+            return [f"hold:{p}", f"coins:{p}"]          # its Coins, in the town and on its board
+        if re.fullmatch(r"(?:sell|pay) [a-z+]+", name):
+            return [f"hold:{p}", f"drawn:{p}"]          # the drawn resources spent
+        if name == "stop moving":
+            return [obs["seats"][p]["square"]]          # where the pioneer stops
+        if name == "pass":
+            return [f"board:{p}", f"partner:{p}"]       # no more actions from its boards
+        if name == "stop playing":
+            return [f"hand:{p}:{h}" for h in obs["seats"][p].get("hand") or []]
+        if name == "draw blind":
+            return ["startcard"]                        # the Helper deck is drawn there
+        if ROUTE.fullmatch(name):                       # the NPC's walk: where it ends
+            return [npc_routes(obs, {action: name})[action][1][-1]]
+        # "end turn", "build nothing", "take blind" (the action card deck is not drawn):
+        # nothing on the board to ring, their buttons are
         return []
+
+    def best_move_arrow(self, state, action: int):
+        """An NPC's route: from its square to where it ends."""
+        name = state.action_to_string(action)
+        if not ROUTE.fullmatch(name):
+            return None
+        start, squares = npc_routes(state.observation(state.current_player), {action: name})[action]
+        return (start, squares[-1]) if start in SQUARES and start != squares[-1] else None
 
     def idle_input(self, obs: dict | None, viewer, key: str = "idle") -> str:
         """HTML, inert: the viewer's drawn resources and Helper hand while the others move."""

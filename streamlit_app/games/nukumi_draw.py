@@ -231,6 +231,9 @@ def player_board_svg(obs: dict, seat: int | None, places) -> str:
     out = [f"<rect x='{x0}' y='0' width='{SPOTS_W}' height='{MAP_H}' rx='8' fill='#f6efe0' "
            f"stroke='#a89a78'/>",
            _t(x0 + 8, 15, f"{who} (side {side})", 11, 700)]
+    if seat is not None:
+        _place(places, f"board:{seat}", who, (x0, 0, SPOTS_W, 20),
+               f"{who}: its action spots below; one action a turn, each spot once a round.")
     y = 22
     for s in nt.spots(side):
         name = s["name"]

@@ -553,8 +553,8 @@ with tab_game:
         found = an.get("an_game_best")
         if found and found[0] == content_key(pos):
             best, line = found[1], found[2]
-        elif row is not None:
-            best = row["ai_action"]
+        elif row is not None:       # (a review kept before rows had their line: none)
+            best, line = row["ai_action"], tuple(row.get("ai_line") or ())
         if best is not None and mover >= 0:
             ui.show_best_move(pos, best, line)
         # "you" only for the seat the person at the screen played (not an AI seat to move)

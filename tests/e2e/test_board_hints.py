@@ -1,8 +1,9 @@
 """Issue 39 in a real browser (Chromium): the Kitsu board of "From a seat's knowledge" paints
 its cards while the hidden "Step through a game" tab holds a board of the same pictures; the
-hint is drawn on the board in every game (screenshots test-output/e2e/hint-*.png), its panel
-shows its top three with every column whole, and the Hint button's tooltip is gone after the
-click.
+hint is drawn on the board in every game (screenshots test-output/e2e/hint-*.png), also
+when its decision is made with buttons only (a Keyside die on the mat, Nukumi's resources paid
+with), its panel shows its top three with every column whole, and the Hint button's tooltip is
+gone after the click.
 
 The browser and the app server are test_browser.py's session fixtures."""
 import io
@@ -97,18 +98,24 @@ POSITIONS = {       # a decision of the seat to move, whose best move shows on t
 }
 
 
-@pytest.mark.parametrize("game", sorted(POSITIONS))
-def test_hint_is_drawn_on_the_board_with_its_table_whole(browser, server, shots, game):
-    state = POSITIONS[game]()
+def hint_shown(browser, server, state, marks):
+    """The app playing ``state``'s seat to move (the others AI) with its Hint clicked and
+    shown (nothing matching ``marks`` drawn before): (context, page)."""
     me = state.current_player
     ctx, page = open_app(browser, server)
     load_game(page, state, [HUMAN if s == me else AI for s in range(state.game.num_players)])
     hint = page.get_by_role("button", name="Hint", exact=True)
     hint.wait_for(timeout=60000)
-    assert page.locator(MARK).count() == 0
+    assert page.locator(marks).count() == 0
     hint.hover()
     hint.click()
     page.get_by_text(re.compile(r"^Hint: ")).wait_for(timeout=120000)
+    return ctx, page
+
+
+@pytest.mark.parametrize("game", sorted(POSITIONS))
+def test_hint_is_drawn_on_the_board_with_its_table_whole(browser, server, shots, game):
+    ctx, page = hint_shown(browser, server, POSITIONS[game](), MARK)
     settle(page)                        # the pointer is still on the button
     assert page.locator(MARK).count() > 0, f"{game}: the hint is drawn nowhere on the board"
     assert not page.locator(TIP).filter(visible=True).count(), "the Hint tooltip stayed open"
@@ -122,4 +129,35 @@ def test_hint_is_drawn_on_the_board_with_its_table_whole(browser, server, shots,
     assert not cut, f"{game}: cut in the hint's table: {cut}"
     assert "visits" in table.inner_text()
     page.screenshot(path=str(shots / f"hint-{game}.png"), full_page=True)
+    ctx.close()
+
+
+BUTTON_DECISIONS = {    # decisions whose choices are buttons only, and where the hint rings
+    # a die of the seat's mat (the secret dice: every choice a value of one die)
+    "keyside": (lambda: at_decision("keyside", 2, lambda s, o: o["phase"] == "dice"),
+                ".ks-mats.ks-full .ks-hint"),
+    # the drawn resources of the seat, in the town (how to pay: every choice a payment)
+    "nukumi": (lambda: at_decision("nukumi", 2, lambda s, o: o["phase"] == "payment"),
+               '[class*="st-key-board-nktown"] .blb-marks rect'),
+}
+
+
+@pytest.mark.parametrize("game", sorted(BUTTON_DECISIONS))
+def test_hint_of_a_button_decision_rings_what_it_is_about_on_the_board(browser, server, shots,
+                                                                      game):
+    make, ring = BUTTON_DECISIONS[game]
+    state = make()
+    me = state.current_player
+    ctx, page = hint_shown(browser, server, state, ring)
+    page.locator(ring).first.wait_for(timeout=30000)
+    settle(page)
+    marked = page.locator(ring)
+    assert marked.count() == 1 and marked.is_visible(), f"{game}: nothing ringed on the board"
+    colour = marked.evaluate("e => getComputedStyle(e)[e.tagName === 'rect' ? 'stroke' "
+                             ": 'outlineColor']")
+    assert colour in ("rgb(124, 58, 237)", "#7c3aed"), colour      # the hint's purple
+    if game == "keyside":       # the die being set, on the seat's own mat
+        assert marked.get_attribute("data-mark").startswith(f"mat{me}-die-")
+    marked.scroll_into_view_if_needed()
+    page.screenshot(path=str(shots / f"hint-{game}-button-decision.png"), full_page=True)
     ctx.close()

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from test_browser import browser, server, settle, shots  # noqa: E402,F401
+from test_browser import browser, open_app, server, settle, shots  # noqa: E402,F401
 
 DESKTOP, PHONE = {"width": 1440, "height": 900}, {"width": 390, "height": 844}
 # a choice: a lit place of a board, else a decision button (keyed <input key>_act_..)
@@ -99,21 +99,14 @@ def next_decision(page, prev: int):
     return handle.json_value()
 
 
-@pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["desktop", "phone"])
-def test_twenty_decisions_in_the_first_screen_with_tips_and_no_overlaps(browser, server, shots,
-                                                                        viewport):
-    ctx = browser.new_context(viewport=viewport)
-    page = ctx.new_page()
-    page.goto(server + "/")
-    page.get_by_role("button", name="Start new game").wait_for(timeout=30000)
-    settle(page)
-    start_nukumi(page, seed=7)
-    rng = random.Random(7)
-    height, width = viewport["height"], viewport["width"]
-    problems, prev, decided, on_board = [], -1, 0, 0
-    while decided < 20:
-        got = next_decision(page, prev)
-        if got == "over":
+def walk(page, most: int, pick, look=None) -> int:
+    """Make up to ``most`` decisions of the game on ``page`` by clicking, each once the page
+    is still and shown from its top: ``look(ply, choices, made)`` reads it first (a true
+    value stops the walk there), ``pick(choices)`` is the index of the choice clicked
+    (``choices``: DECISION_JS's). Returns how many were made (fewer at the game's end)."""
+    prev, made = -1, 0
+    while made < most:
+        if next_decision(page, prev) == "over":
             break
         settle(page, quiet=0.4)
         page.evaluate(TOP_JS)
@@ -121,7 +114,26 @@ def test_twenty_decisions_in_the_first_screen_with_tips_and_no_overlaps(browser,
         if got in (False, "over"):
             continue
         ply, choices = got["ply"], got["choices"]
-        where = f"decision {decided + 1} (ply {ply})"
+        if look is not None and look(ply, choices, made):
+            break
+        targets = page.locator(choices_of(ply)).filter(visible=True)
+        targets.nth(min(pick(choices), targets.count() - 1)).click()
+        made += 1
+        prev = ply
+    return made
+
+
+@pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["desktop", "phone"])
+def test_twenty_decisions_in_the_first_screen_with_tips_and_no_overlaps(browser, server, shots,
+                                                                        viewport):
+    ctx, page = open_app(browser, server, viewport)
+    start_nukumi(page, seed=7)
+    rng = random.Random(7)
+    height, width = viewport["height"], viewport["width"]
+    problems, on_board = [], []
+
+    def look(ply, choices, made):
+        where = f"decision {made + 1} (ply {ply})"
         status = page.locator(".st-key-play_status").bounding_box()
         if status is None or status["y"] + status["height"] > height:
             problems.append(f"{where}: the status line is below the first screen")
@@ -143,18 +155,19 @@ def test_twenty_decisions_in_the_first_screen_with_tips_and_no_overlaps(browser,
             c["name"])]
         if notation:
             problems.append(f"{where}: bare notation on buttons {notation[:4]}")
-        if decided in (0, 4, 9, 19):
-            page.screenshot(path=str(shots / f"nukumi-{width}-{decided + 1:02d}.png"))
+        if made in (0, 4, 9, 19):
+            page.screenshot(path=str(shots / f"nukumi-{width}-{made + 1:02d}.png"))
+
+    def pick(choices):
         places = [i for i, c in enumerate(choices) if c["place"]]
-        pick = rng.choice(places) if places and rng.random() < .7 else rng.randrange(len(choices))
-        on_board += choices[pick]["place"]
-        targets = page.locator(choices_of(ply)).filter(visible=True)
-        targets.nth(min(pick, targets.count() - 1)).click()
-        decided += 1
-        prev = ply
+        i = rng.choice(places) if places and rng.random() < .7 else rng.randrange(len(choices))
+        on_board.append(choices[i]["place"])
+        return i
+
+    decided = walk(page, 20, pick, look)
     ctx.close()
     assert decided == 20, decided
-    assert on_board >= 3                # spots, tiles and squares are clicked on the town
+    assert sum(on_board) >= 3           # spots, tiles and squares are clicked on the town
     assert not problems, f"at {width}x{height}:\n" + "\n".join(problems)
 
 
@@ -166,41 +179,32 @@ def round_of(page) -> int:
 def test_two_players_first_round_shows_the_other_seats_moves(browser, server, shots):
     """Round 1 of a 2-player game by clicking: the AI seat's walk is ringed and animated on
     the town, "End turn" ends a turn after the action, the log hides P1's Helpers."""
-    ctx = browser.new_context(viewport={"width": 1440, "height": 900})
-    page = ctx.new_page()
-    page.goto(server + "/")
-    page.get_by_role("button", name="Start new game").wait_for(timeout=30000)
-    settle(page)
+    ctx, page = open_app(browser, server, {"width": 1440, "height": 900})
     start_nukumi(page, seed=21)
     assert not page.locator("svg .nk-recent").count()        # nothing changed yet
-    prev, clicks, ringed, ended = -1, 0, False, 0
-    while True:
-        got = next_decision(page, prev)
-        settle(page, quiet=0.4)
-        got = page.evaluate(DECISION_JS, [prev, CHOICE])
-        if got in (False, "over"):
-            continue
-        text = page.locator('[data-testid="stMain"]').inner_text()
+    seen = {"ringed": False, "ended": 0}
+
+    def look(ply, choices, made):
         if "Round 2 (now)" in page.content():
-            break
+            return True
         legend = page.locator(".nk-legend")
-        if not ringed and legend.count() and "P1 moved to" in legend.inner_text():
+        if not seen["ringed"] and legend.count() and "P1 moved to" in legend.inner_text():
             assert page.locator("svg .nk-recent").count() >= 1
             log = page.evaluate("window.__blbAnimLog || []")
             assert any(e["kind"] == "slide" for e in log), log     # the pioneer walked in
             page.screenshot(path=str(shots / "nukumi-p1-moved-ringed.png"))
-            ringed = True
-        ply, choices = got["ply"], got["choices"]
+            seen["ringed"] = True
+
+    def pick(choices):
         names = [c["name"] for c in choices]
-        pick = next((i for i, n in enumerate(names) if n.startswith("End turn")),
-                    next((i for i, n in enumerate(names) if n.startswith(("Moving", "Step"))),
-                         next((i for i, n in enumerate(names) if not n.startswith("Pass")), 0)))
-        ended += names[pick].startswith("End turn")
-        targets = page.locator(choices_of(ply)).filter(visible=True)
-        targets.nth(min(pick, targets.count() - 1)).click()
-        prev, clicks = ply, clicks + 1
-        assert clicks < 150, text[-500:]
-    assert ringed and ended
+        i = next((i for i, n in enumerate(names) if n.startswith("End turn")),
+                 next((i for i, n in enumerate(names) if n.startswith(("Moving", "Step"))),
+                      next((i for i, n in enumerate(names) if not n.startswith("Pass")), 0)))
+        seen["ended"] += names[i].startswith("End turn")
+        return i
+
+    assert walk(page, 150, pick, look) < 150, "round 1 did not end in 150 decisions"
+    assert seen["ringed"] and seen["ended"]
     log = page.locator(".st-key-play_log").inner_text()
     assert "P1 draws a Helper" in log and not re.search(r"P1 draws S-\d\d", log)
     page.screenshot(path=str(shots / "nukumi-2p-round-2.png"))

@@ -17,10 +17,9 @@ from boardlab.streamlit_app.games import ui_for
 from boardlab.streamlit_app.session import HUMAN
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from test_board_nukumi import (CHOICE, DECISION_JS, TOP_JS, choices_of,  # noqa: E402
-                               next_decision, start_nukumi)
+from test_board_nukumi import TOP_JS, next_decision, start_nukumi, walk  # noqa: E402
 from test_board_clicks import load_game  # noqa: E402
-from test_browser import browser, server, settle, shots  # noqa: E402,F401
+from test_browser import browser, open_app, server, settle, shots  # noqa: E402,F401
 
 DESKTOP = {"width": 1440, "height": 900}
 PHONE = {"width": 390, "height": 844}
@@ -62,44 +61,32 @@ BUTTONS = '[class*="-nkgrid"] button'
 
 @pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["desktop", "phone"])
 def test_no_decision_button_breaks_a_word(browser, server, shots, viewport):
-    ctx = browser.new_context(viewport=viewport)
-    page = ctx.new_page()
-    page.goto(server + "/")
-    page.get_by_role("button", name="Start new game").wait_for(timeout=30000)
-    settle(page)
+    ctx, page = open_app(browser, server, viewport)
     start_nukumi(page, seed=11)
     rng = random.Random(11)
-    problems, prev, decided, buttons_seen, worst = [], -1, 0, 0, None
-    while decided < 30:
-        got = next_decision(page, prev)
-        if got == "over":
-            break
-        settle(page, quiet=0.4)
-        page.evaluate(TOP_JS)
-        got = page.evaluate(DECISION_JS, [prev, CHOICE])
-        if got in (False, "over"):
-            continue
-        ply, choices = got["ply"], got["choices"]
+    problems, seen = [], {"buttons": 0, "worst": None}
+
+    def look(ply, choices, made):
         found = page.evaluate(BROKEN_WORDS_JS, BUTTONS)
         count = page.locator(BUTTONS).count()
-        buttons_seen += count
+        seen["buttons"] += count
         if found:
-            problems += [f"ply {ply}: {f}" for f in found]
-            worst = worst or ply
+            problems.extend(f"ply {ply}: {f}" for f in found)
+            seen["worst"] = seen["worst"] or ply
             page.screenshot(path=str(shots / f"nukumi-buttons-broken-{viewport['width']}.png"))
-        if count >= 8 and worst is None:
+        if count >= 8 and seen["worst"] is None:
             page.screenshot(path=str(shots / f"nukumi-buttons-{viewport['width']}.png"))
+
+    def pick(choices):
         # the panel's buttons first (they are what this test reads), the town now and then
         buttons = [i for i, c in enumerate(choices) if not c["place"]
                    and not c["name"].startswith(("End turn", "Pass"))]
-        pick = rng.choice(buttons) if buttons and rng.random() < .75 else \
+        return rng.choice(buttons) if buttons and rng.random() < .75 else \
             rng.randrange(len(choices))
-        targets = page.locator(choices_of(ply)).filter(visible=True)
-        targets.nth(min(pick, targets.count() - 1)).click()
-        decided += 1
-        prev = ply
+
+    walk(page, 30, pick, look)
     ctx.close()
-    assert buttons_seen >= 60, buttons_seen     # the panel was read, many buttons
+    assert seen["buttons"] >= 60, seen["buttons"]     # the panel was read, many buttons
     assert not problems, "\n".join(problems[:20])
 
 
@@ -127,11 +114,7 @@ def start_solo(page, mode: str, seed: int):
 def test_the_solo_mode_and_its_progress_are_in_the_header(browser, server, shots):
     for mode, words in (("Chasing Nukumaru (Solo 2)", ("Chasing Nukumaru", "caught on")),
                         ("Score Attack (Solo 1)", ("Score Attack", "NPC"))):
-        ctx = browser.new_context(viewport=DESKTOP)
-        page = ctx.new_page()
-        page.goto(server + "/")
-        page.get_by_role("button", name="Start new game").wait_for(timeout=30000)
-        settle(page)
+        ctx, page = open_app(browser, server, DESKTOP)
         start_solo(page, mode, seed=5)
         next_decision(page, -1)
         settle(page, quiet=0.4)
@@ -171,11 +154,7 @@ def before_a_catch(seed: int = 6):
 
 def test_the_header_follows_a_catch(browser, server, shots):
     state, label = before_a_catch()
-    ctx = browser.new_context(viewport=DESKTOP)
-    page = ctx.new_page()
-    page.goto(server + "/")
-    page.get_by_role("button", name="Start new game").wait_for(timeout=30000)
-    settle(page)
+    ctx, page = open_app(browser, server, DESKTOP)
     load_game(page, state, [HUMAN])
     header = page.locator(CHASING_HEADER)
     assert "caught on none yet (0 of 6)" in header.inner_text()

@@ -9,7 +9,6 @@ test-output/e2e/ (names "review-<game>-...").
 
 The browser, the server and the helpers are those of test_browser.py."""
 import json
-import math
 import random
 import re
 import time
@@ -34,6 +33,17 @@ def finished_record(name: str, seed: int) -> dict:
         else:
             s.apply(rng.choice(s.legal_actions()))
     return s.to_record()
+
+
+def searches(record: dict) -> int:
+    """How many searches the review of ``record`` runs: one a decision, and one more from
+    P0's knowledge (the graph's side) at each of P1's decisions."""
+    s = boardlab.replay({**record, "actions": [], "moves": None, "result": None})
+    out = 0
+    for a in record["actions"]:
+        out += {0: 1, 1: 2}.get(s.current_player, 0)
+        s.apply(a)
+    return out
 
 
 def caption(page) -> str:
@@ -75,9 +85,9 @@ def test_review_of_a_whole_game(browser, server, shots, name):
     settle(page)
     total = int(re.search(r"of (\d+)", caption(page)).group(1))  # the end position's number
     # a budget in seconds: the run lasts about as long on any machine, at least 0.1 s a
-    # decision and 20 s in all (a short game at 0.1 s was over before a slow machine had
+    # search and 20 s in all (a short game at 0.1 s was over before a slow machine had
     # taken the mid-run screenshot), long enough to see it half done
-    per = max(0.1, math.ceil(200 / total) / 10)
+    per = max(0.1, round(20 / searches(record), 2))
     page.locator(".st-key-rv_kind").get_by_text("Seconds").click()
     settle(page)
     secs = page.locator(".st-key-rv_secs input")

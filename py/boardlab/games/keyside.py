@@ -137,6 +137,15 @@ def _phase(core) -> str:
     return json.loads(core.observe_json(-1))["phase"]
 
 
+def _setting_dice(core) -> bool:
+    """Whether ``core`` is still in the secret dice phase: at once while a seat has only
+    dice steps to choose from (they are taken in that phase alone), else as it says."""
+    legal = core.legal_actions() if core.current_player() >= 0 else ()
+    if len(legal) and SECRET_DICE.start <= legal.min() and legal.max() < SECRET_DICE.stop:
+        return True
+    return _phase(core) == "dice"
+
+
 def observed_history(start, actions: list[int], seat: int) -> list[int]:
     """The history as `seat` saw it (State.observed_history): another seat's secret dice
     are one HIDDEN entry when it has set all six, however it set them (six values, or
@@ -146,6 +155,7 @@ def observed_history(start, actions: list[int], seat: int) -> list[int]:
     state at the start of `actions`."""
     out: list = []                  # actions; a list: another seat's hidden dice steps
     setting: list[int] = []         # another seat's dice steps so far
+    hidden = False                  # out holds a list
     for a in actions:
         actor = start.current_player()
         dice = actor >= 0 and a in SECRET_DICE
@@ -154,11 +164,12 @@ def observed_history(start, actions: list[int], seat: int) -> list[int]:
             setting.append(a)
             if start.current_player() != actor:      # its six dice are set
                 out.append(setting)
-                setting = []
+                setting, hidden = [], True
         else:
             out.append(a)
-        if dice and any(isinstance(x, list) for x in out) and _phase(start) != "dice":
+        if dice and hidden and not _setting_dice(start):
             out = [y for x in out for y in (x if isinstance(x, list) else [x])]   # revealed
+            hidden = False
     return [HIDDEN if isinstance(x, list) else x for x in out]
 
 
