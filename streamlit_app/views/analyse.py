@@ -286,12 +286,6 @@ def win_graph(rows, side_of, viewer_side, side_label, colours, decisions: int,
     two = len(lines) == 2
     shown = [viewer_side] if two else sorted(lines, key=lambda sd: sd != viewer_side)
     fig = go.Figure()
-    if net_pts:
-        fig.add_trace(go.Scatter(
-            x=[d for d, _ in net_pts], y=[y for _, y in net_pts], mode="lines", showlegend=True,
-            name=f"{side_label[viewer_side]} win %, the network's reading (no search)",
-            line={"color": colours[viewer_side], "width": 1.5, "dash": "dash"},
-            hovertemplate="decision %{x}: %{y:.1f}% (network)<extra></extra>"))
     by_decision = {r["decision"]: r for r in rows}
 
     def about(d):
@@ -333,6 +327,12 @@ def win_graph(rows, side_of, viewer_side, side_label, colours, decisions: int,
             hovertemplate=f"decision %{{x}}: {label}<br>%{{customdata[0]}} played "
                           "%{customdata[1]} (-%{customdata[3]:.1f}%), best "
                           "%{customdata[2]}<extra></extra>"))
+    if net_pts:                       # last: the search's line and marks come first
+        fig.add_trace(go.Scatter(
+            x=[d for d, _ in net_pts], y=[y for _, y in net_pts], mode="lines", showlegend=True,
+            name=f"{side_label[viewer_side]} win %, the network's reading (no search)",
+            line={"color": colours[viewer_side], "width": 1.5, "dash": "dash"},
+            hovertemplate="decision %{x}: %{y:.1f}% (network)<extra></extra>"))
     fig.update_layout(height=280, margin={"l": 10, "r": 10, "t": 10, "b": 10},
                       yaxis={"range": [0, 100],
                              "title": f"win % of {side_label[viewer_side]}" if two
