@@ -27,13 +27,13 @@ pytestmark = pytest.mark.xdist_group("train")
 # (--gate-games 0: every new network is the best) and generations 1 and 2 play their
 # self-play with the guided search; GATED has a real gate (its verdict is not asserted).
 SMALL = dict(seed=3, games_per_gen=2, iterations=20, width=16, blocks=1, epochs=2, batch=32,
-             gate_games=0, gate_budget="20", strength_games=2)
+             gate_games=0, gate_budget="20", strength_games=2, value_search_weight=0.5)
 CFG = RunConfig("kitsu", {"players": 2}, **SMALL)
 GATED = RunConfig("kitsu", {"players": 2}, **{**SMALL, "gate_games": 2})
 GENERATIONS = 3
 CLI_SMALL = ["--seed", "3", "--games-per-gen", "2", "--iterations", "20", "--width", "16",
              "--blocks", "1", "--epochs", "2", "--batch", "32", "--gate-games", "0",
-             "--gate-budget", "20", "--strength-games", "2"]
+             "--gate-budget", "20", "--strength-games", "2", "--value-search-weight", "0.5"]
 
 
 def _train(out, cfg, generations, **kw):
@@ -140,6 +140,30 @@ def test_samples_hold_features_visit_shares_and_the_final_evaluation_seen_from_e
     a, b = play_game(sp, None, 3, 0, 1), play_game(sp, None, 3, 0, 1)
     np.testing.assert_array_equal(a.x, s["x"][s["game"] == 1])
     np.testing.assert_array_equal(a.policy, b.policy)
+
+
+def test_samples_hold_the_search_root_estimate_and_the_learner_can_mix_it_into_the_value(
+        full_run):
+    out, _ = full_run
+    s = GenerationStore(out / "samples", 1, 2).load(0)
+    q = s.search_value
+    assert q.shape == s.value.shape and not np.isnan(q).any()
+    assert np.all(np.abs(q) <= 1) and np.all(q[:, 1] == -q[:, 0])     # Kitsu 2p: zero-sum
+    # One outcome per game, but the search's estimate moves from position to position.
+    assert len(np.unique(q[:, 0])) > len(np.unique(s.game))
+    # Played again, the game gives the same estimates.
+    game = boardlab.make("kitsu", players=2)
+    sp = SelfPlayConfig("kitsu", dict(game.params), 20)
+    g = play_game(sp, None, 3, 0, 0)
+    np.testing.assert_array_equal(g.search_value, q[s.game == 0])
+    w = 0.25
+    mixed = trainer.value_target(s, w)
+    np.testing.assert_allclose(mixed, 0.75 * s.value + 0.25 * q, rtol=0, atol=1e-6)
+    np.testing.assert_array_equal(trainer.value_target(s, 0.0), s.value)
+    # Where the search said nothing (a file written before the estimate was kept), the
+    # outcome stays the target.
+    s.search_value[:3] = np.nan
+    np.testing.assert_array_equal(trainer.value_target(s, w)[:3], s.value[:3])
 
 
 def test_the_exported_network_loads_in_c_and_computes_like_torch_on_validation_samples(full_run):
@@ -252,6 +276,8 @@ def test_bad_settings_are_refused_naming_the_option(tmp_path, capsys):
             match="--gate-budget: must be seconds (0.1s) or iterations (400)")
     refused("kitsu", "--players", "2", "--mix", "2", *out, match="--mix: must be a number in [0, 1]")
     refused("kitsu", "--players", "2", "--val-fraction", "0.9", *out, match="--val-fraction")
+    refused("kitsu", "--players", "2", "--value-search-weight", "1.5", *out,
+            match="--value-search-weight: must be a number in [0, 1]")
     refused("kitsu", "--players", "3", *out, match="bad parameters for kitsu")
     refused("chess", *out, match="unknown game 'chess'")
     refused("kitsu", "--out", str(tmp_path / "r"), match="--hours: give hours")

@@ -27,7 +27,15 @@ from .selfplay import GameSamples
 __all__ = ["atomic_write", "write_npz", "read_npz", "Samples", "GenerationStore", "window",
            "split_games"]
 
-FIELDS = ("x", "seat", "game", "legal_off", "legal", "policy", "value")
+FIELDS = ("x", "seat", "game", "legal_off", "legal", "policy", "value", "search_value")
+
+
+def _fields(d: dict) -> dict:
+    """The Samples fields of a file's arrays; files written before ``search_value`` existed
+    read as NaN there (the search's estimate unknown)."""
+    out = {f: d[f] for f in FIELDS if f in d}
+    out.setdefault("search_value", np.full(d["value"].shape, np.nan, np.float32))
+    return out
 
 
 def atomic_write(path: Path, data: bytes) -> None:
@@ -69,6 +77,7 @@ class Samples:
     legal: np.ndarray
     policy: np.ndarray
     value: np.ndarray
+    search_value: np.ndarray    # the search's root estimate, like value; NaN where unknown
 
     def __len__(self) -> int:
         return len(self.x)
@@ -89,7 +98,10 @@ class Samples:
                    legal_off=np.concatenate(offs).astype(np.int64),
                    legal=cat([g.legal for g in games], np.int32),
                    policy=cat([g.policy for g in games], np.float32),
-                   value=cat([g.value for g in games], np.float32, (n_value,)))
+                   value=cat([g.value for g in games], np.float32, (n_value,)),
+                   search_value=cat([g.search_value if g.search_value is not None
+                                     else np.full(g.value.shape, np.nan, np.float32)
+                                     for g in games], np.float32, (n_value,)))
 
     @classmethod
     def concat(cls, parts: list["Samples"]) -> "Samples":
@@ -110,7 +122,8 @@ class Samples:
                 if len(rows) else np.zeros(0, np.int64))
         return Samples(x=self.x[rows], seat=self.seat[rows], game=self.game[rows],
                        legal_off=np.concatenate([[0], np.cumsum(lengths)]).astype(np.int64),
-                       legal=self.legal[take], policy=self.policy[take], value=self.value[rows])
+                       legal=self.legal[take], policy=self.policy[take], value=self.value[rows],
+                       search_value=self.search_value[rows])
 
     def dense(self, n_actions: int):
         """(x, legal mask, policy target) with the action axis dense, for a batch."""
@@ -150,8 +163,7 @@ class GenerationStore:
         return self.path(gen).exists()
 
     def load(self, gen: int) -> Samples:
-        d = read_npz(self.path(gen))
-        return Samples(**{f: d[f] for f in FIELDS})
+        return Samples(**_fields(read_npz(self.path(gen))))
 
     def decisions(self, gen: int) -> int:
         """All decisions of a finished generation's games (one-action ones included)."""
@@ -190,14 +202,14 @@ class GenerationStore:
 
     def _read_chunk(self, path: Path) -> list[GameSamples]:
         d = read_npz(path)
-        s = Samples(**{f: d[f] for f in FIELDS})
+        s = Samples(**_fields(d))
         out = []
         for index, decisions in zip(d["games"].tolist(), d["decisions"].tolist()):
             rows = np.flatnonzero(s.game == index)
             g = s.select(rows)
             out.append(GameSamples(index=index, x=g.x, seat=g.seat, legal_off=g.legal_off,
                                    legal=g.legal, policy=g.policy, value=g.value,
-                                   decisions=decisions))
+                                   decisions=decisions, search_value=g.search_value))
         return out
 
     def finish(self, gen: int, games: dict[int, GameSamples]) -> Samples:

@@ -68,6 +68,7 @@ class RunConfig:
     batch: int = 256
     lr: float = 1e-3
     weight_decay: float = 1e-4
+    value_search_weight: float = 0.0    # share of the search's root estimate in the value target
     val_fraction: float = 0.1       # of each generation's games, held out for validation
     temperature_moves: int = 10
     gate_games: int = 40            # 0: no gate, every new network is the best (AlphaZero)
@@ -112,6 +113,7 @@ class RunConfig:
         integer("temperature_moves", 0, 10**6)
         real("lr", 0, 10, open_low=True)
         real("weight_decay", 0, 10)
+        real("value_search_weight", 0, 1)
         real("val_fraction", 0, 0.5, open_low=True)
         real("cpuct", 0, 1e6, none_ok=True)
         real("mix", 0, 1, none_ok=True)
@@ -274,7 +276,8 @@ class _Run:
         from .. import _net
         from . import netfile, trainer
         cfg = self.cfg
-        settings = trainer.TrainSettings(cfg.epochs, cfg.batch, cfg.lr, cfg.weight_decay)
+        settings = trainer.TrainSettings(cfg.epochs, cfg.batch, cfg.lr, cfg.weight_decay,
+                                         cfg.value_search_weight)
         gens = list(range(max(0, g - cfg.window), g))
         n_val = split_games(cfg.games_per_gen, cfg.val_fraction)
         train_set, val_set = window(self.store, gens, n_val, cfg.games_per_gen)
@@ -288,7 +291,7 @@ class _Run:
             model, opt, _ = trainer.load_checkpoint(self.net_path(g - 1, "pt").read_bytes(),
                                                     settings)
         t = trainer.train_epochs(model, opt, train_set, settings, seed)
-        v = trainer.evaluate(model, val_set)
+        v = trainer.evaluate(model, val_set, search_weight=cfg.value_search_weight)
         blob = netfile.to_bytes(model.to_spec(cfg.game, self.key), "float16")
         _net.Net.from_bytes(blob).check_game(self.game._core)     # the kernel takes it
         atomic_write(self.net_path(g, "pt"),

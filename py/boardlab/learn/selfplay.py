@@ -5,7 +5,11 @@ A sample is what the seat to move knew (its features, from its own observation),
 action ids, the search's root visit distribution over them (the policy target), the seat,
 and, once the game is over, the value target: ``evaluate()`` of the terminal state (the
 graded returns the search backs up) re-indexed from that seat (index k is seat
-``(seat + k) % n``, the network's value convention).
+``(seat + k) % n``, the network's value convention). Beside it, the search's own estimate at
+the root (``search_value``, same indexing): the visit-weighted mean of the root's children for
+the seat to move, mirrored for the other seat where two seats' returns sum to zero, NaN where
+the search says nothing. The learner may mix it into the value target (a per-position target:
+a game's outcome alone is one number for a hundred positions, which a network memorises).
 
 A game depends only on ``(run seed, generation, game index)`` and the network's bytes, so it
 gives the same samples in this process, in a worker process or as a Ray task. Nothing here
@@ -46,6 +50,7 @@ class GameSamples:
     policy: np.ndarray      # float32 visit shares aligned with ``legal`` (sum 1 per sample)
     value: np.ndarray       # (n, n_value) float32 in [-1, 1], index k = seat (seat + k) % n
     decisions: int          # all decisions of the game (one-legal-action ones included)
+    search_value: np.ndarray | None = None  # (n, n_value) float32, NaN where unknown
 
 
 def game_seed(run_seed: int, generation: int, index: int) -> int:
@@ -86,7 +91,7 @@ def play_game(cfg: SelfPlayConfig, net_bytes: bytes | None, run_seed: int, gener
     state = game.new_initial_state(seed=seed)
     chance_rng = random.Random(seed)
     move_rng = random.Random(_mix(seed, 0x7E3B))    # temperature draws, apart from chance
-    xs, seats, offs, legal_all, policy_all = [], [], [0], [], []
+    xs, seats, offs, legal_all, policy_all, root_q = [], [], [0], [], [], []
     decisions = 0
     while not state.is_terminal():
         seat = state.current_player
@@ -106,6 +111,10 @@ def play_game(cfg: SelfPlayConfig, net_bytes: bytes | None, run_seed: int, gener
         counts = np.array([visits[a] for a in legal.tolist()], dtype=np.float64)
         total = counts.sum()
         target = counts / total if total > 0 else np.full(len(legal), 1.0 / len(legal))
+        weighted = [(row["visits"], row["mean"]) for row in result.stats
+                    if row["visits"] > 0 and row.get("mean") is not None]
+        vsum = sum(v for v, _ in weighted)
+        root_q.append(sum(v * m for v, m in weighted) / vsum if vsum else float("nan"))
         xs.append(np.asarray(state._core.features(seat), dtype=np.float32))
         seats.append(seat)
         legal_all.append(legal)
@@ -121,10 +130,14 @@ def play_game(cfg: SelfPlayConfig, net_bytes: bytes | None, run_seed: int, gener
     seat_arr = np.array(seats, dtype=np.int8)
     value = np.array([[final[(s + k) % n] for k in range(n)] for s in seats],
                      dtype=np.float32).reshape(len(seats), n)
+    search_value = np.full((len(seats), n), np.nan, dtype=np.float32)
+    search_value[:, 0] = root_q
+    if n == 2 and abs(float(final.sum())) < 1e-6:      # zero-sum: the other seat's is -q
+        search_value[:, 1] = -search_value[:, 0]
     n_in = game._core.feature_size
     return GameSamples(
         index=index, x=np.array(xs, dtype=np.float32).reshape(len(xs), n_in), seat=seat_arr,
         legal_off=np.array(offs, dtype=np.int64),
         legal=np.concatenate(legal_all) if legal_all else np.zeros(0, np.int32),
         policy=np.concatenate(policy_all) if policy_all else np.zeros(0, np.float32),
-        value=value, decisions=decisions)
+        value=value, decisions=decisions, search_value=search_value)

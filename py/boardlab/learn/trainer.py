@@ -2,7 +2,9 @@
 extra), and its checkpoints.
 
 Loss per sample = value MSE (mean over the value outputs) + policy cross-entropy against the
-search's visit distribution (over the legal actions); Adam with weight decay. Everything is
+search's visit distribution (over the legal actions); Adam with weight decay. The value target
+is the game's final returns, or with ``value_search_weight`` w > 0, (1 - w) * returns + w * the
+search's root estimate where the search gave one. Everything is
 seeded from the run's seed and the generation, and torch runs on one thread, so the same
 window gives the same network in every run (a resumed run included).
 """
@@ -27,6 +29,7 @@ class TrainSettings:
     batch: int = 256
     lr: float = 1e-3
     weight_decay: float = 1e-4
+    value_search_weight: float = 0.0
 
 
 @dataclass
@@ -66,10 +69,19 @@ def _loss(model, x, mask, target, value):
     return value_loss, policy_loss
 
 
-def _tensors(s: Samples, n_actions: int):
+def value_target(s: Samples, search_weight: float) -> np.ndarray:
+    """The value target of each sample (see the module's docstring)."""
+    if search_weight <= 0:
+        return np.ascontiguousarray(s.value)
+    known = ~np.isnan(s.search_value)
+    mixed = (1 - search_weight) * s.value + search_weight * np.where(known, s.search_value, 0)
+    return np.ascontiguousarray(np.where(known, mixed, s.value), dtype=np.float32)
+
+
+def _tensors(s: Samples, n_actions: int, search_weight: float):
     x, mask, target = s.dense(n_actions)
     return (torch.from_numpy(np.ascontiguousarray(x)), torch.from_numpy(mask),
-            torch.from_numpy(target), torch.from_numpy(np.ascontiguousarray(s.value)))
+            torch.from_numpy(target), torch.from_numpy(value_target(s, search_weight)))
 
 
 def train_epochs(model, optimizer, data: Samples, settings: TrainSettings, seed: int) -> Losses:
@@ -85,7 +97,8 @@ def train_epochs(model, optimizer, data: Samples, settings: TrainSettings, seed:
         vs = ps = 0.0
         for start in range(0, len(order), settings.batch):
             rows = np.sort(order[start:start + settings.batch])
-            vl, pl = _loss(model, *_tensors(data.select(rows), n_actions))
+            vl, pl = _loss(model, *_tensors(data.select(rows), n_actions,
+                                            settings.value_search_weight))
             loss = (vl + pl).mean()
             optimizer.zero_grad()
             loss.backward()
@@ -97,14 +110,15 @@ def train_epochs(model, optimizer, data: Samples, settings: TrainSettings, seed:
 
 
 @torch.no_grad()
-def evaluate(model, data: Samples, batch: int = 1024) -> Losses:
-    """Mean losses of ``model`` on ``data`` (no training)."""
+def evaluate(model, data: Samples, batch: int = 1024, search_weight: float = 0.0) -> Losses:
+    """Mean losses of ``model`` on ``data`` (no training), against the value target of
+    ``search_weight``."""
     model.eval()
     n_actions = model.policy.out_features
     vs = ps = 0.0
     for start in range(0, len(data), batch):
-        vl, pl = _loss(model, *_tensors(data.select(np.arange(start, min(start + batch,
-                                                                           len(data)))), n_actions))
+        rows = np.arange(start, min(start + batch, len(data)))
+        vl, pl = _loss(model, *_tensors(data.select(rows), n_actions, search_weight))
         vs += float(vl.sum())
         ps += float(pl.sum())
     n = max(1, len(data))
