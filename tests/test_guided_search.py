@@ -171,3 +171,21 @@ def test_net_default_names_the_configuration_when_none_ships():
     if not default_path(game).exists():
         with pytest.raises(ValueError, match="no network ships for kyushu with players=5"):
             load_net("default", game)
+
+
+def test_net_default_plays_with_the_settings_its_network_shipped_with(monkeypatch):
+    """settings.json beside the shipped networks gives each one's mix and cpuct; net=default
+    takes them unless the caller gives its own, and a network file of one's own never does."""
+    from boardlab.learn import nets
+    state = midgame(seed=21)
+    path = str(default_path(state.game))            # Kitsu 2p ships
+    monkeypatch.setattr(nets, "_settings", {"kitsu-players2.blnet": {"mix": 0.5, "cpuct": 2.0}})
+    assert nets.default_settings(state.game) == {"mix": 0.5, "cpuct": 2.0}
+    assert nets.default_settings(boardlab.make("kitsu", players=4)) == {}
+
+    def run(**kw):
+        return signature(ismcts(state, iterations=300, seed=4, **kw))
+    shipped = run(net="default")
+    assert shipped == run(net=path, mix=0.5, cpuct=2.0) != run(net=path)
+    assert run(net=" Default ", mix=1.0) == run(net=path, mix=1.0, cpuct=2.0)
+    assert run(net="default", mix=1.0, cpuct=1.5) == run(net=path)

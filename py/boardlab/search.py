@@ -472,8 +472,10 @@ def ismcts(state, iterations: Optional[int] = None, seconds: Optional[float] = N
     or a loaded ``boardlab._net.Net``. Its prior steers the selection (PUCT,
     weight ``cpuct``, default 1.5) and its value is backed up at the leaf,
     mixed with a rollout by ``mix`` (1, the default: the network alone; the
-    rollout then obeys ``rollout_depth``). Each stats row gets the network's
-    ``prior`` of the move (None without a network). Not with ``bias``.
+    rollout then obeys ``rollout_depth``). ``net="default"`` plays with the
+    ``cpuct`` and ``mix`` its network shipped with where they are not given
+    (``boardlab.learn.nets.default_settings``). Each stats row gets the
+    network's ``prior`` of the move (None without a network). Not with ``bias``.
     """
     core = core_of(state)
     iterations, seconds = check_budget(iterations, seconds)
@@ -485,9 +487,14 @@ def ismcts(state, iterations: Optional[int] = None, seconds: Optional[float] = N
         from .learn.nets import load_net
         if bias:
             raise ValueError("bias: not with net= (the network's prior takes its place)")
-        guide = {"net": load_net(net, getattr(state, "game", None) or core.core_game),
-                 "cpuct": DEFAULT_CPUCT if opts["cpuct"] is None else opts["cpuct"],
-                 "mix": 1.0 if opts["mix"] is None else opts["mix"]}
+        from .learn.nets import default_settings
+        game = getattr(state, "game", None)
+        # net=default plays with the settings its network was trained and measured with.
+        is_default = isinstance(net, str) and net.strip().lower() == "default"
+        shipped = default_settings(game) if game is not None and is_default else {}
+        cpuct = opts["cpuct"] if opts["cpuct"] is not None else shipped.get("cpuct", DEFAULT_CPUCT)
+        guide = {"net": load_net(net, game or core.core_game), "cpuct": cpuct,
+                 "mix": opts["mix"] if opts["mix"] is not None else shipped.get("mix", 1.0)}
     elif opts["cpuct"] is not None or opts["mix"] is not None:
         raise ValueError("cpuct and mix are options of the guided search: give net= too")
     rollout_depth = opts["rollout_depth"]

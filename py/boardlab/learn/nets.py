@@ -17,6 +17,7 @@ from .. import _net
 _NETS_DIR = Path(__file__).resolve().parent.parent / "data" / "nets"
 _cache: dict[tuple, "_net.Net"] = {}
 _lock = threading.Lock()
+_settings: dict | None = None       # settings.json, read once
 
 
 def config_key(game) -> str:
@@ -32,6 +33,19 @@ def default_path(game) -> Path:
     """Where the shipped network of the game's configuration is (it may not exist)."""
     stem = config_key(game).replace("=", "").replace(",", "-")
     return _NETS_DIR / f"{game.name}-{stem}.blnet"
+
+
+def default_settings(game) -> dict:
+    """The guided-search settings the shipped network of the game's configuration was trained
+    and measured with ({"mix": 0.5}; {} where the search's defaults apply or none ships),
+    from ``settings.json`` beside the networks. ``net=default`` uses them unless the caller
+    gives its own."""
+    global _settings
+    if _settings is None:
+        import json
+        path = _NETS_DIR / "settings.json"
+        _settings = json.loads(path.read_text()) if path.is_file() else {}
+    return dict(_settings.get(default_path(game).name, {}))
 
 
 def shipped() -> list[str]:
