@@ -13,8 +13,9 @@ machine only slows a pass). Figures are printed, never asserted.
 
 A second table compares the searches in one run: iterations per second of the plain
 ISMCTS (the game's tuned defaults) and of the guided search with a width-64, one-block
-network (mix=1: the network's value, no rollout), each for --search-iterations at every
-10th of those positions, and their ratio.
+network, with mix=1 (the network's value, no rollout) and mix=0.5 (the network's value and a
+rollout, as the Kyūshū and Keyside networks play), each for --search-iterations at every
+10th of those positions, and the cost of a guided iteration in plain ones.
 """
 from __future__ import annotations
 
@@ -95,14 +96,15 @@ def main(argv=None):
               + " ".join(cols))
         searched.append((label, game, states[::10]))
     print(f"\n# iterations per second, {args.search_iterations} iterations a search, every 10th "
-          f"position; guided: w64x1, mix=1")
-    print(f"{'configuration':22} {'positions':>9} {'plain it/s':>11} {'guided it/s':>11} {'ratio':>6}")
+          f"position; guided: w64x1")
+    print(f"{'configuration':22} {'positions':>9} {'plain it/s':>11} {'mix=1 it/s':>11} "
+          f"{'cost':>6} {'mix=.5 it/s':>11} {'cost':>6}")
     for label, game, states in searched:
         spec = netfile.random_spec(game.name, "", feature_size(game), 64, 1, game.num_players,
                                    game.num_actions, seed=1)
         net = _net.Net.from_bytes(netfile.to_bytes(spec))
         rates = []
-        for guide in ({}, {"net": net}):
+        for guide in ({}, {"net": net}, {"net": net, "mix": 0.5}):
             done = took = 0.0
             for k, state in enumerate(states):
                 r = ismcts(state, iterations=args.search_iterations, seed=k, **guide)
@@ -110,7 +112,7 @@ def main(argv=None):
                 took += r.seconds
             rates.append(done / took)
         print(f"{label:22} {len(states):9d} {rates[0]:11,.0f} {rates[1]:11,.0f} "
-              f"{rates[0] / rates[1]:5.1f}x")
+              f"{rates[0] / rates[1]:5.1f}x {rates[2]:11,.0f} {rates[0] / rates[2]:5.1f}x")
 
 
 if __name__ == "__main__":

@@ -179,7 +179,8 @@ def test_net_default_plays_with_the_settings_its_network_shipped_with(monkeypatc
     from boardlab.learn import nets
     state = midgame(seed=21)
     path = str(default_path(state.game))            # Kitsu 2p ships
-    monkeypatch.setattr(nets, "_settings", {"kitsu-players2.blnet": {"mix": 0.5, "cpuct": 2.0}})
+    monkeypatch.setitem(nets._settings, nets._NETS_DIR,
+                        {"kitsu-players2.blnet": {"mix": 0.5, "cpuct": 2.0}})
     assert nets.default_settings(state.game) == {"mix": 0.5, "cpuct": 2.0}
     assert nets.default_settings(boardlab.make("kitsu", players=4)) == {}
 

@@ -28,6 +28,7 @@ pytestmark = pytest.mark.xdist_group("train")
 # self-play with the guided search; GATED has a real gate (its verdict is not asserted).
 SMALL = dict(seed=3, games_per_gen=2, iterations=20, width=16, blocks=1, epochs=2, batch=32,
              gate_games=0, gate_budget="20", strength_games=2, value_search_weight=0.5)
+# --value-search-weight 0.5 is given: the default (1) would leave the outcome untested.
 CFG = RunConfig("kitsu", {"players": 2}, **SMALL)
 GATED = RunConfig("kitsu", {"players": 2}, **{**SMALL, "gate_games": 2})
 GENERATIONS = 3
@@ -330,3 +331,12 @@ def test_the_gate_keeps_a_network_that_does_not_lose():
         r.games = 10
     s = gate.summarise("gate", solo)
     assert not s["kept"] and s["score"] == 0.3 and s["par"] == 0.4
+
+
+def test_a_run_from_before_the_search_estimate_keeps_training_on_outcomes(tmp_path):
+    from dataclasses import asdict
+    from boardlab.learn.run import open_config
+    assert RunConfig("kitsu", {"players": 2}).value_search_weight == 1.0     # a new run
+    old = {k: v for k, v in asdict(CFG.checked()).items() if k != "value_search_weight"}
+    (tmp_path / "config.json").write_text(json.dumps(old))
+    assert open_config(tmp_path, RunConfig("kitsu", {}), {"game"}).value_search_weight == 0.0

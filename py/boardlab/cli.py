@@ -517,7 +517,7 @@ _TRAIN_OPTIONS = [
     ("--lr", float, "Adam learning rate (default 0.001)"),
     ("--weight-decay", float, "Adam weight decay (default 0.0001)"),
     ("--value-search-weight", float, "share of the self-play search's root estimate in the "
-                                     "value target, against the game's outcome (default 0)"),
+                                     "value target, against the game's outcome (default 1)"),
     ("--val-fraction", float, "share of each generation's games held out for validation "
                               "(default 0.1, at least one game)"),
     ("--temperature-moves", int, "decisions of a self-play game chosen by sampling the "

@@ -53,11 +53,17 @@ def test_package_data_is_installed(name):
     assert doc.read_text(encoding="utf-8").startswith("#")
 
 
-def test_the_shipped_network_is_installed_and_guides_a_search():
-    """net=default reads the network file the wheel carries (docs/learning.md, what ships)."""
-    state = boardlab.make("kitsu", players=2).new_initial_state(seed=3)
-    while state.is_chance():
-        state.apply(int(state.chance_outcomes()[0][0]))
+@pytest.mark.parametrize("name, mix", [("kitsu", None), ("kyushu", 0.5), ("keyside", 0.5)])
+def test_the_shipped_network_is_installed_and_guides_a_search(name, mix):
+    """net=default reads the network file the wheel carries, with the settings it shipped
+    with (docs/learning.md, what ships)."""
+    from boardlab.learn import nets
+    game = boardlab.make(name, players=2)
+    assert nets.default_settings(game).get("mix") == mix
+    state = game.new_initial_state(seed=3)
+    while state.is_chance() or len(state.legal_actions()) < 2:
+        state.apply(int(state.chance_outcomes()[0][0]) if state.is_chance()
+                    else int(state.legal_actions()[0]))
     result = search.ismcts(state, iterations=200, seed=1, net="default")
     assert sum(row["prior"] for row in result.stats) == pytest.approx(1.0, abs=1e-4)
 

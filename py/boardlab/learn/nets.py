@@ -4,7 +4,8 @@
 Shipped networks live in ``boardlab/data/nets/<game>-<key>.blnet``; the key names
 what the encoding cannot share (the number of seats; Nukumi's solo mode). Other
 options of a configuration (Kitsu's track length, Kyūshū's side, ...) read the same
-network. docs/learning.md lists what ships.
+network; ``settings.json`` beside them names the search settings each was trained
+with. docs/learning.md lists what ships.
 """
 from __future__ import annotations
 
@@ -17,7 +18,7 @@ from .. import _net
 _NETS_DIR = Path(__file__).resolve().parent.parent / "data" / "nets"
 _cache: dict[tuple, "_net.Net"] = {}
 _lock = threading.Lock()
-_settings: dict | None = None       # settings.json, read once
+_settings: dict[Path, dict] = {}   # settings.json of a networks folder, read once
 
 
 def config_key(game) -> str:
@@ -40,12 +41,11 @@ def default_settings(game) -> dict:
     and measured with ({"mix": 0.5}; {} where the search's defaults apply or none ships),
     from ``settings.json`` beside the networks. ``net=default`` uses them unless the caller
     gives its own."""
-    global _settings
-    if _settings is None:
+    if _NETS_DIR not in _settings:
         import json
         path = _NETS_DIR / "settings.json"
-        _settings = json.loads(path.read_text()) if path.is_file() else {}
-    return dict(_settings.get(default_path(game).name, {}))
+        _settings[_NETS_DIR] = json.loads(path.read_text()) if path.is_file() else {}
+    return dict(_settings[_NETS_DIR].get(default_path(game).name, {}))
 
 
 def shipped() -> list[str]:

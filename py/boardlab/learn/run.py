@@ -68,7 +68,7 @@ class RunConfig:
     batch: int = 256
     lr: float = 1e-3
     weight_decay: float = 1e-4
-    value_search_weight: float = 0.0    # share of the search's root estimate in the value target
+    value_search_weight: float = 1.0    # share of the search's root estimate in the value target
     val_fraction: float = 0.1       # of each generation's games, held out for validation
     temperature_moves: int = 10
     gate_games: int = 40            # 0: no gate, every new network is the best (AlphaZero)
@@ -445,7 +445,8 @@ def open_config(out: Path, cfg: RunConfig, given: set[str]) -> RunConfig:
                                      f"(no config.json); choose a new folder")
         return cfg.checked()
     try:
-        stored = RunConfig(**json.loads(path.read_text()))
+        # A run from before --value-search-weight trained on outcomes alone: it keeps doing so.
+        stored = RunConfig(**{"value_search_weight": 0.0, **json.loads(path.read_text())})
     except (ValueError, TypeError) as e:
         raise ConfigError("out", f"{path} cannot be read as a run's settings: {e}") from None
     mine = asdict(cfg.checked())               # the game's defaults filled in, as stored
