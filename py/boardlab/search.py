@@ -484,14 +484,12 @@ def ismcts(state, iterations: Optional[int] = None, seconds: Optional[float] = N
     c, seed, threads, final, bias = (opts[k] for k in ("c", "seed", "threads", "final", "bias"))
     guide = {}
     if net is not None:
-        from .learn.nets import load_net
+        from .learn.nets import default_settings, is_default, load_net
         if bias:
             raise ValueError("bias: not with net= (the network's prior takes its place)")
-        from .learn.nets import default_settings
         game = getattr(state, "game", None)
         # net=default plays with the settings its network was trained and measured with.
-        is_default = isinstance(net, str) and net.strip().lower() == "default"
-        shipped = default_settings(game) if game is not None and is_default else {}
+        shipped = default_settings(game) if game is not None and is_default(net) else {}
         cpuct = opts["cpuct"] if opts["cpuct"] is not None else shipped.get("cpuct", DEFAULT_CPUCT)
         guide = {"net": load_net(net, game or core.core_game), "cpuct": cpuct,
                  "mix": opts["mix"] if opts["mix"] is not None else shipped.get("mix", 1.0)}

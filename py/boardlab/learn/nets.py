@@ -53,6 +53,11 @@ def shipped() -> list[str]:
     return sorted(p.name for p in _NETS_DIR.glob("*.blnet")) if _NETS_DIR.is_dir() else []
 
 
+def is_default(which) -> bool:
+    """Whether ``which`` names the shipped network ("default", any case or spacing)."""
+    return isinstance(which, str) and which.strip().lower() == "default"
+
+
 def load_net(which, game) -> "_net.Net":
     """The network ``which`` ("default", a path, or a loaded Net) checked against
     ``game``; ValueError naming the fault (no network ships for this configuration,
@@ -63,7 +68,7 @@ def load_net(which, game) -> "_net.Net":
         return which
     if not isinstance(which, (str, os.PathLike)) or not str(which).strip():
         raise ValueError(f"net must be 'default' or the path of a network file, got {which!r}")
-    if str(which).strip().lower() == "default":
+    if is_default(which):
         if core_game is game:
             raise ValueError("net=default needs the game's configuration: search a "
                              "boardlab.State, not a kernel state")
@@ -104,7 +109,7 @@ def reading(state, seat: int, net="default"):
     try:
         loaded = load_net(net, game)
     except ValueError:
-        if net == "default":
+        if is_default(net):
             return None
         raise
     n = game.num_players
