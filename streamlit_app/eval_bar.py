@@ -98,32 +98,51 @@ def hint_table(top, state, ui) -> str:
 
 
 def beside_board(sess, on: bool, iterations: int | None = None):
-    """Play page: with ``on``, draw the bar for the position if a human seat is to move
-    (searched from that seat's own knowledge at the analysis budget, ``iterations``, not at
-    the AI seats' strength; cached per position) in a narrow column and return the wide
-    column for the board; else a plain container (keyed ``play_parts``: on a phone the Play
-    page puts the decision panel after its first element, the table)."""
+    """Play page: with ``on``, a narrow column for the bar of the position when a human seat
+    is to move and a wide one for the board; else a plain container (keyed ``play_parts``: on
+    a phone the Play page puts the decision panel after its first element, the table).
+    Returns (the board's container, ``refine``). The bar is searched from that seat's own
+    knowledge at the analysis budget, ``iterations``, not at the AI seats' strength, and
+    cached per position. Until the search is cached the bar shows the shipped network's
+    reading (none: "searching"); ``refine()``, called once the rest of the page is drawn,
+    runs the search and redraws the bar, so the board and the decision never wait for it."""
     if not on:
-        return st.container(key="play_parts")
+        return st.container(key="play_parts"), lambda: None
     from .games import ui_for
     from .review import evaluation
-    from .session import ANALYSIS_ITERATIONS, analysis_budget, mix, run_search
+    from .session import ANALYSIS_ITERATIONS, analysis_budget, mix, network_reading, run_search
     iterations = iterations or ANALYSIS_ITERATIONS
     state = sess.state
-    ev = None
-    if not state.is_terminal() and sess.is_human_turn():
-        cache = st.session_state.setdefault("bl_play_eval", {})
-        key = (sess.game.name, sess.seed, tuple(state.history), iterations)
-        if key not in cache:
-            cache.clear()
-            cache[key] = evaluation(run_search(state, analysis_budget(iterations),
-                                               mix(sess.seed, len(state.history), 13)))
-        ev = cache[key]
+    seat = sess.viewer()                # the bar reads from the human seat, in its colour
+    style = {"colour": ui_for(sess.game.name).seat_colour(seat or 0, sess.game.num_players)}
+    to_read = not state.is_terminal() and sess.is_human_turn()
+    cache = st.session_state.setdefault("bl_play_eval", {})
+    key = (sess.game.name, sess.seed, tuple(state.history), iterations)
+    ev = cache.get(key) if to_read else None
+    if to_read and ev is None:
+        reading = network_reading(state, seat)
+        if reading is not None:
+            ev = {"win_pct": 50.0 + 50.0 * reading[0][seat], "pm": 0.0, "seat": seat,
+                  "source": "network", "note": "the learned network's reading, without search; "
+                                               "the search refines it"}
     bar_col, board_col = st.columns([1, 11])
     with bar_col:
-        seat = sess.viewer()            # the bar reads from the human seat, in its colour
-        show_eval_bar(ev, colour=ui_for(sess.game.name).seat_colour(seat or 0,
-                                                                    sess.game.num_players))
-        if ev is None:
-            st.caption("on your turns")
-    return board_col
+        bar = st.empty()
+        caption = st.empty()
+    with bar:
+        show_eval_bar(ev, **style)
+    if not to_read:
+        caption.caption("on your turns")
+        return board_col, lambda: None
+    if key in cache:
+        return board_col, lambda: None
+    caption.caption("searching…")
+
+    def refine():
+        cache.clear()
+        cache[key] = evaluation(run_search(state, analysis_budget(iterations),
+                                           mix(sess.seed, len(state.history), 13)))
+        with bar:
+            show_eval_bar(cache[key], **style)
+        caption.empty()
+    return board_col, refine

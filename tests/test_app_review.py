@@ -491,3 +491,39 @@ def test_an_ended_tables_review_is_kept_for_every_seat(app_data, monkeypatch):
     assert kept.done and kept.rows == job.rows                 # drawn from P1's side
     assert [title(c) for c in other.get("plotly_chart")] == ["win % of Orange (P1)"]
     assert any("kept with the game" in c.value for c in other.caption)
+
+
+def test_play_bar_shows_the_network_at_once_and_the_search_once_the_page_is_drawn():
+    """Kitsu 2p ships a network: before ``refine`` the bar is its reading of the human seat's
+    knowledge (no search run, nothing cached); ``refine`` searches and redraws it."""
+    from streamlit.testing.v1 import AppTest
+
+    def page():
+        import streamlit as st
+        from boardlab.streamlit_app.eval_bar import beside_board
+        board, refine = beside_board(st.session_state["sess"], True, 2000)
+        with board:
+            st.write("the board")
+        if st.session_state.get("refine"):
+            refine()
+
+    from boardlab.streamlit_app.session import AI, HUMAN, PlaySession
+    from boardlab.learn.nets import reading
+    sess = PlaySession(game=boardlab.make("kitsu", players=2), seats=[HUMAN, AI], seed=3)
+    assert sess.is_human_turn()
+    at = AppTest.from_function(page, default_timeout=60)
+    at.session_state["sess"] = sess
+    at.run()
+    assert not at.exception, at.exception
+    (bar,) = eval_bars(at)
+    value = reading(sess.state, 0)[0][0]
+    assert 'data-source="network"' in bar and f'data-win="{50 + 50 * value:.1f}"' in bar
+    assert not at.session_state["bl_play_eval"]              # no search yet
+    at.session_state["refine"] = True
+    at.run()
+    (bar,) = eval_bars(at)
+    assert 'data-source="search"' in bar and "±" in bar
+    assert list(at.session_state["bl_play_eval"])[0][2] == tuple(sess.state.history)
+    at.run()                                                 # cached: the search's bar at once
+    (bar,) = eval_bars(at)
+    assert 'data-source="search"' in bar

@@ -420,7 +420,9 @@ def table(show_all: bool, eval_on: bool = False, iterations: int = ANALYSIS_CHOI
             and sess.is_human_turn() and not gated else None)
     if hint is not None:        # rung on the board (an arrow for a move between two places)
         ui.show_best_move(state, hint, search_line(sess.hint))
-    with board_slot, beside_board(sess, eval_on and not gated, iterations):
+    with board_slot:
+        board_col, refine_bar = beside_board(sess, eval_on and not gated, iterations)
+    with board_slot, board_col:
         if state.is_terminal():
             st.success(ui.result_text(state), icon=":material/emoji_events:")
             if sess.peeked_at_ply is not None:
@@ -455,6 +457,8 @@ def table(show_all: bool, eval_on: bool = False, iterations: int = ANALYSIS_CHOI
                 idle(sess, ui, idle_slot)       # fast replies: shown with your move at once
                 play_ai_moves(sess, ui, status)
             rerun_table()                       # slow ones: after a run that shows your move
+        else:
+            refine_bar()                        # once the board and your choices are drawn
     else:                                   # the AI seats to move: new game, AI finishing, reload
         idle(sess, ui, idle_slot)
         play_ai_moves(sess, ui, status)
@@ -501,7 +505,8 @@ def top_bar(sess, ui):
                                   "being played this marks the game as peeked at (in its "
                                   "record, its result and its review).")
         eval_on = st.toggle("Evaluation bar", key="play_eval",
-                            help="Your win %, searched from your seat on your turns.")
+                            help="Your win % on your turns, searched from your seat (where a "
+                                 "learned network ships, its reading shows first).")
         with st.popover("Analysis", icon=":material/tune:", key="play_analysis_box"):
             iterations = st.radio(
                 "Hint and evaluation bar: search budget", ANALYSIS_CHOICES, key="play_analysis",

@@ -1,6 +1,7 @@
 """The learned network in a real browser (Chromium): Kitsu with two players, whose network
-ships, offers the Master level; at Master the AI answers a move with the guided search; on
-Analyse the evaluation bar shows the network's reading before any search, the review graph
+ships, offers the Master level; at Master the AI answers a move with the guided search; the
+Play page's evaluation bar (first the network's reading, then the search's) reaches the
+search's reading with the board still there; on Analyse the evaluation bar shows the network's reading before any search, the review graph
 draws it as a dashed line, and a search's table has the network's prior beside its visits.
 Screenshots go to test-output/e2e/ (names starting "master-").
 
@@ -23,6 +24,11 @@ def test_master_plays_and_analyse_reads_the_network(browser, server, shots):
     wait_decision(page, timeout=90000)                        # the AI at Master answered
     assert log_text(page) != before
     page.screenshot(path=str(shots / "master-play.png"), full_page=True)
+    page.get_by_text("Evaluation bar", exact=True).click()
+    page.locator('.bl-evalbar[data-source="search"]').first.wait_for(timeout=60000)
+    assert page.locator(".bl-evalbar").count() == 1
+    wait_decision(page)                                       # your choices are still there
+    page.screenshot(path=str(shots / "master-play-eval-bar.png"), full_page=True)
 
     goto_page(page, "Analyse")
     bar = page.locator('.bl-evalbar[data-source="network"]').first
