@@ -97,52 +97,63 @@ def hint_table(top, state, ui) -> str:
             "</table>")
 
 
-def beside_board(sess, on: bool, iterations: int | None = None):
-    """Play page: with ``on``, a narrow column for the bar of the position when a human seat
-    is to move and a wide one for the board; else a plain container (keyed ``play_parts``: on
-    a phone the Play page puts the decision panel after its first element, the table).
-    Returns (the board's container, ``refine``). The bar is searched from that seat's own
-    knowledge at the analysis budget, ``iterations``, not at the AI seats' strength, and
-    cached per position. Until the search is cached the bar shows the shipped network's
-    reading (none: "searching"); ``refine()``, called once the rest of the page is drawn,
-    runs the search and redraws the bar, so the board and the decision never wait for it."""
-    if not on:
-        return st.container(key="play_parts"), lambda: None
-    from .games import ui_for
-    from .review import evaluation
-    from .session import ANALYSIS_ITERATIONS, analysis_budget, mix, network_reading, run_search
-    iterations = iterations or ANALYSIS_ITERATIONS
-    state = sess.state
-    seat = sess.viewer()                # the bar reads from the human seat, in its colour
-    style = {"colour": ui_for(sess.game.name).seat_colour(seat or 0, sess.game.num_players)}
-    to_read = not state.is_terminal() and sess.is_human_turn()
-    cache = st.session_state.setdefault("bl_play_eval", {})
-    key = (sess.game.name, sess.seed, tuple(state.history), iterations)
-    ev = cache.get(key) if to_read else None
-    if to_read and ev is None:
+def deferred_bar(cache_name: str, key, state, seat: int, search, **style):
+    """Draw the bar of ``seat`` at ``state`` in a placeholder of the current container: the
+    search's reading if cached under ``key`` in ``st.session_state[cache_name]``, else the
+    shipped network's reading at once (where none ships: "no eval", "searching…"). Returns
+    ``refine()``: for the page to call once the rest is drawn, so that the board and the
+    seat's choices never wait for the search; it runs ``search()`` (an
+    :func:`review.evaluation` dict), caches it (one position per cache) and redraws the
+    bar, or does nothing when the bar was cached."""
+    from .session import network_reading
+    cache = st.session_state.setdefault(cache_name, {})
+    ev = cache.get(key)
+    if ev is None:
         reading = network_reading(state, seat)
         if reading is not None:
             ev = {"win_pct": 50.0 + 50.0 * reading[0][seat], "pm": 0.0, "seat": seat,
                   "source": "network", "note": "the learned network's reading, without search; "
                                                "the search refines it"}
-    bar_col, board_col = st.columns([1, 11])
-    with bar_col:
-        bar = st.empty()
-        caption = st.empty()
+    bar, caption = st.empty(), st.empty()
     with bar:
         show_eval_bar(ev, **style)
-    if not to_read:
-        caption.caption("on your turns")
-        return board_col, lambda: None
     if key in cache:
-        return board_col, lambda: None
+        return lambda: None
     caption.caption("searching…")
 
     def refine():
         cache.clear()
-        cache[key] = evaluation(run_search(state, analysis_budget(iterations),
-                                           mix(sess.seed, len(state.history), 13)))
+        cache[key] = search()
         with bar:
             show_eval_bar(cache[key], **style)
         caption.empty()
-    return board_col, refine
+    return refine
+
+
+def beside_board(sess, on: bool, iterations: int | None = None):
+    """Play page: with ``on``, a narrow column for the bar of the position when a human seat
+    is to move and a wide one for the board; else a plain container (keyed ``play_parts``: on
+    a phone the Play page puts the decision panel after its first element, the table).
+    Returns (the board's container, ``refine`` of :func:`deferred_bar`). The bar is searched
+    from that seat's own knowledge at the analysis budget, ``iterations``, not at the AI
+    seats' strength."""
+    if not on:
+        return st.container(key="play_parts"), lambda: None
+    from .games import ui_for
+    from .review import evaluation
+    from .session import ANALYSIS_ITERATIONS, analysis_budget, mix, run_search
+    iterations = iterations or ANALYSIS_ITERATIONS
+    state = sess.state
+    seat = sess.viewer()                # the bar reads from the human seat, in its colour
+    colour = ui_for(sess.game.name).seat_colour(seat or 0, sess.game.num_players)
+    bar_col, board_col = st.columns([1, 11])
+    with bar_col:
+        if state.is_terminal() or not sess.is_human_turn():
+            show_eval_bar(None, colour=colour)
+            st.caption("on your turns")
+            return board_col, lambda: None
+        return board_col, deferred_bar(
+            "bl_play_eval", (sess.game.name, sess.seed, tuple(state.history), iterations),
+            state, seat, lambda: evaluation(run_search(state, analysis_budget(iterations),
+                                                       mix(sess.seed, len(state.history), 13))),
+            colour=colour)

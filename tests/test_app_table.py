@@ -362,3 +362,21 @@ def test_the_new_game_form_has_the_forced_moves_switch_on_by_default():
     at.button(key="play_again").click().run()                # the same switch again
     assert not at.exception, at.exception
     assert at.session_state["bl_play"].auto_forced is False
+
+
+def test_a_seats_evaluation_bar_at_a_table_is_its_own_search_on_its_turn(friends_table):
+    store, _ = friends_table
+    sess = PlaySession(game=boardlab.make("kitsu", players=2), seats=[HUMAN, HUMAN], seed=4)
+    t = store.create_table(sess, hints=True)
+    view = store.view(t.game_id)
+    assert view.settings.hints
+    mover = view.to_move
+    at = table_app(t.game_id, seat=t.seat_tokens[mover])
+    at.toggle(key="tbl_eval").set_value(True).run()
+    assert not at.exception, at.exception
+    bars = [h.proto.body for h in at.get("html") if "bl-evalbar" in h.proto.body]
+    assert len(bars) == 1 and 'data-source="search"' in bars[0] and "±" in bars[0]
+    assert list(at.session_state["bl_table_eval"]) == [(t.game_id, view.version, mover)]
+    other = table_app(t.game_id, seat=t.seat_tokens[1 - mover])     # not its turn: no bar
+    other.toggle(key="tbl_eval").set_value(True).run()
+    assert not [h for h in other.get("html") if "bl-evalbar" in h.proto.body]

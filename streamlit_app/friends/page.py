@@ -17,7 +17,7 @@ import streamlit as st
 
 from .. import APP_DIR, common
 from . import host_panel, tables
-from ..eval_bar import hint_box, show_eval_bar
+from ..eval_bar import deferred_bar, hint_box
 from ..games import ui_for
 from ..games.base import search_line
 from .. import board_component as bc
@@ -233,12 +233,14 @@ def table(link, view, head=None) -> None:
     hint = hint_action(link, view)
     if hint is not None:
         ui.show_best_move(view.state, hint, search_line(st.session_state["tbl_hint"][1]))
+    refine_bar = None
     with board_slot:
         inner = board_slot
         if view.settings.hints and st.session_state.get("tbl_eval") and view.my_turn:
             bar_col, inner = st.columns([1, 11])
             with bar_col:
-                show_eval_bar(evaluate(view))
+                refine_bar = deferred_bar("bl_table_eval", (view.game_id, view.version, view.seat),
+                                          view.state, view.seat, lambda: evaluate(view))
         with inner:
             if ended and view.result is not None:
                 st.success(ui.result_text(view.state), icon=":material/emoji_events:")
@@ -261,6 +263,8 @@ def table(link, view, head=None) -> None:
                 hint_box(st.session_state["tbl_hint"][1], view.state, ui)
             if store.revision(link.game_id) != view.revision:
                 rerun_table()           # the view on screen was old: draw the new one
+            if refine_bar is not None:
+                refine_bar()            # once the board and the choices are drawn
         elif seat is not None and not ended:
             st.markdown(ui.idle_input(view.observation, seat), unsafe_allow_html=True)
 
@@ -388,13 +392,7 @@ def hint_search(view):
     return run_search(view.state, analysis_budget(), _seed(view, 0x4E1), player=view.seat)
 
 
-def evaluate(view) -> dict | None:
-    """The evaluation bar's figure for this seat on its turn (cached per version)."""
+def evaluate(view) -> dict:
+    """The evaluation bar's search for this seat on its turn."""
     from ..review import evaluation
-    key = (view.game_id, view.version, view.seat)
-    cache = st.session_state.setdefault("bl_table_eval", {})
-    if key not in cache:
-        cache.clear()
-        cache[key] = evaluation(run_search(view.state, analysis_budget(), _seed(view, 13),
-                                           player=view.seat))
-    return cache[key]
+    return evaluation(run_search(view.state, analysis_budget(), _seed(view, 13), player=view.seat))
