@@ -189,3 +189,30 @@ def test_version_help_text_and_seat_wording():
     assert "You are P0;" in r.stdout and "P0 (P0)" not in r.stdout
     r = run_cli("play", "kitsu", "--players", "2", "--ai", "random", "--seed", "1", stdin="quit\n")
     assert "You are P0 (Blue)" in r.stdout
+
+
+def test_the_shipped_network_plays_in_the_arena_its_ladder_and_the_play_command():
+    """net=default works wherever an agent spec does; a configuration without a network is
+    refused up front with the reason (no traceback)."""
+    import json
+    r = run_cli("arena", "keyside", "--players", "2", "--agents", "ismcts:30:net=default",
+                "ismcts:30", "--games", "2", "--seed", "3", "--json")
+    assert r.returncode == 0, r.stderr
+    assert sum(json.loads(r.stdout)["wins"]) + json.loads(r.stdout)["draws"] == 2
+    r = run_cli("arena", "kyushu", "--players", "2", "--ladder", "--agents", "ismcts:30",
+                "ismcts:30:net=default", "--games", "2", "--plot", "none")
+    assert r.returncode == 0, r.stderr
+    assert "ismcts:30:net=default" in r.stdout and "Elo" in r.stdout
+    r = run_cli("play", "kitsu", "--players", "2", "--ai", "ismcts:30:net=default", "--seed", "2",
+                stdin="1\n" * 400)
+    assert r.returncode == 0, r.stderr
+    assert "Game over." in r.stdout
+    for args in (("arena", "kitsu", "--players", "4", "--agents", "ismcts:30:net=default",
+                  "ismcts:30", "--games", "2"),
+                 ("arena", "kitsu", "--players", "4", "--ladder", "--agents", "ismcts:30",
+                  "ismcts:30:net=default", "--games", "2"),
+                 ("play", "kitsu", "--players", "4", "--ai", "ismcts:30:net=default")):
+        r = run_cli(*args)
+        assert r.returncode == 2 and "Traceback" not in r.stderr, (args, r.stderr)
+        assert "agent 'ismcts:30:net=default': net=default: no network ships for kitsu with " \
+               "players=4" in r.stderr, (args, r.stderr)

@@ -171,6 +171,10 @@ def test_net_default_names_the_configuration_when_none_ships():
     if not default_path(game).exists():
         with pytest.raises(ValueError, match="no network ships for kyushu with players=5"):
             load_net("default", game)
+        from boardlab.arena import play_match          # refused before any game is played
+        with pytest.raises(ValueError, match="agent 'ismcts:30:net=default': net=default: no "
+                                             "network ships for kyushu with players=5"):
+            play_match("kyushu", {"players": 5}, ["ismcts:30:net=default"] + ["ismcts:30"] * 4, 2)
 
 
 def test_net_default_plays_with_the_settings_its_network_shipped_with(monkeypatch):

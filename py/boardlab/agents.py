@@ -240,6 +240,17 @@ def sees_hidden_information(agent) -> bool:
     return bool(getattr(agent, "sees_hidden_information", False))
 
 
+def check_fits(agent, game) -> None:
+    """ValueError naming the fault when ``agent`` cannot play ``game`` (a boardlab.Game): a
+    guided search whose network does not fit the game's configuration (``net=default``
+    where none ships, a network of another game). Checked before a match or a game starts,
+    so the error comes up front instead of at the agent's first move."""
+    net = getattr(agent, "net", None)
+    if net is not None:
+        from .learn.nets import load_net
+        load_net(net, game)
+
+
 _SPEC_HELP = ('agent spec must be "random", "greedy", "ismcts" (1000 iterations), '
               '"ismcts:N" (N iterations) or "ismcts:Xs" (X seconds)')
 _OPTION_KEYS = {"c": "c", "depth": "rollout_depth", "rollout_depth": "rollout_depth",

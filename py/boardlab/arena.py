@@ -321,7 +321,12 @@ def prepare_match(game_name: str, params: dict | None, agents_specs: Sequence[st
                          f"agents (one per side: {', '.join(names)}), got {len(agents_specs)}")
     # bad spec or an unmarked open-hands agent -> ValueError before any game
     built = [_build_agent(spec, 0, allow_open_hands) for spec in agents_specs]
-    from .agents import sees_hidden_information
+    from .agents import check_fits, sees_hidden_information
+    for spec, agent in zip(agents_specs, built):
+        try:
+            check_fits(agent, game)
+        except ValueError as e:
+            raise ValueError(f"agent {spec!r}: {e}") from None
     result = MatchResult(game=game_name, params=params, agents=list(agents_specs), games=games,
                          seed=seed, side_names=names,
                          sees_hidden=[sees_hidden_information(a) for a in built])

@@ -96,12 +96,21 @@ def _make_game(name: str, params: dict, seed=None):
         raise UsageError(f"bad parameters for {name}: {e}") from None
 
 
-def _make_agent(spec: str, seed: int, allow_open_hands: bool = False):
+def _make_agent(spec: str, seed: int, allow_open_hands: bool = False, game=None):
+    """The agent of ``spec``; UsageError if the spec is bad or (given ``game``) the agent
+    cannot play it."""
+    from .agents import check_fits
     from .arena import _build_agent
     try:
-        return _build_agent(spec, seed, allow_open_hands)
+        agent = _build_agent(spec, seed, allow_open_hands)
     except (ValueError, TypeError, KeyError) as e:
         raise UsageError(f"bad agent spec {spec!r}: {e}") from None
+    if game is not None:
+        try:
+            check_fits(agent, game)
+        except ValueError as e:
+            raise UsageError(f"agent {spec!r}: {e}") from None
+    return agent
 
 
 # --- what a seat may see of a move ----------------------------------------------------------
@@ -340,9 +349,10 @@ def cmd_play(args) -> int:
     if not 0 <= seat < players:
         raise UsageError(f"--seat must be between 0 and {players - 1}, got {seat}")
     from .arena import _mix
-    ai = {s: _make_agent(args.ai, _mix(seed, s, 0xA1)) for s in range(players) if s != seat}
+    ai = {s: _make_agent(args.ai, _mix(seed, s, 0xA1), game=game) for s in range(players)
+          if s != seat}
     hint_spec = args.hint_ai or (args.ai if args.ai.strip().lower() != "random" else HINT_AI)
-    hint_agent = _make_agent(hint_spec, _mix(seed, seat, 0x4E1))
+    hint_agent = _make_agent(hint_spec, _mix(seed, seat, 0x4E1), game=game)
     state = game.new_initial_state(seed=seed)
     rng = random.Random(seed)
     side = _side_name(args.game, seat, players)
@@ -409,8 +419,9 @@ def _run_on_backend(run):
 def cmd_ladder(args, params) -> int:
     from .ladder import DEFAULT_LADDER, run_ladder
     specs = args.agents or list(DEFAULT_LADDER)
+    game = _make_game(args.game, params)
     for spec in specs:
-        _make_agent(spec, 0)
+        _make_agent(spec, 0, game=game)
     _check_run_options(args)
 
     def progress(done, total, a, b, m):
@@ -451,7 +462,7 @@ def cmd_arena(args) -> int:
         raise UsageError(f"{args.game} with {game.num_players} players needs {len(names)} "
                          f"agents (one per side: {', '.join(names)}), got {len(args.agents)}{hint}")
     for spec in args.agents:
-        _make_agent(spec, 0, args.allow_open_hands)
+        _make_agent(spec, 0, args.allow_open_hands, game=game)
     _check_run_options(args)
 
     def progress(done, total):
