@@ -143,6 +143,19 @@ def test_samples_hold_features_visit_shares_and_the_final_evaluation_seen_from_e
     np.testing.assert_array_equal(a.policy, b.policy)
 
 
+def test_the_root_estimate_covers_a_clan_game_seat_by_seat():
+    """Kitsu with four players: two clans, P0+P2 against P1+P3. The mover's estimate is its
+    partner's too and the opposing clan's with the sign turned."""
+    game = boardlab.make("kitsu", players=4, track_length=3)
+    g = play_game(SelfPlayConfig("kitsu", dict(game.params), 20), None, 5, 0, 0)
+    q = g.search_value
+    assert q.shape == (len(g.seat), 4) and not np.isnan(q).any()
+    np.testing.assert_array_equal(q[:, 2], q[:, 0])            # index 2: the partner
+    np.testing.assert_array_equal(q[:, 1], -q[:, 0])
+    np.testing.assert_array_equal(q[:, 3], -q[:, 0])
+    assert np.all(g.value[:, 2] == g.value[:, 0]) and np.all(g.value[:, 1] == -g.value[:, 0])
+
+
 def test_samples_hold_the_search_root_estimate_and_the_learner_can_mix_it_into_the_value(
         full_run):
     out, _ = full_run

@@ -7,7 +7,8 @@ and, once the game is over, the value target: ``evaluate()`` of the terminal sta
 graded returns the search backs up) re-indexed from that seat (index k is seat
 ``(seat + k) % n``, the network's value convention). Beside it, the search's own estimate at
 the root (``search_value``, same indexing): the visit-weighted mean of the root's children for
-the seat to move, mirrored for the other seat where two seats' returns sum to zero, NaN where
+the seat to move, and where the game has two sides whose returns sum to zero (two players,
+or two clans), the same for its side's seats and mirrored for the other side's; NaN where
 the search says nothing. The learner may mix it into the value target (a per-position target:
 a game's outcome alone is one number for a hundred positions, which a network memorises).
 
@@ -23,7 +24,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..arena import _mix, _sample_chance
+from ..arena import _mix, _sample_chance, sides_of
 
 __all__ = ["SelfPlayConfig", "GameSamples", "play_game", "game_seed"]
 
@@ -132,8 +133,12 @@ def play_game(cfg: SelfPlayConfig, net_bytes: bytes | None, run_seed: int, gener
                      dtype=np.float32).reshape(len(seats), n)
     search_value = np.full((len(seats), n), np.nan, dtype=np.float32)
     search_value[:, 0] = root_q
-    if n == 2 and abs(float(final.sum())) < 1e-6:      # zero-sum: the other seat's is -q
-        search_value[:, 1] = -search_value[:, 0]
+    sides, side_of = sides_of(cfg.game, n)
+    if len(sides) == 2 and n > 1 and abs(float(final.sum())) < 1e-6:   # two sides, zero-sum
+        for i, s in enumerate(seats):
+            for k in range(1, n):
+                same = side_of[(s + k) % n] == side_of[s]
+                search_value[i, k] = root_q[i] if same else -root_q[i]
     n_in = game._core.feature_size
     return GameSamples(
         index=index, x=np.array(xs, dtype=np.float32).reshape(len(xs), n_in), seat=seat_arr,
