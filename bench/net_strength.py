@@ -6,18 +6,42 @@ ISMCTS at equal wall time per move, for every network that ships (or the files g
 
 Each match seats the two agents on every side in turn on shared deals (game k and k+1 share
 their chance seed; boardlab.arena), each searching one tree on one core for the same time a
-move, and prints the guided side's wins with a 95% Wilson interval. With --jobs 2 the games
+move, and prints the guided side's wins with a 95% Wilson interval and, where the game counts
+points, the guided side's mean points per game minus the plain side's (elsewhere, as in Kitsu,
+its returns; each side's seats averaged: a Kitsu clan's two seats) with a 95% interval over
+the games. With --jobs 2 the games
 run two at a time, one per core: on a shared machine the two searches of a game still see the
 same load, so the comparison stays fair. Figures are printed, never asserted.
 """
 from __future__ import annotations
 
 import argparse
+import statistics
 import time
 
 import boardlab
-from boardlab.arena import play_match
+from boardlab.arena import play_match, sides_of
 from boardlab.learn import nets
+
+
+def margin(r) -> str:
+    """Agent 0's side's mean points (returns where the game counts none) minus agent 1's, per
+    game: mean and 95% interval (normal)."""
+    if not r.outcomes:
+        return ""
+    points = r.outcomes[0].scores is not None
+    _, side_of = sides_of(r.game, len(r.outcomes[0].returns))
+
+    def side_mean(o, agent):
+        per_seat = o.scores if points else o.returns
+        seats = [s for s, sd in enumerate(side_of) if sd == o.side_of_agent[agent]]
+        return sum(per_seat[s] for s in seats) / len(seats)
+    d = [side_mean(o, 0) - side_mean(o, 1) for o in r.outcomes]
+    mean = statistics.fmean(d)
+    half = 1.96 * statistics.stdev(d) / len(d) ** 0.5 if len(d) > 1 else float("inf")
+    f = ".1f" if points else ".3f"
+    return (f"{'points' if points else 'return'} {mean:+{f}} "
+            f"[{mean - half:+{f}}, {mean + half:+{f}}]")
 
 
 def _shipped() -> list[tuple[str, dict, str]]:
@@ -51,7 +75,7 @@ def main(argv=None):
     print(f"# guided vs plain ISMCTS, {args.seconds:g} s a move each, {args.games} games, "
           f"seats swapped on shared deals, seed {args.seed}, {args.jobs} jobs")
     print(f"{'configuration':24} {'guided wins':>11} {'plain wins':>10} {'draws':>5} "
-          f"{'guided %':>8} {'95% interval':>16} {'minutes':>7}")
+          f"{'guided %':>8} {'95% interval':>16} {'minutes':>7}  guided - plain per game [95%]")
     for name, params, net in configs:
         budget = f"ismcts:{args.seconds:g}s"
         t0 = time.perf_counter()
@@ -61,7 +85,7 @@ def main(argv=None):
         label = f"{name} {nets.config_key(boardlab.make(name, **params))}"
         print(f"{label:24} {r.wins[0]:11d} {r.wins[1]:10d} {r.draws:5d} "
               f"{100 * r.win_rate(0):7.1f}% [{100 * lo:5.1f}, {100 * hi:5.1f}]% "
-              f"{(time.perf_counter() - t0) / 60:7.1f}", flush=True)
+              f"{(time.perf_counter() - t0) / 60:7.1f}  {margin(r)}", flush=True)
 
 
 if __name__ == "__main__":
