@@ -353,3 +353,27 @@ def test_a_run_from_before_the_search_estimate_keeps_training_on_outcomes(tmp_pa
     old = {k: v for k, v in asdict(CFG.checked()).items() if k != "value_search_weight"}
     (tmp_path / "config.json").write_text(json.dumps(old))
     assert open_config(tmp_path, RunConfig("kitsu", {}), {"game"}).value_search_weight == 0.0
+
+
+def test_the_strength_plots_words_do_not_overlap():
+    """No two labels of the plot share a line where their (estimated) extents meet: the
+    legend once sat on the axis title."""
+    import re
+    from boardlab.learn.plot import strength_svg
+    rows = [{"generation": g, "strength_score": 0.6, "strength_lo": 0.45, "strength_hi": 0.75,
+             "strength_par": 0.5, "kept": 1} for g in (1, 2)]
+    svg = strength_svg(rows, "kitsu players=2: network of each generation vs plain ISMCTS")
+    spans = []
+    for attrs, text in re.findall(r"<text ([^>]*)>([^<]*)</text>", svg):
+        if "rotate" in attrs:
+            continue
+        x, y = float(re.search(r'x="([\d.]+)"', attrs)[1]), float(re.search(r'y="([\d.]+)"', attrs)[1])
+        size = float(re.search(r'font-size="([\d.]+)"', attrs)[1]) if "font-size" in attrs else 12
+        width = 0.6 * size * len(text)
+        anchor = re.search(r'text-anchor="(\w+)"', attrs)
+        start = {"middle": x - width / 2, "end": x - width}.get(anchor and anchor[1], x)
+        spans.append((y, size, start, start + width, text))
+    for i, a in enumerate(spans):
+        for b in spans[i + 1:]:
+            if abs(a[0] - b[0]) < max(a[1], b[1]):
+                assert a[3] <= b[2] or b[3] <= a[2], (a[4], b[4])

@@ -11,7 +11,7 @@ def strength_svg(rows: list[dict], title: str) -> str:
     """Each generation's score against plain ISMCTS with its 95% interval (filled: kept as
     best by its gate; hollow: rejected) and par, an equal agent's score (dashed)."""
     pts = [r for r in rows if r.get("strength_score") not in ("", None)]
-    w, h, left, right, top, bottom = 640, 360, 56, 20, 40, 48
+    w, h, left, right, top, bottom = 640, 360, 56, 20, 52, 48
     gens = [int(r["generation"]) for r in pts] or [1]
     g_lo, g_hi = 0, max(max(gens), 1)
 
@@ -47,8 +47,8 @@ def strength_svg(rows: list[dict], title: str) -> str:
         fill = "steelblue" if str(r.get("kept")) == "1" else "white"
         out.append(f'<circle cx="{gx:.1f}" cy="{y(r["strength_score"]):.1f}" r="4" '
                    f'fill="{fill}" stroke="steelblue"/>')
-    out.append(f'<text x="{w - right}" y="{h - 10}" text-anchor="end" font-size="10">filled: kept '
-               f'as best; hollow: rejected; dashed: par (an equal agent)</text>')
+    out.append(f'<text x="{w / 2}" y="38" text-anchor="middle" font-size="10">filled: kept '
+               f'as best; hollow: rejected; dashed: par (an equal agent)</text>')   # not over the axis
     if not pts:
         out.append(f'<text x="{w / 2}" y="{h / 2}" text-anchor="middle">no network measured '
                    f'yet</text>')
