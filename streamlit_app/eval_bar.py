@@ -152,8 +152,9 @@ def beside_board(sess, on: bool, iterations: int | None = None):
             show_eval_bar(None, colour=colour)
             st.caption("on your turns")
             return board_col, lambda: None
+        shown = state.clone()           # another tab may move the game on meanwhile
         return board_col, deferred_bar(
-            "bl_play_eval", (sess.game.name, sess.seed, tuple(state.history), iterations),
-            state, seat, lambda: evaluation(run_search(state, analysis_budget(iterations),
-                                                       mix(sess.seed, len(state.history), 13))),
+            "bl_play_eval", (sess.game.name, sess.seed, tuple(shown.history), iterations),
+            shown, seat, lambda: evaluation(run_search(shown, analysis_budget(iterations),
+                                                       mix(sess.seed, len(shown.history), 13))),
             colour=colour)
