@@ -53,7 +53,8 @@ def test_package_data_is_installed(name):
     assert doc.read_text(encoding="utf-8").startswith("#")
 
 
-@pytest.mark.parametrize("name, mix", [("kitsu", None), ("kyushu", 0.5), ("keyside", 0.5)])
+@pytest.mark.parametrize("name, mix", [("kitsu", None), ("kyushu", 0.5), ("keyside", 0.5),
+                                       ("nukumi", 0.5)])
 def test_the_shipped_network_is_installed_and_guides_a_search(name, mix):
     """net=default reads the network file the wheel carries, with the settings it shipped
     with (docs/learning.md, what ships)."""
