@@ -207,12 +207,12 @@ def test_the_shipped_network_plays_in_the_arena_its_ladder_and_the_play_command(
                 stdin="1\n" * 400)
     assert r.returncode == 0, r.stderr
     assert "Game over." in r.stdout
-    for args in (("arena", "kitsu", "--players", "4", "--agents", "ismcts:30:net=default",
+    for args in (("arena", "kitsu", "--players", "6", "--agents", "ismcts:30:net=default",
                   "ismcts:30", "--games", "2"),
-                 ("arena", "kitsu", "--players", "4", "--ladder", "--agents", "ismcts:30",
+                 ("arena", "kitsu", "--players", "6", "--ladder", "--agents", "ismcts:30",
                   "ismcts:30:net=default", "--games", "2"),
-                 ("play", "kitsu", "--players", "4", "--ai", "ismcts:30:net=default")):
+                 ("play", "kitsu", "--players", "6", "--ai", "ismcts:30:net=default")):
         r = run_cli(*args)
         assert r.returncode == 2 and "Traceback" not in r.stderr, (args, r.stderr)
         assert "agent 'ismcts:30:net=default': net=default: no network ships for kitsu with " \
-               "players=4" in r.stderr, (args, r.stderr)
+               "players=6" in r.stderr, (args, r.stderr)
