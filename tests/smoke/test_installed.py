@@ -53,13 +53,14 @@ def test_package_data_is_installed(name):
     assert doc.read_text(encoding="utf-8").startswith("#")
 
 
-@pytest.mark.parametrize("name, mix", [("kitsu", None), ("kyushu", 0.5), ("keyside", 0.5),
-                                       ("nukumi", 0.5)])
-def test_the_shipped_network_is_installed_and_guides_a_search(name, mix):
+@pytest.mark.parametrize("name, players, mix", [("kitsu", 2, None), ("kitsu", 4, None),
+                                                ("kyushu", 2, 0.5), ("keyside", 2, 0.5),
+                                                ("nukumi", 2, 0.5)])
+def test_the_shipped_network_is_installed_and_guides_a_search(name, players, mix):
     """net=default reads the network file the wheel carries, with the settings it shipped
     with (docs/learning.md, what ships)."""
     from boardlab.learn import nets
-    game = boardlab.make(name, players=2)
+    game = boardlab.make(name, players=players)
     assert nets.default_settings(game).get("mix") == mix
     state = game.new_initial_state(seed=3)
     while state.is_chance() or len(state.legal_actions()) < 2:
