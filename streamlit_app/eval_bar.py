@@ -97,6 +97,18 @@ def hint_table(top, state, ui) -> str:
             "</table>")
 
 
+def network_bar(state, observer: int, seat: int, note: str) -> dict | None:
+    """The bar's evaluation from the shipped network's reading of ``state`` as ``observer``
+    knows it, for ``seat``'s side (``seat`` None in the dict: a reading, not a seat's search);
+    None where no network ships."""
+    from .session import network_reading
+    reading = network_reading(state, observer)
+    if reading is None:
+        return None
+    return {"win_pct": 50.0 + 50.0 * reading[0][seat], "pm": 0.0, "seat": None,
+            "source": "network", "note": note}
+
+
 def deferred_bar(cache_name: str, key, state, seat: int, search, **style):
     """Draw the bar of ``seat`` at ``state`` in a placeholder of the current container: the
     search's reading if cached under ``key`` in ``st.session_state[cache_name]``, else the
@@ -105,15 +117,13 @@ def deferred_bar(cache_name: str, key, state, seat: int, search, **style):
     seat's choices never wait for the search; it runs ``search()`` (an
     :func:`review.evaluation` dict), caches it (one position per cache) and redraws the
     bar, or does nothing when the bar was cached."""
-    from .session import network_reading
     cache = st.session_state.setdefault(cache_name, {})
     ev = cache.get(key)
     if ev is None:
-        reading = network_reading(state, seat)
-        if reading is not None:
-            ev = {"win_pct": 50.0 + 50.0 * reading[0][seat], "pm": 0.0, "seat": seat,
-                  "source": "network", "note": "the learned network's reading, without search; "
-                                               "the search refines it"}
+        ev = network_bar(state, seat, seat, "the learned network's reading, without search; "
+                                            "the search refines it")
+        if ev is not None:
+            ev["seat"] = seat
     bar, caption = st.empty(), st.empty()
     with bar:
         show_eval_bar(ev, **style)

@@ -13,7 +13,7 @@ import boardlab
 from boardlab.arena import sides_of
 from boardlab.streamlit_app import board_component as bc
 from boardlab.streamlit_app import common, eval_bar, open_hands_column, review
-from boardlab.streamlit_app.eval_bar import show_eval_bar
+from boardlab.streamlit_app.eval_bar import network_bar, show_eval_bar
 from boardlab.streamlit_app.friends import tables
 from boardlab.streamlit_app.games import ui_for
 from boardlab.streamlit_app.games.base import search_line
@@ -125,13 +125,9 @@ def bar_value(g: dict, pos, row, result) -> tuple[dict | None, int]:
             ev = dict(ev, win_pct=100.0 - ev["win_pct"])
             mover_side = side
         return dict(ev, note=f"a search for P{ev['seat']}"), mover_side
-    reading = network_reading(pos, g["observer"])      # at once, before any search
-    if reading is not None:
-        seat = side_of.index(side)
-        return {"win_pct": 50.0 + 50.0 * reading[0][seat], "pm": 0.0, "seat": None,
-                "source": "network", "note": f"the learned network's reading from P{g['observer']}'s knowledge, "
-                        "without search"}, side
-    return None, side
+    return network_bar(pos, g["observer"], side_of.index(side),     # at once, before any search
+                       f"the learned network's reading from P{g['observer']}'s knowledge, "
+                       "without search"), side
 
 
 TABLE_GAME = tables.TABLE_GAME
