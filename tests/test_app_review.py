@@ -141,6 +141,8 @@ def test_review_of_an_uploaded_record_graph_table_and_better_move():
     assert line["y"][end] == (100.0 if won else 0.0)
     *marks, network = marks                 # the network's reading (dashed) comes last
     assert "network" in network["name"] and network["line"]["dash"] == "dash"
+    # a click selects the point it hovers, on any trace: plotly selects none on a line alone
+    assert all("markers" in t["mode"] for t in graphs[0]["data"])
     flagged_x = sorted(x for m in marks for x in m["x"])     # every flagged move marked on it
     assert flagged_x == sorted(d for d, r in by.items()
                                if r["label"] in ("inaccuracy", "mistake", "blunder"))

@@ -325,9 +325,12 @@ def win_graph(rows, side_of, viewer_side, side_label, colours, decisions: int,
                           "%{customdata[2]}<extra></extra>"))
     if net_pts:                       # last: the search's line and marks come first
         fig.add_trace(go.Scatter(
-            x=[d for d, _ in net_pts], y=[y for _, y in net_pts], mode="lines", showlegend=True,
+            x=[d for d, _ in net_pts], y=[y for _, y in net_pts], showlegend=True,
             name=f"{side_label[viewer_side]} win %, the network's reading (no search)",
             line={"color": colours[viewer_side], "width": 1.5, "dash": "dash"},
+            # markers: plotly selects no point of a lines-only trace, so a click that
+            # hovered this line (where it meets the search's) went to no decision
+            mode="lines+markers", marker={"color": colours[viewer_side], "size": 3},
             hovertemplate="decision %{x}: %{y:.1f}% (network)<extra></extra>"))
     fig.update_layout(height=280, margin={"l": 10, "r": 10, "t": 10, "b": 10},
                       yaxis={"range": [0, 100],

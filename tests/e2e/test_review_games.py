@@ -54,14 +54,30 @@ def decision_shown(page) -> int:
     return int(re.search(r"Decision (\d+) of", caption(page)).group(1))
 
 
-# The points of the win-% line: the graph's first trace (the traces after it mark flagged moves).
+# The points of the win-% line: the graph's first trace once a decision is analysed (the
+# traces after it mark flagged moves, then the network's reading; before, that is the first).
 LINE_POINTS = ".st-key-rv_graph .scatterlayer .trace:first-of-type path.point"
+
+
+# The network's reading, dashed: the graph's last trace.
+NETWORK_POINTS = ".st-key-rv_graph .scatterlayer .trace:last-of-type path.point"
+
+
+def wait_for_decision(page, decision: int, why: str) -> None:
+    deadline = time.time() + 30
+    while time.time() < deadline:
+        settle(page, quiet=0.4)
+        if decision_shown(page) == decision:
+            return
+        time.sleep(0.3)
+    assert decision_shown(page) == decision, why
 
 
 def graph_decisions(page) -> set[int]:
     """The decisions the win-% graph has a point for."""
     return set(page.locator(LINE_POINTS).evaluate_all(
-        "ps => ps.map(p => p.__data__.x)"))
+        "ps => ps.filter(p => !p.closest('.trace').__data__[0].trace.name.includes('network'))"
+        ".map(p => p.__data__.x)"))
 
 
 def grid(page, key: str) -> list[dict]:
@@ -98,9 +114,11 @@ def test_review_of_a_whole_game(browser, server, shots, name):
 
     # mid-run: the progress bar, Stop, and a graph of the decisions analysed so far
     points = page.locator(LINE_POINTS)
-    points.first.wait_for(timeout=60000)
     progress = page.get_by_text(re.compile(r"^Analysed \d+ of \d+ decisions"))
     progress.first.wait_for(timeout=30000)
+    deadline = time.time() + 60
+    while not graph_decisions(page) and time.time() < deadline:
+        time.sleep(0.2)
     mid = len(graph_decisions(page))
     assert 0 < mid < total, (mid, total)
     assert page.get_by_role("button", name="Stop").count() == 1
@@ -162,18 +180,17 @@ def test_review_of_a_whole_game(browser, server, shots, name):
     target.scroll_into_view_if_needed()
     clicked = int(target.evaluate("p => p.__data__.x"))
     target.click(force=True)
-    deadline = time.time() + 30
-    while time.time() < deadline:
-        settle(page, quiet=0.4)
-        if decision_shown(page) == clicked:
-            break
-        time.sleep(0.3)
-    assert decision_shown(page) == clicked, "the graph click did not show that decision"
+    wait_for_decision(page, clicked, "the graph click did not show that decision")
     thumb = page.locator('[data-testid="stSliderThumbValue"]').first.inner_text()
     assert int(thumb) == clicked
     assert bar_win(page) == graph_y(page, clicked), "the bar and the graph disagree"
     page.get_by_text(re.compile(r"^Decision \d+ of \d+")).scroll_into_view_if_needed()
     page.screenshot(path=str(shots / f"review-{name}-04-jumped-from-graph.png"), full_page=True)
+    # and on the network's dashed line (a click that hovered it once went to no decision)
+    net_point = page.locator(NETWORK_POINTS).nth(5)
+    net_point.scroll_into_view_if_needed()
+    net_point.click(force=True)
+    wait_for_decision(page, 5, "a click on the network's line did not show that decision")
 
     # End: the end of the game, where the bar and the graph's last point show the result
     page.locator("h1").first.click()              # focus on the page, out of any field
