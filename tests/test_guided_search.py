@@ -95,22 +95,41 @@ def test_the_value_head_is_read_from_the_evaluated_seat(name, seed):
 
 
 @pytest.mark.parametrize("name, params", _game_positions())
-@pytest.mark.parametrize("threads", [1, 2])
-def test_guided_search_never_reads_hidden_information_and_is_deterministic(name, params, threads):
-    """Every game: the same seed gives the same guided search (1 and 2 threads), and
-    states the seat cannot tell apart search alike (the network reads features of the
-    determinized world, never the true hidden state)."""
+@pytest.mark.parametrize("threads, late", [(1, "net"), (2, "net"), (2, "uniform")])
+def test_guided_search_never_reads_hidden_information_and_is_deterministic(name, params, threads,
+                                                                           late):
+    """Every game: the same seed gives the same guided search (1 and 2 threads, either late
+    prior), and states the seat cannot tell apart search alike (the network reads features
+    of the determinized world, never the true hidden state)."""
     state = deep_position(name, params)
     seat = state.current_player
     net = random_net(state.game, seed=7)
-    ref = ismcts(state, iterations=400, seed=3, threads=threads, net=net, mix=0.5, rollout_depth=4)
+    opts = dict(iterations=400, seed=3, threads=threads, net=net, mix=0.5, rollout_depth=4,
+                late=late)
+    ref = ismcts(state, **opts)
     assert sum(s["visits"] for s in ref.stats) >= 400 - threads    # each tree's first iteration expands its root
-    assert signature(ismcts(state.clone(), iterations=400, seed=3, threads=threads, net=net,
-                            mix=0.5, rollout_depth=4)) == signature(ref)
+    assert signature(ismcts(state.clone(), **opts)) == signature(ref)
     for s in range(1, 3):
-        other = state.determinize(seat, s)
-        assert signature(ismcts(other, iterations=400, seed=3, threads=threads, net=net, mix=0.5,
-                                rollout_depth=4)) == signature(ref)
+        assert signature(ismcts(state.determinize(seat, s), **opts)) == signature(ref)
+
+
+@pytest.mark.parametrize("name, params", _game_positions())
+def test_a_uniform_late_prior_evaluates_the_network_at_the_leaves_alone(name, params):
+    """late="net" evaluates the network again where an iteration meets a move its node has
+    no child for yet (another determinization or chance outcome brought it); late="uniform"
+    gives that move the prior 1 / legal moves instead, so an iteration evaluates the
+    network once at most (at its leaf). At these positions late moves come in Kitsu and
+    Nukumi (the opponent's hand, the draws); in Kyūshū and Keyside a node's moves are the
+    same in every world searched, so the two searches are the same."""
+    state = deep_position(name, params)
+    net = random_net(state.game, seed=7)
+    opts = dict(iterations=400, seed=3, net=net, mix=0.5, rollout_depth=4)
+    by_net, uniform = ismcts(state, **opts), ismcts(state, late="uniform", **opts)
+    assert 0 < uniform.net_evals <= uniform.iterations
+    late_moves = by_net.net_evals > by_net.iterations
+    assert late_moves == (name in ("kitsu", "nukumi"))
+    assert (signature(by_net) == signature(uniform)) == (not late_moves)
+    assert ismcts(state, iterations=50, seed=3).net_evals == 0       # the plain search
 
 
 def test_a_guided_agent_never_reads_hidden_information(tmp_path):
@@ -128,12 +147,17 @@ def test_the_agent_spec_takes_the_network_and_its_options(tmp_path):
     agent = make_agent(f"ismcts:1.5s:net={path}:cpuct=2:mix=0.25", seed=1)
     assert (agent.net, agent.cpuct, agent.mix) == (str(path), 2.0, 0.25)
     assert agent.name == f"ismcts:1.5s:net={path}:cpuct=2:mix=0.25"
+    agent = make_agent(f"ismcts:100:net={path}:late=uniform", seed=1)
+    assert agent.late == "uniform" and agent.name == f"ismcts:100:net={path}:late=uniform"
+    assert make_agent(agent.name).name == agent.name
     assert make_agent("ismcts:100:net=default").net == "default"
 
 
 @pytest.mark.parametrize("spec, message", [
     ("ismcts:100:cpuct=1", "give net= too"),
     ("ismcts:100:mix=0.5", "give net= too"),
+    ("ismcts:100:late=uniform", "give net= too"),
+    ("ismcts:100:net=x:late=flat", "late must be one of net, uniform"),
     ("ismcts:100:net=default:bias=1", "bias"),
     ("ismcts:100:net=x:mix=1.5", "mix must be a number in \\[0, 1\\]"),
     ("ismcts:100:net=x:cpuct=-1", "cpuct"),

@@ -23,6 +23,7 @@ cdef extern from "search/ismcts.h" nogil:
         const BLNet *net      # NULL: plain search; else the guided search
         double cpuct          # guided: PUCT exploration weight
         double mix            # guided: network's share of the leaf value
+        int late_uniform      # guided: 1/n prior for moves new at a grown node
 
     ctypedef struct BLISRootStat:
         int32_t action        # root action
@@ -50,6 +51,7 @@ cdef extern from "search/ismcts.h" nogil:
                              int n, char *err, int errlen) noexcept
     void bl_ismcts_free(BLISTree *t) noexcept
     int64_t bl_ismcts_iterations(const BLISTree *t) noexcept
+    int64_t bl_ismcts_net_evals(const BLISTree *t) noexcept
     int64_t bl_ismcts_num_nodes(const BLISTree *t) noexcept
     size_t bl_ismcts_memory_bytes(const BLISTree *t) noexcept
     size_t bl_ismcts_bytes_per_node() noexcept
@@ -77,7 +79,7 @@ cdef class ISMCTSTree:
     """One SO-ISMCTS tree over a private copy of a root state.
 
     ISMCTSTree(state_core, player, c, rollout_depth, seed, max_nodes, bias,
-    open_hands, net, cpuct, mix) where net (a boardlab._net.Net, or None) turns
+    open_hands, net, cpuct, mix, late_uniform) where net (a boardlab._net.Net, or None) turns
     on the guided search (kernel/search/ismcts.h) and state_core is a boardlab._core.CoreState at a decision
     node. open_hands=True searches the true state without determinization (it
     sees every hidden card: analysis and measurement only). Raises ValueError
@@ -89,7 +91,7 @@ cdef class ISMCTSTree:
 
     def __cinit__(self, CoreState state not None, player, c=0.7, rollout_depth=-1, seed=0,
                   max_nodes=0, bias=0.0, bint open_hands=False, Net net=None, cpuct=1.5,
-                  mix=1.0):
+                  mix=1.0, bint late_uniform=False):
         cdef BLSearchParams p = bl_ismcts_default_params()
         cdef char err[256]
         # Out-of-range ints would raise OverflowError in the C conversion: name them instead.
@@ -105,6 +107,7 @@ cdef class ISMCTSTree:
             p.net = net.net
             p.cpuct = cpuct
             p.mix = mix
+            p.late_uniform = 1 if late_uniform else 0
         err[0] = 0
         self.game = state.game
         self.t = bl_ismcts_create(state.game.g, state.st, player, &p, err, 256)
@@ -159,6 +162,10 @@ cdef class ISMCTSTree:
     @property
     def iterations(self):
         return bl_ismcts_iterations(self.t)
+
+    @property
+    def net_evals(self):
+        return bl_ismcts_net_evals(self.t)
 
     @property
     def num_nodes(self):

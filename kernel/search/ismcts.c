@@ -23,6 +23,7 @@ struct BLISTree {
     int64_t path_cap;
     double *eval;          /* num_players: scratch for evaluate() */
     int64_t iterations;
+    int64_t net_evals;     /* network evaluations (guided search) */
     /* Weighted worlds (bl_ismcts_set_worlds): n_worlds states of state_size
      * bytes, drawn by weight instead of determinize(); 0 = determinize. */
     int n_worlds;
@@ -38,7 +39,7 @@ struct BLISTree {
 BLSearchParams bl_ismcts_default_params(void) {
     BLSearchParams p;
     p.c = 0.7; p.rollout_depth = -1; p.seed = 0; p.max_nodes = 0; p.bias = 0.0;
-    p.open_hands = 0; p.net = NULL; p.cpuct = 1.5; p.mix = 1.0;
+    p.open_hands = 0; p.net = NULL; p.cpuct = 1.5; p.mix = 1.0; p.late_uniform = 0;
     return p;
 }
 
@@ -98,6 +99,7 @@ BLISTree *bl_ismcts_create(const BLGame *g, const void *root, int root_player,
         if (!(p.cpuct >= 0.0) || isinf(p.cpuct)) { set_err(err, errlen, "cpuct: must be a finite number >= 0"); return NULL; }
         if (!(p.mix >= 0.0 && p.mix <= 1.0)) { set_err(err, errlen, "mix: must be a number in [0, 1]"); return NULL; }
         if (p.bias != 0.0) { set_err(err, errlen, "bias: not with a network (its prior takes the place of the bias)"); return NULL; }
+        if (p.late_uniform != 0 && p.late_uniform != 1) { set_err(err, errlen, "late_uniform: must be 0 or 1"); return NULL; }
     }
 
     BLISTree *t = (BLISTree *)calloc(1, sizeof(BLISTree));
@@ -193,6 +195,7 @@ static const void *draw_world(BLISTree *t) {
 
 int64_t bl_ismcts_iterations(const BLISTree *t) { return t->iterations; }
 int64_t bl_ismcts_num_nodes(const BLISTree *t) { return t->n_nodes; }
+int64_t bl_ismcts_net_evals(const BLISTree *t) { return t->net_evals; }
 size_t bl_ismcts_memory_bytes(const BLISTree *t) {
     const BLGame *g = t->g;
     return sizeof(BLISTree) + (size_t)t->cap * sizeof(BLISNode) + 2 * g->state_size
@@ -348,6 +351,7 @@ static int iterate(BLISTree *t) {
 static void net_eval(BLISTree *t, int cp, int nl, double *v) {
     const BLGame *g = t->g;
     int n = g->num_players;
+    t->net_evals++;
     g->vt->features(g, t->scratch, cp, t->x);
     bl_net_forward(t->p.net, t->x, t->legal, nl, t->net_value, t->net_prior, t->net_scratch);
     for (int k = 0; k < n; k++) v[(cp + k) % n] = t->net_value[k];   /* value k is seat cp + k */
@@ -381,12 +385,14 @@ static int iterate_guided(BLISTree *t) {
         }
         if (missing) {
             int grows = node == 0 || cap <= 0 || t->n_nodes < cap;
-            net_eval(t, cp, nl, ret);
+            /* A late move with a uniform prior needs no evaluation: only a leaf does. */
+            int uniform = t->p.late_uniform && had_children && grows;
+            if (!uniform) net_eval(t, cp, nl, ret);
             for (int i = 0; grows && i < nl; i++) {
                 if (t->child_of[t->legal[i]]) continue;
                 int32_t c = new_node(t, node, t->legal[i], cp);
                 if (c < 0) break;                 /* out of memory: search what exists */
-                t->nodes[c].prior = t->net_prior[i];
+                t->nodes[c].prior = uniform ? 1.0f / (float)nl : t->net_prior[i];
                 t->nodes[c].avail = 1;
                 t->child_of[t->legal[i]] = c + 1;
             }

@@ -89,6 +89,10 @@ typedef struct {
     double cpuct;         /* guided only: PUCT exploration weight; default 1.5 */
     double mix;           /* guided only: leaf value = mix * network + (1 - mix) * rollout;
                              1 (default) = the network alone, no rollout */
+    int late_uniform;     /* guided only: a move first legal at a node that already has
+                             children (another determinization, another chance outcome)
+                             gets the prior 1 / legal moves instead of a network evaluation
+                             there; 0 (default): the network's prior */
 } BLSearchParams;
 
 /* One tree node (32 bytes). The root is node 0 (player -1, action -1).
@@ -129,7 +133,8 @@ typedef struct {
 typedef struct BLISTree BLISTree;
 
 /* Default parameters (c = 0.7, full rollouts, seed 0, no node cap, no bias,
- * information-set search: open_hands = 0, no network; cpuct 1.5, mix 1). */
+ * information-set search: open_hands = 0, no network; cpuct 1.5, mix 1,
+ * late_uniform 0). */
 BLSearchParams bl_ismcts_default_params(void);
 
 /* A tree searching `root` (copied) for observer `root_player`. The root must
@@ -154,6 +159,8 @@ void bl_ismcts_free(BLISTree *t);
 
 int64_t bl_ismcts_iterations(const BLISTree *t);
 int64_t bl_ismcts_num_nodes(const BLISTree *t);
+/* Network evaluations so far (guided search; 0 for the plain one). */
+int64_t bl_ismcts_net_evals(const BLISTree *t);
 /* Bytes held by the tree (node array + buffers + state copies). */
 size_t bl_ismcts_memory_bytes(const BLISTree *t);
 size_t bl_ismcts_bytes_per_node(void);

@@ -162,20 +162,22 @@ class ISMCTSAgent(Agent):
                  threads: int = 1,
                  final: str = "visits", bias: float = 0.0, infer: int = 0,
                  net: Optional[str] = None, cpuct: Optional[float] = None,
-                 mix: Optional[float] = None):
+                 mix: Optional[float] = None, late: Optional[str] = None):
         if iterations is None and seconds is None:
             iterations = 1000
         # The search's own checks, now rather than at the first move.
         self.iterations, self.seconds = check_budget(iterations, seconds)
         self.seed = _check_seed(seed)
         opts = check_options(c=c, rollout_depth=rollout_depth, threads=threads, final=final,
-                             bias=bias, cpuct=cpuct, mix=mix)
-        self.c, self.rollout_depth, self.threads, self.final, self.bias, self.cpuct, self.mix = (
-            opts[k] for k in ("c", "rollout_depth", "threads", "final", "bias", "cpuct", "mix"))
+                             bias=bias, cpuct=cpuct, mix=mix, late=late)
+        (self.c, self.rollout_depth, self.threads, self.final, self.bias, self.cpuct, self.mix,
+         self.late) = (opts[k] for k in ("c", "rollout_depth", "threads", "final", "bias",
+                                         "cpuct", "mix", "late"))
         if net is not None and (not isinstance(net, str) or not net.strip()):
             raise ValueError(f"net must be 'default' or the path of a network file, got {brief_repr(net)}")
-        if net is None and (self.cpuct is not None or self.mix is not None):
-            raise ValueError("cpuct and mix are options of the guided search: give net= too")
+        if net is None and (self.cpuct is not None or self.mix is not None
+                            or self.late is not None):
+            raise ValueError("cpuct, mix and late are options of the guided search: give net= too")
         if net is not None and self.bias:
             raise ValueError("bias: not with net= (the network's prior takes its place)")
         # The network is loaded (and checked against the game) at the first move: a
@@ -202,6 +204,8 @@ class ISMCTSAgent(Agent):
             opts.append(f"cpuct={self.cpuct:g}")
         if self.mix is not None:
             opts.append(f"mix={self.mix:g}")
+        if self.late is not None:
+            opts.append(f"late={self.late}")
         self.name = ":".join([f"ismcts:{budget}"] + opts)
 
     def analyse(self, state) -> SearchResult:
@@ -210,7 +214,8 @@ class ISMCTSAgent(Agent):
         return ismcts(state, iterations=self.iterations, seconds=self.seconds, c=self.c,
                       rollout_depth=self.rollout_depth, seed=move_seed, threads=self.threads,
                       final=self.final, bias=self.bias, open_hands=self.sees_hidden_information,
-                      infer=self.infer, net=self.net, cpuct=self.cpuct, mix=self.mix)
+                      infer=self.infer, net=self.net, cpuct=self.cpuct, mix=self.mix,
+                      late=self.late)
 
     def step(self, state) -> int:
         legal = core_of(state).legal_actions()
@@ -255,7 +260,7 @@ _SPEC_HELP = ('agent spec must be "random", "greedy", "ismcts" (1000 iterations)
               '"ismcts:N" (N iterations) or "ismcts:Xs" (X seconds)')
 _OPTION_KEYS = {"c": "c", "depth": "rollout_depth", "rollout_depth": "rollout_depth",
                 "threads": "threads", "final": "final", "bias": "bias", "infer": "infer",
-                "net": "net", "cpuct": "cpuct", "mix": "mix"}
+                "net": "net", "cpuct": "cpuct", "mix": "mix", "late": "late"}
 _REAL_OPTIONS = ("c", "bias", "cpuct", "mix")
 # Numbers in a spec: ASCII digits only, and short enough for int() (whose digit
 # limit would otherwise surface as its own ValueError); ranges are checked later.
@@ -269,7 +274,7 @@ def make_agent(spec: str, seed: int = 0, allow_open_hands: bool = False) -> Agen
     followed by search options: "ismcts:1s:threads=2:c=0.5:depth=20:bias=1:final=robust".
     "net=default" (the network shipped for the game's configuration) or "net=PATH"
     (a network file; a path without ":") turns on the guided search, with its options
-    "cpuct=" and "mix=" (docs/learning.md).
+    "cpuct=", "mix=" and "late=" (docs/learning.md).
 
     >>> make_agent("ismcts:1.5s").seconds
     1.5
@@ -300,7 +305,7 @@ def make_agent(spec: str, seed: int = 0, allow_open_hands: bool = False) -> Agen
         return OpenHandsAgent(iterations=base.iterations, seconds=base.seconds, seed=seed,
                               c=base.c, rollout_depth=base.rollout_depth, threads=base.threads,
                               final=base.final, bias=base.bias, net=base.net, cpuct=base.cpuct,
-                              mix=base.mix)
+                              mix=base.mix, late=base.late)
     if s in ("ismcts", "mcts"):
         return ISMCTSAgent(iterations=1000, seed=seed)
     m = re.fullmatch(r"(?:is)?mcts:(.+)", s)
@@ -314,9 +319,9 @@ def make_agent(spec: str, seed: int = 0, allow_open_hands: bool = False) -> Agen
             if not eq or key not in _OPTION_KEYS:
                 raise ValueError(f"bad ismcts option {brief_repr(opt)} in agent spec "
                                  f"{brief_repr(spec)}: use c=, depth=, threads=, bias=, final=, "
-                                 f"infer=, net=, cpuct= or mix=")
+                                 f"infer=, net=, cpuct=, mix= or late=")
             name = _OPTION_KEYS[key]
-            if name == "final":
+            if name in ("final", "late"):
                 kwargs[name] = value
             elif name == "net":
                 kwargs[name] = opt_given.partition("=")[2].strip()

@@ -117,10 +117,13 @@ def _check_real(name: str, value, positive: bool) -> float:
 
 
 DEFAULT_CPUCT = 1.5     # the guided search's PUCT weight (docs/learning.md)
+# The guided search's prior for a move first legal at a node that already has children:
+# the network's (an evaluation there) or uniform (none; docs/learning.md, "Late priors").
+LATE_CHOICES = ("net", "uniform")
 
 
 def check_options(c=None, rollout_depth=None, seed=0, max_nodes=None, threads=1,
-                  final="visits", bias=0.0, cpuct=None, mix=None) -> dict:
+                  final="visits", bias=0.0, cpuct=None, mix=None, late=None) -> dict:
     """The search options of :func:`ismcts`, checked (ValueError naming the
     option and its allowed range) and normalised; None keeps a default."""
     if not isinstance(final, str) or final not in FINAL_CHOICES:
@@ -129,9 +132,12 @@ def check_options(c=None, rollout_depth=None, seed=0, max_nodes=None, threads=1,
         mix = _check_real("mix", mix, positive=False)
         if mix > 1.0:
             raise ValueError(f"mix must be a number in [0, 1], got {brief_repr(mix)}")
+    if late is not None and (not isinstance(late, str) or late not in LATE_CHOICES):
+        raise ValueError(f"late must be one of {', '.join(LATE_CHOICES)}, got {brief_repr(late)}")
     return {
         "cpuct": None if cpuct is None else _check_real("cpuct", cpuct, positive=False),
         "mix": mix,
+        "late": late,
         "c": None if c is None else _check_real("c", c, positive=False),
         "rollout_depth": None if rollout_depth is None else
         _check_int("rollout_depth", rollout_depth, -1, _INT32_MAX),
@@ -254,6 +260,7 @@ class SearchResult:
     seed: int = 0
     nodes: int = 0
     memory_bytes: int = 0
+    net_evals: int = 0          # network evaluations (guided search; 0 for the plain one)
     open_hands: bool = False    # searched with every hand face up (sees hidden information)
     _tree: Any = field(default=None, repr=False, compare=False)
     _root: Any = field(default=None, repr=False, compare=False)
@@ -426,7 +433,7 @@ def ismcts(state, iterations: Optional[int] = None, seconds: Optional[float] = N
            player: Optional[int] = None, max_nodes: Optional[int] = None,
            threads: int = 1, final: str = "visits", bias: float = 0.0,
            open_hands: bool = False, infer: int = 0, net=None, cpuct: Optional[float] = None,
-           mix: Optional[float] = None) -> SearchResult:
+           mix: Optional[float] = None, late: Optional[str] = None) -> SearchResult:
     """SO-ISMCTS from ``state`` for seat ``player`` (default: the seat to move).
 
     Exactly one budget: ``iterations`` (deterministic: same seed, same result)
@@ -472,15 +479,19 @@ def ismcts(state, iterations: Optional[int] = None, seconds: Optional[float] = N
     or a loaded ``boardlab._net.Net``. Its prior steers the selection (PUCT,
     weight ``cpuct``, default 1.5) and its value is backed up at the leaf,
     mixed with a rollout by ``mix`` (1, the default: the network alone; the
-    rollout then obeys ``rollout_depth``). ``net="default"`` plays with the
-    ``cpuct`` and ``mix`` its network shipped with where they are not given
+    rollout then obeys ``rollout_depth``). ``late="uniform"`` gives a move first
+    legal at a node that already has children (another determinization or
+    chance outcome brought it) the prior 1 / legal moves instead of evaluating
+    the network there (``"net"``, the default). ``net="default"`` plays with the
+    ``cpuct``, ``mix`` and ``late`` its network shipped with where they are not given
     (``boardlab.learn.nets.default_settings``). Each stats row gets the
     network's ``prior`` of the move (None without a network). Not with ``bias``.
     """
     core = core_of(state)
     iterations, seconds = check_budget(iterations, seconds)
     opts = check_options(c=c, rollout_depth=rollout_depth, seed=seed, max_nodes=max_nodes,
-                         threads=threads, final=final, bias=bias, cpuct=cpuct, mix=mix)
+                         threads=threads, final=final, bias=bias, cpuct=cpuct, mix=mix,
+                         late=late)
     c, seed, threads, final, bias = (opts[k] for k in ("c", "seed", "threads", "final", "bias"))
     guide = {}
     if net is not None:
@@ -492,9 +503,10 @@ def ismcts(state, iterations: Optional[int] = None, seconds: Optional[float] = N
         shipped = default_settings(game) if game is not None and is_default(net) else {}
         cpuct = opts["cpuct"] if opts["cpuct"] is not None else shipped.get("cpuct", DEFAULT_CPUCT)
         guide = {"net": load_net(net, game or core.core_game), "cpuct": cpuct,
-                 "mix": opts["mix"] if opts["mix"] is not None else shipped.get("mix", 1.0)}
-    elif opts["cpuct"] is not None or opts["mix"] is not None:
-        raise ValueError("cpuct and mix are options of the guided search: give net= too")
+                 "mix": opts["mix"] if opts["mix"] is not None else shipped.get("mix", 1.0),
+                 "late_uniform": (opts["late"] or shipped.get("late", "net")) == "uniform"}
+    elif opts["cpuct"] is not None or opts["mix"] is not None or opts["late"] is not None:
+        raise ValueError("cpuct, mix and late are options of the guided search: give net= too")
     rollout_depth = opts["rollout_depth"]
     params = getattr(getattr(state, "game", None), "params", None)
     if rollout_depth is None:
@@ -618,5 +630,6 @@ def ismcts(state, iterations: Optional[int] = None, seconds: Optional[float] = N
                         seconds=total, principal_variation=pv, player=player, seed=seed,
                         nodes=sum(int(t.num_nodes) for t in trees),
                         memory_bytes=sum(int(t.memory_bytes) for t in trees),
+                        net_evals=sum(int(t.net_evals) for t in trees),
                         open_hands=open_hands, _tree=tree, _root=core.clone())
 
