@@ -14,8 +14,12 @@ machine only slows a pass). Figures are printed, never asserted.
 A second table compares the searches in one run: iterations per second of the plain
 ISMCTS (the game's tuned defaults) and of the guided search with a width-64, one-block
 network, with mix=1 (the network's value, no rollout) and mix=0.5 (the network's value and a
-rollout, as the Kyūshū and Keyside networks play), each for --search-iterations at every
-10th of those positions, and the cost of a guided iteration in plain ones.
+rollout, as the Kyūshū and Keyside networks play), and mix=0.5 with late=uniform (no
+network evaluation for a move new at a node that has children: docs/learning.md), each for
+--search-iterations at every 10th of those positions, the cost of a guided iteration in
+plain ones, and the network evaluations per iteration (evals/it) of both mix=0.5 searches.
+
+    python bench/net_speed.py --games 2 --repeat 5 --configs "keyside solo,nukumi solo chasing"
 """
 from __future__ import annotations
 
@@ -70,7 +74,13 @@ def main(argv=None):
     ap.add_argument("--games", type=int, default=3)
     ap.add_argument("--repeat", type=int, default=20)
     ap.add_argument("--search-iterations", type=int, default=3000)
+    ap.add_argument("--configs", help="comma-separated configuration labels (default: all)")
     args = ap.parse_args(argv)
+    labels = [label for label, _, _ in CONFIGS]
+    chosen = labels if not args.configs else [c.strip() for c in args.configs.split(",")]
+    unknown = sorted(set(chosen) - set(labels))
+    if unknown:
+        ap.error(f"unknown configuration {', '.join(unknown)}; choose from {', '.join(labels)}")
     print(f"# {platform.processor() or platform.machine()}, {platform.python_version()}, "
           f"{args.games} games per configuration, ns per call (mean over the positions, "
           f"best of {BEST_OF} passes)")
@@ -78,6 +88,8 @@ def main(argv=None):
           + " ".join(f"{f'w{w}x{b}':>9}" for w, b in SHAPES))
     searched = []
     for label, name, params in CONFIGS:
+        if label not in chosen:
+            continue
         game = boardlab.make(name, **params)
         size = feature_size(game)
         if not size:
@@ -98,21 +110,26 @@ def main(argv=None):
     print(f"\n# iterations per second, {args.search_iterations} iterations a search, every 10th "
           f"position; guided: w64x1")
     print(f"{'configuration':22} {'positions':>9} {'plain it/s':>11} {'mix=1 it/s':>11} "
-          f"{'cost':>6} {'mix=.5 it/s':>11} {'cost':>6}")
+          f"{'cost':>6} {'mix=.5 it/s':>11} {'cost':>6} {'evals/it':>8} {'uniform it/s':>12} "
+          f"{'cost':>6} {'evals/it':>8}")
     for label, game, states in searched:
         spec = netfile.random_spec(game.name, "", feature_size(game), 64, 1, game.num_players,
                                    game.num_actions, seed=1)
         net = _net.Net.from_bytes(netfile.to_bytes(spec))
-        rates = []
-        for guide in ({}, {"net": net}, {"net": net, "mix": 0.5}):
-            done = took = 0.0
+        rates, evals = [], []
+        for guide in ({}, {"net": net}, {"net": net, "mix": 0.5},
+                      {"net": net, "mix": 0.5, "late": "uniform"}):
+            done = took = nets = 0.0
             for k, state in enumerate(states):
                 r = ismcts(state, iterations=args.search_iterations, seed=k, **guide)
                 done += r.iterations
                 took += r.seconds
+                nets += r.net_evals
             rates.append(done / took)
+            evals.append(nets / done)
         print(f"{label:22} {len(states):9d} {rates[0]:11,.0f} {rates[1]:11,.0f} "
-              f"{rates[0] / rates[1]:5.1f}x {rates[2]:11,.0f} {rates[0] / rates[2]:5.1f}x")
+              f"{rates[0] / rates[1]:5.1f}x {rates[2]:11,.0f} {rates[0] / rates[2]:5.1f}x "
+              f"{evals[2]:8.2f} {rates[3]:12,.0f} {rates[0] / rates[3]:5.1f}x {evals[3]:8.2f}")
 
 
 if __name__ == "__main__":
