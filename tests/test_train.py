@@ -156,6 +156,21 @@ def test_the_root_estimate_covers_a_clan_game_seat_by_seat():
     assert np.all(g.value[:, 2] == g.value[:, 0]) and np.all(g.value[:, 1] == -g.value[:, 0])
 
 
+def test_self_play_and_the_gate_search_with_the_runs_late_prior():
+    """--late reaches the guided search of self-play (Kitsu: late moves come with the other
+    hand, so the games differ) and the gate's agent specs."""
+    game = boardlab.make("kitsu", players=2, track_length=3)
+    spec = netfile.random_spec("kitsu", "", game._core.feature_size, 16, 1, 2, game.num_actions,
+                               seed=1)
+    net = netfile.to_bytes(spec)
+    by = {late: play_game(SelfPlayConfig("kitsu", dict(game.params), 200, late=late), net, 5, 1, 0)
+          for late in (None, "uniform")}
+    assert not np.array_equal(by[None].policy, by["uniform"].policy) or \
+        len(by[None].policy) != len(by["uniform"].policy)
+    assert gate.agent_spec("20", net, late="uniform").endswith(":late=uniform")
+    assert ":late" not in gate.agent_spec("20", net)
+
+
 def test_samples_hold_the_search_root_estimate_and_the_learner_can_mix_it_into_the_value(
         full_run):
     out, _ = full_run
@@ -289,6 +304,8 @@ def test_bad_settings_are_refused_naming_the_option(tmp_path, capsys):
     refused("kitsu", "--players", "2", "--gate-budget", "fast", *out,
             match="--gate-budget: must be seconds (0.1s) or iterations (400)")
     refused("kitsu", "--players", "2", "--mix", "2", *out, match="--mix: must be a number in [0, 1]")
+    refused("kitsu", "--players", "2", "--late", "flat", *out,
+            match="--late: must be one of net, uniform")
     refused("kitsu", "--players", "2", "--val-fraction", "0.9", *out, match="--val-fraction")
     refused("kitsu", "--players", "2", "--value-search-weight", "1.5", *out,
             match="--value-search-weight: must be a number in [0, 1]")

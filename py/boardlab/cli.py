@@ -542,6 +542,8 @@ _TRAIN_OPTIONS = [
     ("--cpuct", float, "guided search: PUCT constant (default: the search's)"),
     ("--mix", float, "guided search: weight of the network's value against the rollout's "
                      "(default: the search's)"),
+    ("--late", str, "guided search: the prior of a move new at a grown node, net or uniform "
+                    "(default: the search's, net)"),
 ]
 
 

@@ -30,7 +30,7 @@ __all__ = ["Match", "agent_spec", "gate_matches", "strength_matches", "run_match
 
 
 def agent_spec(budget: str, net: bytes | None, cpuct: float | None = None,
-               mix: float | None = None) -> str:
+               mix: float | None = None, late: str | None = None) -> str:
     """The arena spec of plain ISMCTS (``net`` None) or the guided search with ``net``."""
     if net is None:
         return f"ismcts:{budget}"
@@ -39,6 +39,8 @@ def agent_spec(budget: str, net: bytes | None, cpuct: float | None = None,
         spec += f":cpuct={cpuct!r}"
     if mix is not None:
         spec += f":mix={mix!r}"
+    if late is not None:
+        spec += f":late={late}"
     return spec
 
 

@@ -32,6 +32,7 @@ from dataclasses import asdict, dataclass, fields
 from pathlib import Path
 
 from ..arena import _mix, sides_of
+from ..search import LATE_CHOICES
 from .nets import config_key
 from .replay import GenerationStore, atomic_write, split_games, window
 from .selfplay import SelfPlayConfig, play_game
@@ -76,6 +77,7 @@ class RunConfig:
     strength_games: int = 40
     cpuct: float | None = None      # guided search options (None: the search's defaults)
     mix: float | None = None
+    late: str | None = None
 
     def checked(self) -> "RunConfig":
         """This config with the game's parameters completed; ConfigError naming the first
@@ -117,6 +119,8 @@ class RunConfig:
         real("val_fraction", 0, 0.5, open_low=True)
         real("cpuct", 0, 1e6, none_ok=True)
         real("mix", 0, 1, none_ok=True)
+        if self.late not in (None, *LATE_CHOICES):
+            raise ConfigError("late", f"must be one of {', '.join(LATE_CHOICES)}, got {self.late!r}")
         n_sides = len(sides_of(self.game, game.num_players)[0])
         for name in ("gate_games", "strength_games"):
             v = getattr(self, name)
@@ -232,7 +236,7 @@ class _Run:
                     "decisions": self.store.decisions(g), "by": self.state["best"],
                     "games_per_second": 0.0}
         sp = SelfPlayConfig(cfg.game, cfg.params, cfg.iterations, cfg.temperature_moves,
-                            cfg.cpuct, cfg.mix)
+                            cfg.cpuct, cfg.mix, cfg.late)
         done = self.store.recover(g)
         todo = [i for i in range(cfg.games_per_gen) if i not in done]
         net = self.best_bytes()
@@ -311,8 +315,8 @@ class _Run:
         cfg = self.cfg
         cand = self.net_path(g).read_bytes()
         nets = {hashlib.sha256(b).hexdigest(): b for b in (cand, other_net) if b}
-        cand_spec = gate.agent_spec(cfg.gate_budget, cand, cfg.cpuct, cfg.mix)
-        other_spec = gate.agent_spec(cfg.gate_budget, other_net, cfg.cpuct, cfg.mix)
+        cand_spec = gate.agent_spec(cfg.gate_budget, cand, cfg.cpuct, cfg.mix, cfg.late)
+        other_spec = gate.agent_spec(cfg.gate_budget, other_net, cfg.cpuct, cfg.mix, cfg.late)
         games = cfg.gate_games if kind == "gate" else cfg.strength_games
         matches = make(cfg.game, cfg.params, cand_spec, other_spec, games, cfg.seed, g)
         total = sum(m.games for m in matches)

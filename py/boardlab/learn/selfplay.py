@@ -38,6 +38,7 @@ class SelfPlayConfig:
     temperature_moves: int = 10     # decisions played by sampling the visits, then most-visited
     cpuct: float | None = None      # guided search only (None: the search's default)
     mix: float | None = None
+    late: str | None = None
 
 
 @dataclass
@@ -78,7 +79,7 @@ def _search(state, cfg: SelfPlayConfig, net, seed: int):
     if net is None:                     # plain ISMCTS (generation 0, or no network kept yet)
         return ismcts(state, iterations=cfg.iterations, seed=seed)
     return ismcts(state, iterations=cfg.iterations, seed=seed, net=net, cpuct=cfg.cpuct,
-                  mix=cfg.mix)
+                  mix=cfg.mix, late=cfg.late)
 
 
 def play_game(cfg: SelfPlayConfig, net_bytes: bytes | None, run_seed: int, generation: int,
