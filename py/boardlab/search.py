@@ -118,7 +118,7 @@ def _check_real(name: str, value, positive: bool) -> float:
 
 DEFAULT_CPUCT = 1.5     # the guided search's PUCT weight (docs/learning.md)
 # The guided search's prior for a move first legal at a node that already has children:
-# the network's (an evaluation there) or uniform (none; docs/learning.md, "Late priors").
+# the network's (an evaluation there) or uniform (none; docs/learning.md measures both).
 LATE_CHOICES = ("net", "uniform")
 
 
