@@ -32,7 +32,7 @@ from dataclasses import asdict, dataclass, fields
 from pathlib import Path
 
 from ..arena import _mix, sides_of
-from ..search import LATE_CHOICES
+from ..search import check_options
 from .nets import config_key
 from .replay import GenerationStore, atomic_write, split_games, window
 from .selfplay import SelfPlayConfig, play_game
@@ -119,8 +119,10 @@ class RunConfig:
         real("val_fraction", 0, 0.5, open_low=True)
         real("cpuct", 0, 1e6, none_ok=True)
         real("mix", 0, 1, none_ok=True)
-        if self.late not in (None, *LATE_CHOICES):
-            raise ConfigError("late", f"must be one of {', '.join(LATE_CHOICES)}, got {self.late!r}")
+        try:
+            check_options(late=self.late)       # the search's own rule for the option
+        except ValueError as e:
+            raise ConfigError("late", str(e).removeprefix("late ")) from None
         n_sides = len(sides_of(self.game, game.num_players)[0])
         for name in ("gate_games", "strength_games"):
             v = getattr(self, name)
