@@ -50,7 +50,7 @@ typedef struct {
     const float *in_w, *in_b;
     float *in_wt;             /* in_w transposed, input-major (owned): the input layer
                                  adds one column per non-zero feature */
-    const float *blk;         /* blocks x (W1, b1, W2, b2) */
+    const float *blk;         /* blocks x (W1, b1, W2, b2), W1 and W2 transposed at load */
     const float *v_w, *v_b, *p_w, *p_b;
 } BLNet;
 
