@@ -86,6 +86,19 @@ def test_c_forward_equals_pytorch(positions, config):
     assert netfile.to_bytes(model.to_spec(game.name, f"players={config[1]}")) == netfile.to_bytes(spec)
 
 
+@pytest.mark.parametrize("config", [c[:2] for c in CONFIGS], ids=lambda c: f"{c[0]}{c[1]}")
+@pytest.mark.parametrize("width,blocks", [(64, 1), (96, 2)])
+def test_every_build_of_the_pass_gives_the_same_bits(positions, config, width, blocks):
+    """The pass the loader picked for this machine (AVX2 where it has it) equals the build
+    for any machine bit for bit: the same operations in the same order, so a search is
+    the same on every machine."""
+    game, x, mask = positions[config]
+    net = _net.Net.from_bytes(netfile.to_bytes(_net_for(game, width, blocks, seed=7), "float16"))
+    picked, portable = net.forward(x, mask), net.forward(x, mask, portable=True)
+    for a, b in zip(picked, portable):
+        assert np.array_equal(a.view(np.uint32), b.view(np.uint32))
+
+
 def test_a_row_with_no_legal_action_gets_no_prior():
     spec = netfile.random_spec("kitsu", "", 10, 8, 1, 2, 5)
     values, priors = _net.Net.from_bytes(netfile.to_bytes(spec)).forward(

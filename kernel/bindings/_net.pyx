@@ -21,6 +21,9 @@ cdef extern from "net/net.h" nogil:
     size_t bl_net_scratch_floats(const BLNet *net) noexcept
     void bl_net_forward(const BLNet *net, const float *x, const int32_t *legal, int n_legal,
                         float *value_out, float *prior_out, float *scratch) noexcept
+    void bl_net_forward_portable(const BLNet *net, const float *x, const int32_t *legal,
+                                 int n_legal, float *value_out, float *prior_out,
+                                 float *scratch) noexcept
 
 HEADER_BYTES = BL_NET_HEADER_BYTES
 
@@ -105,10 +108,11 @@ cdef class Net:
             raise ValueError(f"mask: expected shape ({x.shape[0]}, {self.net.n_actions}), got {mask.shape}")
         return x, mask
 
-    def forward(self, x, mask):
+    def forward(self, x, mask, bint portable=False):
         """values (batch, n_value) and priors (batch, n_actions), the priors a
         softmax over the actions mask allows (zero elsewhere; a row with no
-        legal action is all zero), from features x (batch, n_in)."""
+        legal action is all zero), from features x (batch, n_in). portable: the
+        build for any machine, not the one the loader picked (for a test)."""
         x, mask = self._inputs(x, mask)
         cdef int B = x.shape[0], A = self.net.n_actions, i, a, k
         values = np.zeros((B, self.net.n_value), dtype=np.float32)
@@ -130,7 +134,10 @@ cdef class Net:
                         if mv[i, a]:
                             legal[k] = a
                             k += 1
-                    bl_net_forward(self.net, &xv[i, 0], legal, k, &vv[i, 0], prior, scratch)
+                    if portable:
+                        bl_net_forward_portable(self.net, &xv[i, 0], legal, k, &vv[i, 0], prior, scratch)
+                    else:
+                        bl_net_forward(self.net, &xv[i, 0], legal, k, &vv[i, 0], prior, scratch)
                     for a in range(k):
                         pv[i, legal[a]] = prior[a]
         finally:

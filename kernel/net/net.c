@@ -310,8 +310,9 @@ static ALWAYS_INLINE float dot(const float *restrict row, const float *restrict 
     return s;
 }
 
-FORWARD_CLONES void bl_net_forward(const BLNet *net, const float *x, const int32_t *legal, int n_legal,
-                    float *value_out, float *prior_out, float *scratch) {
+/* The pass itself, inlined into each build below. */
+static ALWAYS_INLINE void forward(const BLNet *net, const float *x, const int32_t *legal,
+                                  int n_legal, float *value_out, float *prior_out, float *scratch) {
     int W = net->width;
     float *h = scratch, *t = scratch + W, *u = scratch + 2 * W, *logit = scratch + 3 * W;
     columns(net->in_wt, net->in_b, x, net->n_in, W, h);
@@ -343,4 +344,14 @@ FORWARD_CLONES void bl_net_forward(const BLNet *net, const float *x, const int32
     float sum = 0;
     for (int i = 0; i < n_legal; i++) { prior_out[i] = expf(logit[i] - mx); sum += prior_out[i]; }
     for (int i = 0; i < n_legal; i++) prior_out[i] /= sum;
+}
+
+FORWARD_CLONES void bl_net_forward(const BLNet *net, const float *x, const int32_t *legal,
+                                   int n_legal, float *value_out, float *prior_out, float *scratch) {
+    forward(net, x, legal, n_legal, value_out, prior_out, scratch);
+}
+
+void bl_net_forward_portable(const BLNet *net, const float *x, const int32_t *legal, int n_legal,
+                             float *value_out, float *prior_out, float *scratch) {
+    forward(net, x, legal, n_legal, value_out, prior_out, scratch);
 }

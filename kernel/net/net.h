@@ -71,5 +71,9 @@ size_t bl_net_scratch_floats(const BLNet *net);
  * them), summing to 1. prior_out may be NULL (value only). */
 void bl_net_forward(const BLNet *net, const float *x, const int32_t *legal, int n_legal,
                     float *value_out, float *prior_out, float *scratch);
+/* The same pass built for any machine of the architecture (bl_net_forward may pick a
+ * build for a wider instruction set): for the test that both give the same bits. */
+void bl_net_forward_portable(const BLNet *net, const float *x, const int32_t *legal, int n_legal,
+                             float *value_out, float *prior_out, float *scratch);
 
 #endif
