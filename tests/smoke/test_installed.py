@@ -53,14 +53,17 @@ def test_package_data_is_installed(name):
     assert doc.read_text(encoding="utf-8").startswith("#")
 
 
-@pytest.mark.parametrize("name, players, mix", [("kitsu", 2, None), ("kitsu", 4, None),
-                                                ("kyushu", 2, 0.5), ("keyside", 2, 0.5),
-                                                ("nukumi", 2, 0.5)])
-def test_the_shipped_network_is_installed_and_guides_a_search(name, players, mix):
+@pytest.mark.parametrize("name, params, mix", [("kitsu", {"players": 2}, None),
+                                               ("kitsu", {"players": 4}, None),
+                                               ("kyushu", {"players": 2}, 0.5),
+                                               ("keyside", {"players": 2}, 0.5),
+                                               ("nukumi", {"players": 2}, 0.5),
+                                               ("nukumi", {"players": 1, "solo": "chasing"}, 0.5)])
+def test_the_shipped_network_is_installed_and_guides_a_search(name, params, mix):
     """net=default reads the network file the wheel carries, with the settings it shipped
     with (docs/learning.md, what ships)."""
     from boardlab.learn import nets
-    game = boardlab.make(name, players=players)
+    game = boardlab.make(name, **params)
     assert nets.default_settings(game).get("mix") == mix
     state = game.new_initial_state(seed=3)
     while state.is_chance() or len(state.legal_actions()) < 2:
