@@ -262,12 +262,11 @@ static inline int zero8(const float *x) {
     return !(w[0] | w[1] | w[2] | w[3]);
 }
 
-/* y = b + the sum, in order of i, of x[i] * column i of a matrix kept input-major (wt:
- * n columns of m): only the non-zero x[i] are added (most features are one-hot slots,
- * and about half of a hidden layer is cut to zero by its ReLU). */
-static ALWAYS_INLINE void columns_any(const float *restrict wt, const float *restrict b,
-                                      const float *restrict x, int n, int m, float *restrict y) {
-    memcpy(y, b, (size_t)m * sizeof(float));
+/* y += the sum, in order of i, of x[i] * column i of a matrix kept input-major (wt: n
+ * columns of m): only the non-zero x[i] are added (most features are one-hot slots, and
+ * about half of a hidden layer is cut to zero by its ReLU). */
+static ALWAYS_INLINE void add_columns(const float *restrict wt, const float *restrict x, int n,
+                                      int m, float *restrict y) {
     for (int i = 0; i < n; i++) {
         if ((i & 7) == 0 && i + 8 <= n && zero8(x + i)) { i += 7; continue; }
         float xi = x[i];
@@ -277,25 +276,20 @@ static ALWAYS_INLINE void columns_any(const float *restrict wt, const float *res
     }
 }
 
-/* The same for m = 64 (every shipped network's width): a fixed width keeps the sums in
- * registers instead of loading and storing y for each column. Same order, same result. */
-static ALWAYS_INLINE void columns64(const float *restrict wt, const float *restrict b,
-                                    const float *restrict x, int n, float *restrict y) {
-    float acc[64];
-    memcpy(acc, b, sizeof acc);
-    for (int i = 0; i < n; i++) {
-        if ((i & 7) == 0 && i + 8 <= n && zero8(x + i)) { i += 7; continue; }
-        float xi = x[i];
-        if (xi == 0.0f) continue;
-        const float *col = wt + (size_t)i * 64;
-        for (int o = 0; o < 64; o++) acc[o] += xi * col[o];
-    }
-    memcpy(y, acc, sizeof acc);
-}
-
+/* y = b + the columns above. At m = 64 (every shipped network's width) the sums are a
+ * local array of fixed size, which stays in registers instead of being loaded and stored
+ * for each column. Same order, same result. */
 static ALWAYS_INLINE void columns(const float *restrict wt, const float *restrict b,
                                   const float *restrict x, int n, int m, float *restrict y) {
-    if (m == 64) columns64(wt, b, x, n, y); else columns_any(wt, b, x, n, m, y);
+    if (m == 64) {
+        float acc[64];
+        memcpy(acc, b, sizeof acc);
+        add_columns(wt, x, n, 64, acc);
+        memcpy(y, acc, sizeof acc);
+    } else {
+        memcpy(y, b, (size_t)m * sizeof(float));
+        add_columns(wt, x, n, m, y);
+    }
 }
 
 /* Row r of W (n columns) dotted with x: eight partial sums so the compiler can
