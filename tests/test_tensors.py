@@ -107,7 +107,9 @@ def _tagged(value):
 
 def _key(value):
     """A hashable stand-in for a JSON value, its type included (see :func:`_tagged`)."""
-    return type(value).__name__, json.dumps(value, sort_keys=True)
+    if isinstance(value, (list, dict)):
+        return type(value).__name__, json.dumps(value, sort_keys=True)
+    return _tagged(value)
 
 
 def _changes(pool, sample):
@@ -117,15 +119,18 @@ def _changes(pool, sample):
     sample (at the first observation where it differs) and every leaf of every observation
     at least once; a dict entry that is not always there is removed."""
     seen, keys = {}, {}        # values per (viewer, path): scalars all, lists and dicts 3
+    tags = {}                  # the _tagged scalars of seen, per (viewer, path), as a set
     for obs in pool:
         for path, value in _leaves(obs):
-            values = seen.setdefault((obs["viewer"], path), [])
+            at = (obs["viewer"], path)
+            values = seen.setdefault(at, [])
             if isinstance(value, dict):
-                keys.setdefault((obs["viewer"], path), []).append(set(value))
+                keys.setdefault(at, []).append(set(value))
             if isinstance(value, (list, dict)):
                 if len(values) < 3 and value not in values:
                     values.append(value)
-            elif _tagged(value) not in map(_tagged, values):
+            elif _tagged(value) not in tags.setdefault(at, set()):
+                tags[at].add(_tagged(value))
                 values.append(value)
     optional = {at: set.union(*ks) - set.intersection(*ks) for at, ks in keys.items()}
     tried = {}                 # path -> the values it was changed to so far

@@ -1,15 +1,13 @@
-"""The game review in a real browser (Chromium): a whole short Kitsu game (2 players) uploaded
-on Analyse, every decision analysed in the background at a small budget (progress bar), the
-win-% graph growing meanwhile (tests/e2e/test_review_games.py checks that), the review
-table and summary, a click on a graph point that moves the position
-slider to that decision, and "Show the better move". Screenshots go to test-output/e2e/
-(names starting "review-").
+"""The game review in a real browser (Chromium), around the review itself (which
+tests/e2e/test_review_games.py runs for every game: progress, the growing graph, the summary,
+a click on the graph, "Show the better move"): the keys that step through a game, and a
+finished game's review kept for a reload and another browser. Screenshots go to
+test-output/e2e/ (names starting "review-").
 
 The browser, the server and the helpers are those of test_browser.py."""
 import json
 import re
 import sys
-import time
 from pathlib import Path
 
 from test_browser import browser, goto_page, open_app, server, settle, shots  # noqa: F401
@@ -29,64 +27,6 @@ def start_review(page, field: str, value: str) -> None:
     box.press("Enter")
     settle(page)
     page.get_by_role("button", name="Analyse the whole game").click()
-
-
-def test_review_of_a_whole_game_and_jump_from_the_graph(browser, server, shots):
-    ctx, page = open_app(browser, server)
-    goto_page(page, "Analyse")
-    record = finished_record(seed=4)
-    page.locator('[data-testid="stFileUploaderDropzoneInput"]').set_input_files(
-        files=[{"name": "game.json", "mimeType": "application/json",
-                "buffer": json.dumps(record).encode()}])
-    page.get_by_text(re.compile(r"^Decision \d+ of \d+")).wait_for(timeout=30000)
-    settle(page)
-    total = int(re.search(r"of (\d+)", caption(page)).group(1))
-    page.locator(".st-key-rv_kind").get_by_text("Seconds").click()   # 0.1 s a decision:
-    settle(page)                                # long enough on any machine to see progress
-    start_review(page, "rv_secs", "0.1")
-    progress = page.get_by_text(re.compile(r"^Analysed \d+ of \d+ decisions"))
-    progress.first.wait_for(timeout=30000)
-    page.screenshot(path=str(shots / "review-01-progress.png"), full_page=True)
-    deadline = time.time() + 300
-    while progress.count() and time.time() < deadline:
-        time.sleep(0.5)
-    assert not progress.count(), "the review did not finish"
-    page.get_by_text(re.compile(r"^Summary per seat")).wait_for(timeout=30000)
-    page.get_by_role("button", name="Show the better move").wait_for(timeout=30000)
-    settle(page)
-    points = page.locator(".st-key-rv_graph .scatterlayer .trace:first-of-type path.point")  # the line
-    # every decision, one point each, then the result at the end position
-    assert points.count() == total + 1, (points.count(), total)
-    page.locator(".st-key-rv_graph").scroll_into_view_if_needed()
-    page.screenshot(path=str(shots / "review-02-graph-and-table.png"), full_page=True)
-
-    # a click on a graph point moves the slider there
-    target = points.nth(5)
-    target.scroll_into_view_if_needed()
-    clicked = int(target.evaluate("p => p.__data__.x"))          # the point's decision
-    target.click(force=True)
-    deadline = time.time() + 30
-    wanted = None
-    while time.time() < deadline:
-        settle(page, quiet=0.4)
-        m = re.search(r"Decision (\d+) of", caption(page))
-        if m and int(m.group(1)) == clicked:
-            wanted = int(m.group(1))
-            break
-        time.sleep(0.3)
-    assert wanted is not None, "the graph click did not move the slider"
-    thumb = page.locator('[data-testid="stSliderThumbValue"]').first.inner_text()
-    assert int(thumb) == wanted == clicked
-    page.screenshot(path=str(shots / "review-03-jumped-from-graph.png"), full_page=True)
-
-    # the better move of a flagged decision, marked on the board
-    page.get_by_role("button", name="Show the better move").click()
-    page.get_by_text(re.compile(r"^Better move: ")).wait_for(timeout=30000)
-    settle(page)
-    assert page.locator(".bl-evalbar").count() >= 1
-    page.get_by_text(re.compile(r"^Better move: ")).scroll_into_view_if_needed()
-    page.screenshot(path=str(shots / "review-04-better-move.png"), full_page=True)
-    ctx.close()
 
 
 def test_home_end_and_arrows_step_through_the_game(browser, server, shots):

@@ -1,11 +1,11 @@
-"""The game review in a real browser for all four games (test_review.py has more of Kitsu's):
-a whole finished 2-player game (a seeded random game's record) uploaded on Analyse,
-every decision analysed in the background (0.1 s or more each) while the win-% graph grows
-(a screenshot mid-run shows a partial graph), the per-seat accuracy summary, mistakes flagged
-with the win % they lost, "Show the better move" on the board, and a click on a graph point
-that shows that decision, with the evaluation bar beside the board showing the graph's value
-there, and End going to the end of the game, where both show the result. Screenshots go to
-test-output/e2e/ (names "review-<game>-...").
+"""The game review in a real browser for all four games (test_review.py has the keys that
+step through a game and a kept review): a whole finished 2-player game (a seeded random
+game's record) uploaded on Analyse, every decision analysed in the background (0.1 s or more
+each) while the win-% graph grows (a screenshot mid-run shows a partial graph), the per-seat
+accuracy summary, mistakes flagged with the win % they lost, "Show the better move" on the
+board, and a click on a graph point that shows that decision, with the evaluation bar beside
+the board showing the graph's value there, and End going to the end of the game, where both
+show the result. Screenshots go to test-output/e2e/ (names "review-<game>-...").
 
 The browser, the server and the helpers are those of test_browser.py."""
 import json
