@@ -3,6 +3,7 @@ budgets trains networks the kernel loads and computes like PyTorch, resumes afte
 between generations or a kill inside one into the same files as an uninterrupted run, and
 refuses bad arguments with the option named. Skips only where PyTorch is absent."""
 import csv
+import hashlib
 import json
 import sys
 
@@ -93,6 +94,71 @@ def test_a_run_plays_trains_and_logs_every_generation(full_run):
     assert svg.startswith("<svg") and svg.count("<circle") == GENERATIONS - 1
     assert (out / "best.blnet").read_bytes() == (out / "nets" / "gen-0002.blnet").read_bytes()
     assert (out / "best.pt").read_bytes() == (out / "nets" / "gen-0002.pt").read_bytes()
+
+
+def test_a_run_can_begin_with_a_network_and_train_on_from_it(full_run, tmp_path, capsys):
+    """--start-from: the network is generation 0's player, the best so far, and the learner
+    generation 1 continues (at a learning rate too small to move it, network 1 is network 0)."""
+    out, _ = full_run
+    start = (out / "nets" / "gen-0001.blnet").read_bytes()        # width 16, 1 block
+    (tmp_path / "start.blnet").write_bytes(start)
+    run = tmp_path / "run"
+    # No --width or --blocks: the network's are taken.
+    assert main(["train", "kitsu", "--players", "2", "--out", str(run), "--generations", "1",
+                 "--start-from", str(tmp_path / "start.blnet"), "--lr", "1e-12",
+                 *[a for a in CLI_SMALL if a not in ("--width", "16", "--blocks", "1")]]) == 0
+    printed = capsys.readouterr()
+    assert "gen 0 self-play (gen 0 network" in printed.err and "best network:" in printed.out
+    stored = json.loads((run / "config.json").read_text())
+    assert stored["start_from"] == hashlib.sha256(start).hexdigest()
+    assert (stored["width"], stored["blocks"]) == (16, 1)
+    assert (run / "nets/gen-0000.blnet").read_bytes() == (run / "best.blnet").read_bytes() == start
+    spec = netfile.from_bytes(start)
+    settings = trainer.TrainSettings(1, 32, 1e-3, 0.0, 0.5)
+    model, _, meta = trainer.load_checkpoint((run / "nets/gen-0000.pt").read_bytes(), settings)
+    assert meta["generation"] == 0
+    assert np.array_equal(model.inp.weight.detach().numpy(), spec.weights["in_w"])
+    # The resume needs neither the file nor the option: the run keeps its copy.
+    (tmp_path / "start.blnet").unlink()
+    assert main(["train", "kitsu", "--out", str(run), "--generations", "2"]) == 0
+    assert "gen 1 train: generations 0-0" in capsys.readouterr().err
+    one = netfile.from_bytes((run / "nets/gen-0001.blnet").read_bytes())
+    for name, w in spec.weights.items():     # float16 files: equal to a float16 step
+        assert np.allclose(one.weights[name], w, rtol=2e-3, atol=1e-4), name
+    plain = netfile.from_bytes((out / "nets/gen-0001.blnet").read_bytes())   # fresh learner
+    assert not np.allclose(plain.weights["in_w"], netfile.from_bytes(
+        (out / "nets/gen-0002.blnet").read_bytes()).weights["in_w"], atol=1e-4)
+
+
+def test_a_starting_network_must_fit_the_run(full_run, tmp_path, capsys):
+    out, _ = full_run
+    start = (out / "nets" / "gen-0001.blnet").read_bytes()
+
+    def refused(*argv, match):
+        with pytest.raises(SystemExit) as e:
+            main(["train", *argv, "--generations", "1"])
+        err = capsys.readouterr().err
+        assert e.value.code == 2 and match in err, err
+    (tmp_path / "net.blnet").write_bytes(start)
+    (tmp_path / "junk.blnet").write_bytes(b"not a network")
+    run = ["--out", str(tmp_path / "r")]
+    refused("kitsu", "--players", "4", *run, "--start-from", str(tmp_path / "net.blnet"),
+            match="--start-from: a network for kitsu players=2, not for kitsu players=4")
+    refused("kitsu", "--players", "2", *run, "--start-from", str(tmp_path / "net.blnet"),
+            "--width", "32", match="--start-from: the network has width 16, the run's --width is 32")
+    refused("kitsu", "--players", "2", *run, "--start-from", str(tmp_path / "junk.blnet"),
+            match="--start-from: not a network file that can be read")
+    refused("kitsu", "--players", "2", *run, "--start-from", str(tmp_path / "none.blnet"),
+            match="--start-from: cannot read")
+    refused("kitsu", "--players", "6", *run, "--start-from", "default",
+            match="--start-from default: no network ships for kitsu")
+    assert not (tmp_path / "r").exists()
+    # A run that began with one network does not go on from another.
+    train_run(tmp_path / "r", CFG, generations=1, start_net=start)
+    other = (out / "nets" / "gen-0002.blnet").read_bytes()
+    (tmp_path / "other.blnet").write_bytes(other)
+    refused("kitsu", *run, "--start-from", str(tmp_path / "other.blnet"),
+            match="--start-from: the run in")
 
 
 def test_a_gate_plays_the_best_so_far_and_keeps_only_a_network_that_does_not_lose(tmp_path):

@@ -570,10 +570,11 @@ def cmd_train(args) -> int:
         else ("local", None)
     if args.jobs is not None and args.jobs < 1:
         raise UsageError(f"--jobs must be at least 1, got {args.jobs}")
+    start_net = _start_net(args, params) if args.start_from is not None else None
     try:
         why = _run_on_backend(lambda: train_run(
             args.out, cfg, hours=args.hours, generations=args.generations, backend=backend,
-            jobs=args.jobs, address=address, report=report, given=given))
+            jobs=args.jobs, address=address, report=report, given=given, start_net=start_net))
     except ConfigError as e:
         option = {"game": f"game {args.game!r}", "params": "game parameters"}.get(
             e.option, "--" + e.option.replace("_", "-"))
@@ -583,6 +584,23 @@ def cmd_train(args) -> int:
     _print(f"best network: {best}" if best.exists() else
            "no network has passed its gate yet (no best.blnet)")
     return 0
+
+
+def _start_net(args, params) -> bytes:
+    """The bytes of --start-from: the network shipped for the game's configuration
+    (default) or a file."""
+    from .learn import nets
+    if nets.is_default(args.start_from):
+        path = nets.default_path(_make_game(args.game, params))
+        if not path.exists():
+            raise UsageError(f"--start-from default: no network ships for {args.game} with "
+                             f"these parameters")
+    else:
+        path = Path(args.start_from)
+    try:
+        return path.read_bytes()
+    except OSError as e:
+        raise UsageError(f"--start-from: cannot read {path}: {e.strerror}") from None
 
 
 # --- parser ----------------------------------------------------------------------------------
@@ -698,6 +716,10 @@ def build_parser() -> argparse.ArgumentParser:
                         "ray://HOST:10001, auto) or on a local Ray (local)")
     for option, kind, text in _TRAIN_OPTIONS:
         t.add_argument(option, type=kind, default=None, help=text)
+    t.add_argument("--start-from", default=None, metavar="NET",
+                   help="begin with this network instead of plain ISMCTS: default (the one "
+                        "shipped for the configuration) or a file such as a run's best.blnet; "
+                        "it plays generation 0 and generation 1 trains on from it")
     t.set_defaults(func=cmd_train)
     return parser
 

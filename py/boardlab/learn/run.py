@@ -1,6 +1,9 @@
 """`boardlab train`: expert iteration for one game and configuration, resumable from its folder.
 
-Generation 0 is self-play by plain ISMCTS. Each later generation g:
+Generation 0 is self-play by plain ISMCTS, or by the guided search with a given network
+(``start_net``, `--start-from`: a shipped network or a run's best.blnet, which becomes
+network 0, the best so far and the learner that generation 1 continues). Each later
+generation g:
 
 1. train: the learner (continued from generation g - 1's, or fresh at g = 1) trains on the
    replay window (the self-play of generations g - window .. g - 1, minus the held-out games)
@@ -28,7 +31,7 @@ import math
 import os
 import shutil
 import time
-from dataclasses import asdict, dataclass, fields
+from dataclasses import asdict, dataclass, fields, replace
 from pathlib import Path
 
 from ..arena import _mix, sides_of
@@ -78,6 +81,7 @@ class RunConfig:
     cpuct: float | None = None      # guided search options (None: the search's defaults)
     mix: float | None = None
     late: str | None = None
+    start_from: str | None = None   # sha256 of network 0's file (None: plain ISMCTS begins)
 
     def checked(self) -> "RunConfig":
         """This config with the game's parameters completed; ConfigError naming the first
@@ -198,7 +202,11 @@ class _Run:
 
     def best_bytes(self) -> bytes | None:
         b = self.state["best"]
-        return self.net_path(b).read_bytes() if b else None
+        return self.net_path(b).read_bytes() if b or self.cfg.start_from else None
+
+    def best_name(self) -> str:
+        b = self.state["best"]
+        return f"gen {b}" if b or self.cfg.start_from else "plain ISMCTS"
 
     # --- the loop ---
     def run(self) -> str:
@@ -242,7 +250,7 @@ class _Run:
         done = self.store.recover(g)
         todo = [i for i in range(cfg.games_per_gen) if i not in done]
         net = self.best_bytes()
-        who = f"gen {self.state['best']} network" if net else "plain ISMCTS"
+        who = f"{self.best_name()} network" if net else "plain ISMCTS"
         t0 = time.monotonic()
         buffer, last_flush, played = [], t0, 0
 
@@ -291,7 +299,7 @@ class _Run:
             raise RuntimeError(f"generation {g}: the window has {len(train_set)} training and "
                                f"{len(val_set)} validation samples; nothing to learn from")
         seed = _mix(cfg.seed, g, 0x7EA1)
-        if g == 1:
+        if g == 1 and not self.cfg.start_from:
             model, opt = trainer.new_learner(self.shape, settings, seed)
         else:
             model, opt, _ = trainer.load_checkpoint(self.net_path(g - 1, "pt").read_bytes(),
@@ -343,8 +351,7 @@ class _Run:
 
     def gate(self, g: int, rec: dict):
         from . import gate
-        best = self.state["best"]
-        name = f"gen {best}" if best else "plain ISMCTS"
+        name = self.best_name()
         if self.cfg.gate_games == 0:          # no gate: the newest network is the best
             s = {"opponent": "none", "games": 0, "kept": True}
         else:
@@ -463,16 +470,72 @@ def open_config(out: Path, cfg: RunConfig, given: set[str]) -> RunConfig:
     return stored
 
 
+def _with_start(cfg: RunConfig, start_net: bytes, given: set[str]) -> RunConfig:
+    """``cfg`` for a run that begins with the network file ``start_net``: its sha256 as
+    start_from, its width and blocks (options in ``given`` that set them otherwise are
+    refused); ConfigError (start_from) when it is not a network of this game and
+    configuration."""
+    from .. import _net
+    from . import netfile
+    import boardlab
+    cfg = cfg.checked()
+    try:
+        spec = netfile.from_bytes(start_net)
+    except (ValueError, KeyError) as e:
+        raise ConfigError("start_from", f"not a network file that can be read: {e}") from None
+    game = boardlab.make(cfg.game, **cfg.params)
+    key = config_key(game)
+    if (spec.game, spec.config) != (cfg.game, key):
+        raise ConfigError("start_from", f"a network for {spec.game} {spec.config}, "
+                                        f"not for {cfg.game} {key}")
+    try:
+        _net.Net.from_bytes(start_net).check_game(game._core)
+    except ValueError as e:
+        raise ConfigError("start_from", f"the kernel refuses it: {e}") from None
+    if spec.value_activation != "tanh":
+        raise ConfigError("start_from", f"its value head is {spec.value_activation}; "
+                                        f"the learner's is tanh")
+    for name, theirs in (("width", spec.width), ("blocks", spec.blocks)):
+        if name in given and getattr(cfg, name) != theirs:
+            raise ConfigError("start_from", f"the network has {name} {theirs}, the run's "
+                                            f"--{name} is {getattr(cfg, name)}")
+    return RunConfig(**{**asdict(cfg), "width": spec.width, "blocks": spec.blocks,
+                        "start_from": hashlib.sha256(start_net).hexdigest()})
+
+
+def _write_start(run: "_Run", start_net: bytes | None) -> None:
+    """Network 0 of a run that begins with a network: its file, the learner built from it
+    (a fresh optimizer) and the best so far; once, the files then stay as they are."""
+    from . import netfile, trainer
+    cfg, path = run.cfg, run.net_path(0)
+    if not path.exists():
+        if start_net is None or hashlib.sha256(start_net).hexdigest() != cfg.start_from:
+            raise ConfigError("start_from", f"{path} is missing: give --start-from with the "
+                                            f"network the run began with")
+        atomic_write(path, start_net)
+    if not run.net_path(0, "pt").exists():
+        settings = trainer.TrainSettings(cfg.epochs, cfg.batch, cfg.lr, cfg.weight_decay,
+                                         cfg.value_search_weight)
+        model, opt = trainer.learner_from_spec(netfile.from_bytes(path.read_bytes()), settings)
+        atomic_write(run.net_path(0, "pt"), trainer.save_checkpoint(
+            model, opt, {**run.shape, "game": cfg.game, "config": run.key, "generation": 0}))
+    if run.state["best"] == 0:
+        for ext in ("blnet", "pt"):
+            if not (run.out / f"best.{ext}").exists():
+                atomic_write(run.out / f"best.{ext}", run.net_path(0, ext).read_bytes())
+
+
 def train_run(out, cfg: RunConfig, hours: float | None = None, generations: int | None = None,
               backend: str = "local", jobs: int | None = None, address: str | None = None,
-              report=None, given: set[str] | None = None) -> str:
+              report=None, given: set[str] | None = None, start_net: bytes | None = None) -> str:
     """Run (or resume) the training in folder ``out`` until ``hours`` of run time (counted
     across resumes) or ``generations`` complete generations; returns why it stopped.
 
     ``given``: the options the caller set explicitly; on a resumed run they must agree with
-    the stored settings (None: every field of ``cfg``). ``report(text, transient=False)``
-    receives the progress lines. ConfigError names a bad option; ImportError says how to
-    install PyTorch."""
+    the stored settings (None: every field of ``cfg``). ``start_net``: the bytes of a network
+    file the run begins with (network 0; a resume needs it only if the run's copy is gone).
+    ``report(text, transient=False)`` receives the progress lines. ConfigError names a bad
+    option; ImportError says how to install PyTorch."""
     try:
         import torch  # noqa: F401
     except ImportError:
@@ -493,7 +556,12 @@ def train_run(out, cfg: RunConfig, hours: float | None = None, generations: int 
     out = Path(out)
     if out.exists() and not out.is_dir():
         raise ConfigError("out", f"{out} is a file, not a folder")
-    given = {f.name for f in fields(RunConfig)} if given is None else set(given)
+    if start_net is not None and (out / "config.json").exists():    # checked when it began
+        cfg = replace(cfg, start_from=hashlib.sha256(start_net).hexdigest())
+    elif start_net is not None:     # the network's width and blocks, unless set otherwise
+        cfg = _with_start(cfg, start_net, set(given or ()))
+    given = {f.name for f in fields(RunConfig)} if given is None else set(given) | (
+        {"start_from"} if start_net is not None else set())
     cfg = open_config(out, cfg, given)
     out.mkdir(parents=True, exist_ok=True)
     lock = _lock(out)
@@ -502,6 +570,8 @@ def train_run(out, cfg: RunConfig, hours: float | None = None, generations: int 
             atomic_write(out / "config.json", cfg.to_json().encode())
         run = _Run(out, cfg, hours, generations, backend, jobs, address,
                    report or (lambda text, transient=False: None))
+        if cfg.start_from:
+            _write_start(run, start_net)
         return run.run()
     finally:
         if lock is not None:

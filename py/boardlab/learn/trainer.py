@@ -57,6 +57,12 @@ def new_learner(shape: dict, settings: TrainSettings, seed: int):
     return model, _optimizer(model, settings)
 
 
+def learner_from_spec(spec, settings: TrainSettings):
+    """(model, optimizer) continuing the network ``spec`` (a NetSpec), a fresh optimizer."""
+    model = PolicyValueNet.from_spec(spec)
+    return model, _optimizer(model, settings)
+
+
 def _optimizer(model, settings: TrainSettings):
     return torch.optim.Adam(model.parameters(), lr=settings.lr, weight_decay=settings.weight_decay)
 
