@@ -170,6 +170,7 @@ def pytest_unconfigure(config):
         data.cleanup()
 
 
+@pytest.hookimpl(optionalhook=True)     # pytest-xdist's hook (the smoke test runs without it)
 def pytest_xdist_auto_num_workers(config):
     """`-n auto` (pyproject.toml): two workers per core. The browser tests mostly wait (for a
     page to settle, for the AI's timed search), so one worker per core left a 2-core machine
