@@ -45,7 +45,9 @@ __all__ = ["THRESHOLDS", "Review", "asked_budget", "load_review", "move_words", 
 
 # A page's background review analyses decisions for about this long per run of its fragment
 # (at least one), then draws what it has: a small budget goes fast, a large one still shows
-# progress.
+# progress. A run analyses for at least twice as long as the last drawing took (Review.
+# draw_seconds): drawing grows with the graph and slows on a loaded machine, and a review
+# that spent most of its time redrawing took several times its budget.
 SLICE_SECONDS = 0.3
 
 THRESHOLDS = (("blunder", 20.0), ("mistake", 10.0), ("inaccuracy", 5.0))
@@ -170,6 +172,7 @@ class Review:
     movers: list = field(default_factory=list)     # decision index -> seat to move
     stopped: bool = False
     saved: bool = False                           # kept with its game in the store
+    draw_seconds: float = 0.0                     # the page's last drawing of it (SLICE_SECONDS)
     _next: int = 0
 
     def __post_init__(self):

@@ -6,6 +6,7 @@ jumps there); or set up a position from what one seat knows."""
 import json
 import logging
 import math
+import time
 
 import streamlit as st
 
@@ -227,13 +228,14 @@ def review_controls(base, live_seat, show_all, slider_key: str, g: dict,
         # A run of this fragment alone analyses a few more decisions and redraws the graph
         # and the table, so they grow while the rest of the page stays as it is.
         if not job.done and not job.stopped:
-            job.step(len(job.todo), seconds=review.SLICE_SECONDS)
+            job.step(len(job.todo), seconds=max(review.SLICE_SECONDS, 2 * job.draw_seconds))
             if job.done:
                 st.rerun()                        # the page: no more timer, graph complete
             st.progress(job.progress, text=f"Analysed {len(job.rows)} of {len(job.todo)} "
                                            "decisions")
         elif job.stopped and not job.done:
             st.caption(f"Stopped after {len(job.rows)} of {len(job.todo)} decisions.")
+        drawing = time.perf_counter()
         st.caption(f"Reviewed at {budget_text(job.budget)} per decision.")
         rows = [job.rows[i] for i in sorted(job.rows)]
         if rows:
@@ -252,6 +254,7 @@ def review_controls(base, live_seat, show_all, slider_key: str, g: dict,
             win_graph(rows, side_of, viewer_side, side_label, g["colours"], len(job.plies),
                       end, job.observer, net_pts if job.observer == g["observer"] else None)
             review_table(rows, seats, slider_key, unreliable=bool(warning or note))
+        job.draw_seconds = time.perf_counter() - drawing
 
     worker()
     keep_review(job, store_id)
