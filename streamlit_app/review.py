@@ -45,10 +45,11 @@ __all__ = ["THRESHOLDS", "Review", "asked_budget", "load_review", "move_words", 
 
 # A page's background review analyses decisions for about this long per run of its fragment
 # (at least one), then draws what it has: a small budget goes fast, a large one still shows
-# progress. A run analyses for at least twice as long as the last drawing took (Review.
-# draw_seconds): drawing grows with the graph and slows on a loaded machine, and a review
-# that spent most of its time redrawing took several times its budget.
+# progress. A run analyses for at least SLICE_PER_DRAW times as long as the page's last
+# drawing took (Review.draw_seconds): drawing grows with the graph and slows on a loaded
+# machine, and a review that spent most of its time redrawing took several times its budget.
 SLICE_SECONDS = 0.3
+SLICE_PER_DRAW = 2.0
 
 THRESHOLDS = (("blunder", 20.0), ("mistake", 10.0), ("inaccuracy", 5.0))
 Z95 = 1.96

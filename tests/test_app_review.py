@@ -168,6 +168,7 @@ def test_review_of_an_uploaded_record_graph_table_and_better_move():
 def test_review_of_chosen_seats_only_and_stop(monkeypatch):
     from boardlab.streamlit_app import review
     monkeypatch.setattr(review, "SLICE_SECONDS", 0.0)   # one decision a run: Stop comes first
+    monkeypatch.setattr(review, "SLICE_PER_DRAW", 0.0)
     at = app()
     upload(at, finished_record(seed=4))
     at.multiselect(key="rv_seats").set_value([1]).run()

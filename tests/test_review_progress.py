@@ -16,6 +16,7 @@ def one_decision_per_run(monkeypatch):
     """Each run of the review's fragment analyses one decision (not a time slice): the
     growth is then the same on every machine."""
     monkeypatch.setattr(review, "SLICE_SECONDS", 0.0)
+    monkeypatch.setattr(review, "SLICE_PER_DRAW", 0.0)
 
 
 def graph_points(at) -> list[int]:
@@ -61,6 +62,21 @@ def test_the_graph_grows_while_the_review_runs():
     assert graph_points(at) == list(range(len(job.plies) + 1))
     assert not progress_texts(at) and not [b for b in at.button if b.key == "rv_stop"]
     assert any("Reviewed at 60 iterations per decision" in c.value for c in at.caption)
+
+
+def test_a_run_analyses_at_least_twice_as_long_as_the_last_drawing_took(monkeypatch):
+    """The slice of a run follows the page's last drawing of the review (SLICE_PER_DRAW
+    times it), so drawing cannot take most of a review's time."""
+    monkeypatch.setattr(review, "SLICE_PER_DRAW", 2.0)
+    at = started_review()
+    job = at.session_state["bl_analysis"]["review"]
+    asked, step = [], job.step
+    monkeypatch.setattr(job, "step", lambda n, seconds: asked.append((seconds, job.draw_seconds))
+                        or step(n, seconds=seconds))
+    while not job.done:
+        at.run()
+        assert not at.exception, at.exception
+    assert asked and all(d > 0 and s == 2 * d for s, d in asked), asked
 
 
 def test_the_partial_graph_stays_after_stop():
