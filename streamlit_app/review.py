@@ -173,7 +173,7 @@ class Review:
     movers: list = field(default_factory=list)     # decision index -> seat to move
     stopped: bool = False
     saved: bool = False                           # kept with its game in the store
-    draw_seconds: float = 0.0                     # the page's last drawing of it (SLICE_SECONDS)
+    draw_seconds: float = 0.0                     # the page's last drawing of it (SLICE_PER_DRAW)
     _next: int = 0
 
     def __post_init__(self):

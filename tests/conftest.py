@@ -170,14 +170,6 @@ def pytest_unconfigure(config):
         data.cleanup()
 
 
-@pytest.hookimpl(optionalhook=True)     # pytest-xdist's hook (the smoke test runs without it)
-def pytest_xdist_auto_num_workers(config):
-    """`-n auto` (pyproject.toml): two workers per core. The browser tests mostly wait (for a
-    page to settle, for the AI's timed search), so one worker per core left a 2-core machine
-    half idle (user + sys 1,039 CPU seconds in a 1,076-second run, 2026-12-06)."""
-    return 2 * (os.cpu_count() or 1)
-
-
 #: The longest tests (node-id prefixes, longest first), started first: pytest-xdist hands
 #: tests to its workers in collection order, so a long one started last would keep one
 #: worker busy while the other has finished (measured with --durations; see README, Tests).

@@ -228,8 +228,8 @@ def review_controls(base, live_seat, show_all, slider_key: str, g: dict,
         # A run of this fragment alone analyses a few more decisions and redraws the graph
         # and the table, so they grow while the rest of the page stays as it is.
         if not job.done and not job.stopped:
-            job.step(len(job.todo), seconds=max(review.SLICE_SECONDS,
-                                                        review.SLICE_PER_DRAW * job.draw_seconds))
+            slice_seconds = max(review.SLICE_SECONDS, review.SLICE_PER_DRAW * job.draw_seconds)
+            job.step(len(job.todo), seconds=slice_seconds)
             if job.done:
                 st.rerun()                        # the page: no more timer, graph complete
             st.progress(job.progress, text=f"Analysed {len(job.rows)} of {len(job.todo)} "

@@ -1,10 +1,10 @@
 """Keyside in a real browser (headless Chromium): the first twenty decisions of a solo game
-at 1440x900 (the prompt and its choices in the first viewport, every choice and
-every island element with a tooltip, no two island elements overlapping) and of a 2-player
-game at 390x844 (the island scaled to the width, the choices right under it); a whole 2-player game and a whole solo
-game against Keytoma, the first year played by clicking (dice set with buttons, boats sent and
-keyples moved by clicking places on the island, the rest with buttons), then "Let the AI finish
-the game". Screenshots go to test-output/e2e/keyside-*.png.
+at 1440x900 (the prompt and its choices in the first viewport, every choice and every island
+element with a tooltip, no two island elements overlapping) and of a 2-player game at 390x844
+(the island scaled to the width, the choices right under it); a whole 2-player game and a
+whole solo game against Keytoma, the first year played by clicking (dice set with buttons,
+boats sent and keyples moved by clicking places on the island, the rest with buttons), then
+"Let the AI finish the game". Screenshots go to test-output/e2e/keyside-*.png.
 
 The browser and the app server are test_browser.py's session fixtures (Playwright's sync API
 allows one instance at a time in a process)."""
