@@ -200,6 +200,19 @@ class _Run:
     def net_path(self, g: int, ext: str = "blnet") -> Path:
         return self.out / "nets" / f"gen-{g:04d}.{ext}"
 
+    def train_settings(self):
+        from . import trainer
+        cfg = self.cfg
+        return trainer.TrainSettings(cfg.epochs, cfg.batch, cfg.lr, cfg.weight_decay,
+                                     cfg.value_search_weight)
+
+    def save_learner(self, g: int, model, opt) -> None:
+        """The learner of network g (nets/gen-g.pt)."""
+        from . import trainer
+        atomic_write(self.net_path(g, "pt"), trainer.save_checkpoint(
+            model, opt, {**self.shape, "game": self.cfg.game, "config": self.key,
+                         "generation": g}))
+
     def best_bytes(self) -> bytes | None:
         b = self.state["best"]
         return self.net_path(b).read_bytes() if b or self.cfg.start_from else None
@@ -290,8 +303,7 @@ class _Run:
         from .. import _net
         from . import netfile, trainer
         cfg = self.cfg
-        settings = trainer.TrainSettings(cfg.epochs, cfg.batch, cfg.lr, cfg.weight_decay,
-                                         cfg.value_search_weight)
+        settings = self.train_settings()
         gens = list(range(max(0, g - cfg.window), g))
         n_val = split_games(cfg.games_per_gen, cfg.val_fraction)
         train_set, val_set = window(self.store, gens, n_val, cfg.games_per_gen)
@@ -308,9 +320,7 @@ class _Run:
         v = trainer.evaluate(model, val_set, search_weight=cfg.value_search_weight)
         blob = netfile.to_bytes(model.to_spec(cfg.game, self.key), "float16")
         _net.Net.from_bytes(blob).check_game(self.game._core)     # the kernel takes it
-        atomic_write(self.net_path(g, "pt"),
-                     trainer.save_checkpoint(model, opt, {**self.shape, "game": cfg.game,
-                                                          "config": self.key, "generation": g}))
+        self.save_learner(g, model, opt)
         atomic_write(self.net_path(g), blob)
         self.report(f"gen {g} train: generations {gens[0]}-{gens[-1]}, {len(train_set)} samples "
                     f"(+{len(val_set)} held out); loss train {t.total:.4f} (value {t.value:.4f},"
@@ -514,11 +524,8 @@ def _write_start(run: "_Run", start_net: bytes | None) -> None:
                                             f"network the run began with")
         atomic_write(path, start_net)
     if not run.net_path(0, "pt").exists():
-        settings = trainer.TrainSettings(cfg.epochs, cfg.batch, cfg.lr, cfg.weight_decay,
-                                         cfg.value_search_weight)
-        model, opt = trainer.learner_from_spec(netfile.from_bytes(path.read_bytes()), settings)
-        atomic_write(run.net_path(0, "pt"), trainer.save_checkpoint(
-            model, opt, {**run.shape, "game": cfg.game, "config": run.key, "generation": 0}))
+        spec = netfile.from_bytes(path.read_bytes())
+        run.save_learner(0, *trainer.learner_from_spec(spec, run.train_settings()))
     if run.state["best"] == 0:
         for ext in ("blnet", "pt"):
             if not (run.out / f"best.{ext}").exists():
