@@ -85,13 +85,17 @@ def random_positions(game, seed, count):
     return out
 
 
-def decision_states(game, seed, limit=400):
-    """Decision states of one seeded random game (at most ``limit``), then its last state."""
+def decision_states(game, seed, limit=400, watched=False):
+    """Decision states of one seeded random game (at most ``limit``), then its last state.
+    ``watched``: every seat's observed history is kept along the game, as an agent's state
+    in play keeps it, so each state's determinizations read only its newest actions."""
     rng = np.random.default_rng(seed)
     state = game.new_initial_state(seed=seed)
     out = []
     while not state.is_terminal() and len(out) < limit:
         if not state.is_chance():
+            for seat in range(game.num_players if watched else 0):
+                state.observed_history(seat)
             out.append(state.clone())
         state.apply(random_action(state, rng))
     out.append(state)

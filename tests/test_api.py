@@ -293,7 +293,7 @@ def test_determinize(game4, monkeypatch):
     assert det.history == state.observed_history(2) != state.history
     assert all(seen in (a, boardlab.HIDDEN) for a, seen in zip(state.history, det.history))
     # Without a game's own rule a seat sees its own moves only.
-    monkeypatch.delattr(game4._module, "observed_history")
+    monkeypatch.delattr(game4._module, "SeenHistory")
     replay = game4.new_initial_state(18)
     for a, seen in zip(state.history, state.observed_history(2)):
         assert seen == (a if replay.current_player == 2 else boardlab.HIDDEN)
@@ -311,23 +311,26 @@ def test_determinize(game4, monkeypatch):
         state.determinize(0, -1)
 
 
-def test_observed_history_is_made_once_per_position_and_follows_every_move(game4, monkeypatch):
-    """A seat's determinizations of one position replay its history once (it is kept with
-    the state); a move, a clone's own move or a returned list changed by the caller never
-    shows in it: it is always what a fresh replay of the record says."""
+def test_observed_history_is_read_once_and_follows_every_move(game4, monkeypatch):
+    """A seat's determinizations of one position replay its history once (the reader is
+    kept with the state), and a move reads only that move on from a copy of it; a move, a
+    clone's own move or a returned list changed by the caller never shows in it: it is
+    always what a fresh replay of the record says."""
     state = decision_state(game4, seed=18, skip=5)
-    rule, made = game4._module.observed_history, []
-    monkeypatch.setattr(game4._module, "observed_history",
-                        lambda *a: made.append(1) or rule(*a))
+    rule, read = game4._module.SeenHistory, []
+    monkeypatch.setattr(rule, "read", lambda self, a, read_one=rule.read: read.append(a) or read_one(self, a))
     for seed in range(5):
         state.determinize(1, seed)
-    assert len(made) == 1
+    assert read == state.history
     first = state.observed_history(1)
     first.append(-99)                               # the caller's copy
     assert state.observed_history(1) == first[:-1]
     copy = state.clone()
     for s in (state, copy):
         s.apply(int(s.legal_actions()[0]) if not s.is_chance() else s.chance_outcomes()[0][0])
+        read.clear()
+        s.observed_history(1)
+        assert read == s.history[-1:]
         fresh = boardlab.replay(s.to_record())
         for seat in range(4):
             assert s.observed_history(seat) == fresh.observed_history(seat)

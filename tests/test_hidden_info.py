@@ -16,7 +16,7 @@ import pytest
 import boardlab
 from boardlab import agents, search
 
-from conftest import game_cases, random_positions
+from conftest import game_cases, random_action, random_positions
 
 CASES = game_cases()
 
@@ -120,6 +120,29 @@ def test_a_hidden_move_changes_nothing_the_others_can_use(game):
     if game.name in ("kitsu", "kyushu") and game.num_players > 2:
         assert seen > 0, "no hidden move found to test"
 
+
+
+def test_observed_history_kept_along_a_game_equals_a_fresh_reading(game):
+    """A state keeps each seat's reader and reads only the newest actions on a copy of it
+    (State.observed_history); along a seeded random game, and on clones that branch off,
+    that equals the whole history read afresh from the start, for every seat."""
+    rule = getattr(game._module, "SeenHistory", boardlab.games.seen_history.SeenHistory)
+    rng = np.random.default_rng(3)
+    state, checked = game.new_initial_state(seed=2), 0
+    while not state.is_terminal():
+        for seat in range(game.num_players):
+            kept = state.observed_history(seat)
+            if len(state.history) % 17 == 0:
+                fresh = rule.of(game.new_initial_state(seed=2)._core, state.history, seat)
+                assert kept == fresh, f"seat {seat}'s kept history differs after {state.history}"
+                checked += 1
+        if len(state.history) % 23 == 0:        # a clone's own move does not reach the original
+            branch = state.clone()
+            branch.apply(random_action(branch, rng))
+            assert branch.observed_history(0) == rule.of(
+                game.new_initial_state(seed=2)._core, branch.history, 0)
+        state.apply(random_action(state, rng))
+    assert checked > 0
 
 
 def test_kitsu_observed_history_hides_only_what_is_hidden():

@@ -43,7 +43,7 @@ def test_features_are_a_function_of_the_seats_observation(case):
     private_moves = 0
     checked = 0
     for g in range(12):
-        for k, state in enumerate(decision_states(game, 1000 + g, 300)):
+        for k, state in enumerate(decision_states(game, 1000 + g, 300, watched=True)):
             for seat in range(game.num_players):
                 f = features(state, seat)
                 assert f.dtype == np.float32 and f.shape == (size,) and np.isfinite(f).all()

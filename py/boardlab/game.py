@@ -26,6 +26,7 @@ from . import _core
 from . import games as _games
 from .errors import CHANCE, HIDDEN, TERMINAL, IllegalActionError, RecordError, brief_repr
 from .facts import param_values
+from .games.seen_history import SeenHistory
 from .records import make_record, parse_record
 
 _MAX_SEED = 2**64
@@ -371,7 +372,7 @@ class State:
         self._determinized = determinized
         self._position = position  # set-up facts when made by Game.position()
         self._anchors = ()          # (history length, kernel copy) at each out-of-band change
-        self._seen = {}             # seat -> ((history length, rule), observed_history)
+        self._seen = {}             # seat -> (SeenHistory class, history length, its reader)
 
     def _changed_out_of_band(self):
         """A test scenario (boardlab._<game>_scenario) edited the kernel state directly:
@@ -541,27 +542,31 @@ class State:
     def observed_history(self, player: int) -> list[int]:
         """The history as ``player`` saw it: every action they never saw is
         :data:`boardlab.HIDDEN`. A game module may say precisely what each seat
-        saw (``observed_history(start, actions, seat)``, which may also merge
-        or drop hidden actions, e.g. a whole hidden turn is one entry);
-        otherwise only the seat's own actions are shown. A determinized state's
-        past is a sample, not a game: its whole history is hidden."""
+        saw (its ``SeenHistory`` reader, which may also merge or drop hidden
+        actions, e.g. a whole hidden turn is one entry); otherwise only the
+        seat's own actions are shown. A determinized state's past is a sample,
+        not a game: its whole history is hidden."""
         p = self._seat(player)
         if self._determinized:
             return [HIDDEN] * len(self._history)
-        seen = getattr(self._game._module, "observed_history", None)
-        key = (len(self._history), seen)    # (the history only grows: its length tells)
-        if self._seen.get(p, (None,))[0] == key:
-            return list(self._seen[p][1])      # a seat's determinizations replay it once
-        start = self._replay_start()
-        if seen is not None:
-            out = seen(start, list(self._history), p)
+        rule = getattr(self._game._module, "SeenHistory", SeenHistory)
+        n = len(self._history)
+        kept = self._seen.get(p)
+        # The history only grows (a scenario's edit empties _seen), so a reader kept for a
+        # shorter one has read this history's first actions: go on from a copy of it (the
+        # kept one may be shared with clones, so it never changes).
+        if kept is not None and kept[0] is rule and kept[1] <= n:
+            done, reader = kept[1], kept[2]
+            if done < n:
+                reader = reader.copy()
+        elif self._anchors:              # (a _Replay cannot be copied; scenarios are short)
+            return rule.of(self._replay_start(), self._history, p)
         else:
-            out = []
-            for a in self._history:
-                out.append(a if start.current_player() == p else HIDDEN)
-                start.apply(a)
-        self._seen[p] = (key, tuple(out))
-        return list(out)
+            done, reader = 0, rule(self._replay_start(), p)
+        for a in self._history[done:]:
+            reader.read(a)
+        self._seen[p] = (rule, n, reader)
+        return reader.entries()
 
     def clone(self) -> "State":
         """An independent copy."""

@@ -23,6 +23,7 @@ from importlib import resources
 
 from .. import facts as check
 from ..errors import HIDDEN, brief_repr
+from . import seen_history
 
 NAME = "keyside"
 
@@ -146,31 +147,36 @@ def _setting_dice(core) -> bool:
     return _phase(core) == "dice"
 
 
-def observed_history(start, actions: list[int], seat: int) -> list[int]:
-    """The history as `seat` saw it (State.observed_history): another seat's secret dice
+class SeenHistory(seen_history.SeenHistory):
+    """The history as a seat saw it (State.observed_history): another seat's secret dice
     are one HIDDEN entry when it has set all six, however it set them (six values, or
     one dice strip side in year 3: the number of steps would tell which), and the
     setting another seat is in the middle of is left out; at the reveal every step
-    is shown. Every other move and chance outcome is public. `start` is a kernel
-    state at the start of `actions`."""
-    out: list = []                  # actions; a list: another seat's hidden dice steps
-    setting: list[int] = []         # another seat's dice steps so far
-    hidden = False                  # out holds a list
-    for a in actions:
+    is shown. Every other move and chance outcome is public."""
+
+    def __init__(self, start, seat: int):
+        super().__init__(start, seat)   # out holds actions, and a list for each hidden setting
+        self.setting: list[int] = []    # another seat's dice steps so far
+        self.hidden = False             # out holds a list
+
+    def read(self, a: int) -> None:
+        start = self.start
         actor = start.current_player()
         dice = actor >= 0 and a in SECRET_DICE
         start.apply(a)
-        if dice and actor != seat:
-            setting.append(a)
+        if dice and actor != self.seat:
+            self.setting.append(a)
             if start.current_player() != actor:      # its six dice are set
-                out.append(setting)
-                setting, hidden = [], True
+                self.out.append(self.setting)
+                self.setting, self.hidden = [], True
         else:
-            out.append(a)
-        if dice and hidden and not _setting_dice(start):
-            out = [y for x in out for y in (x if isinstance(x, list) else [x])]   # revealed
-            hidden = False
-    return [HIDDEN if isinstance(x, list) else x for x in out]
+            self.out.append(a)
+        if dice and self.hidden and not _setting_dice(start):
+            self.out = [y for x in self.out for y in (x if isinstance(x, list) else [x])]   # revealed
+            self.hidden = False
+
+    def entries(self) -> list[int]:
+        return [HIDDEN if isinstance(x, list) else x for x in self.out]
 
 
 def render(obs: dict) -> str:

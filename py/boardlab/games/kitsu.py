@@ -15,6 +15,7 @@ from importlib import resources
 
 from .. import facts as check
 from ..errors import CHANCE, HIDDEN, TERMINAL, brief_repr
+from . import seen_history
 
 NAME = "kitsu"
 
@@ -64,17 +65,18 @@ def _progress(core) -> tuple:
     return obs["phase"], obs["round"], obs["tricks"]
 
 
-def observed_history(start, actions: list[int], seat: int) -> list[int]:
-    """The history as `seat` saw it (State.observed_history): a card dealt or drawn
-    into another hand is HIDDEN; so is an exchange `seat` neither gave nor received,
-    and the card given to `seat` until the exchange is over (the cards are revealed
+class SeenHistory(seen_history.SeenHistory):
+    """The history as a seat saw it (State.observed_history): a card dealt or drawn
+    into another hand is HIDDEN; so is an exchange the seat neither gave nor received,
+    and the card given to the seat until the exchange is over (the cards are revealed
     together); and another seat's face-down card (Hidden-card token) until its trick
-    ends. Everything else is public. `start` is a kernel state at the start of
-    `actions`."""
-    players = start.core_game.num_players
-    out = []
-    given_to_me, face_down = None, None    # indices of moves seat will see later
-    for a in actions:
+    ends. Everything else is public."""
+
+    given_to_me = None               # (index in out, action): shown once the exchange ends
+    face_down = None                 # (index, action, (round, tricks)): shown once its trick ends
+
+    def read(self, a: int) -> None:
+        start, seat, out = self.start, self.seat, self.out
         actor = start.current_player()
         text = start.action_to_string(a)
         start.apply(a)
@@ -82,20 +84,21 @@ def observed_history(start, actions: list[int], seat: int) -> list[int]:
             private = KA_DEAL <= a and not text.endswith(f" to P{seat}")
             out.append(HIDDEN if private else a)
         elif KA_GIVE <= a < KA_GIVE + 15 and actor != seat:
-            if (actor + 2) % players == seat:
-                given_to_me = len(out)
+            if (actor + 2) % start.core_game.num_players == seat:
+                self.given_to_me = (len(out), a)
             out.append(HIDDEN)
         elif actor != seat and text.endswith(" with hidden"):
-            face_down = (len(out), _progress(start)[1:])
+            self.face_down = (len(out), a, _progress(start)[1:])
             out.append(HIDDEN)
         else:
             out.append(a)
-        if given_to_me is not None and _progress(start)[0] != "exchange":
-            out[given_to_me], given_to_me = actions[given_to_me], None
-        if face_down is not None and (_progress(start)[1:] != face_down[1]
-                                      or start.current_player() == TERMINAL):
-            out[face_down[0]], face_down = actions[face_down[0]], None
-    return out
+        if self.given_to_me is not None and _progress(start)[0] != "exchange":
+            (i, shown), self.given_to_me = self.given_to_me, None
+            out[i] = shown
+        if self.face_down is not None and (_progress(start)[1:] != self.face_down[2]
+                                           or start.current_player() == TERMINAL):
+            (i, shown, _), self.face_down = self.face_down, None
+            out[i] = shown
 
 
 def _bar(pos: int, length: int) -> str:

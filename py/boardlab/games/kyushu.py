@@ -18,6 +18,7 @@ from importlib import resources
 
 from .. import facts as check
 from ..errors import CHANCE, HIDDEN, brief_repr
+from . import seen_history
 
 NAME = "kyushu"
 
@@ -125,34 +126,40 @@ def _map_turn_step(text: str) -> bool:
     return text.startswith(_MAP_TURN) or " tile at " in text
 
 
-def observed_history(start, actions: list[int], seat: int) -> list[int]:
-    """The history as `seat` saw it (State.observed_history): a card dealt to
+class SeenHistory(seen_history.SeenHistory):
+    """The history as a seat saw it (State.observed_history): a card dealt to
     another hand is HIDDEN; another seat's Map turn is one HIDDEN entry however
     many steps it took (its outcome, once revealed, is on the map; the number of
     steps would tell whether it terraformed); the Map turn another seat is in
     the middle of is left out (a determinization starts it again). Everything
-    else is public. `start` is a kernel state at the start of `actions`."""
-    out, turn_of = [], None          # turn_of: seat whose hidden Map turn is being read
-    for a in actions:
+    else is public."""
+
+    turn_of = None                   # seat whose hidden Map turn is being read
+
+    def read(self, a: int) -> None:
+        start, seat = self.start, self.seat
         actor = start.current_player()
         text = start.action_to_string(a)
         start.apply(a)
         if actor == CHANCE:
             private = text.startswith("deal ") and not text.endswith(f" to P{seat}")
-            out.append(HIDDEN if private else a)
+            self.out.append(HIDDEN if private else a)
         elif actor != seat and _map_turn_step(text):
-            if turn_of != actor:
-                out.append(HIDDEN)
-            turn_of = actor
-            continue
+            if self.turn_of != actor:
+                self.out.append(HIDDEN)
+            self.turn_of = actor
+            return
         else:
-            out.append(a)
-        turn_of = None
-    if turn_of is not None and start.current_player() == turn_of:
-        legal = start.legal_actions()
-        if len(legal) and _map_turn_step(start.action_to_string(int(legal[0]))):
-            out.pop()                # that turn is still going on
-    return out
+            self.out.append(a)
+        self.turn_of = None
+
+    def entries(self) -> list[int]:
+        out = list(self.out)
+        if self.turn_of is not None and self.start.current_player() == self.turn_of:
+            legal = self.start.legal_actions()
+            if len(legal) and _map_turn_step(self.start.action_to_string(int(legal[0]))):
+                out.pop()            # that turn is still going on
+        return out
 
 
 # ---------------------------------------------------------------- drawing

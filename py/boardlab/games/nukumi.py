@@ -21,6 +21,7 @@ from importlib import resources
 
 from .. import facts as check
 from ..errors import CHANCE, HIDDEN, brief_repr
+from . import seen_history
 
 NAME = "nukumi"
 
@@ -247,20 +248,18 @@ _COMPONENTS = _components()
 _HELPER_DRAW = re.compile(r"P(\d) draws S-\d+")
 
 
-def observed_history(start, actions: list[int], seat: int) -> list[int]:
-    """The history as `seat` saw it (State.observed_history): a Helper drawn into
+class SeenHistory(seen_history.SeenHistory):
+    """The history as a seat saw it (State.observed_history): a Helper drawn into
     another hand is HIDDEN; every decision and every other chance outcome (bag
-    draws, dice, cards turned face up) is public. `start` is a kernel state at
-    the start of `actions`."""
-    out = []
-    for a in actions:
+    draws, dice, cards turned face up) is public."""
+
+    def read(self, a: int) -> None:
         private = False
-        if start.current_player() == CHANCE:
-            drawn = _HELPER_DRAW.fullmatch(start.action_to_string(a))
-            private = drawn is not None and int(drawn.group(1)) != seat
-        start.apply(a)
-        out.append(HIDDEN if private else a)
-    return out
+        if self.start.current_player() == CHANCE:
+            drawn = _HELPER_DRAW.fullmatch(self.start.action_to_string(a))
+            private = drawn is not None and int(drawn.group(1)) != self.seat
+        self.start.apply(a)
+        self.out.append(HIDDEN if private else a)
 
 
 def kernel_params(params: dict) -> list[int]:
