@@ -94,8 +94,9 @@ def decision_states(game, seed, limit=400, watched=False):
     out = []
     while not state.is_terminal() and len(out) < limit:
         if not state.is_chance():
-            for seat in range(game.num_players if watched else 0):
-                state.observed_history(seat)
+            if watched:
+                for seat in range(game.num_players):
+                    state.observed_history(seat)
             out.append(state.clone())
         state.apply(random_action(state, rng))
     out.append(state)

@@ -318,7 +318,8 @@ def test_observed_history_is_read_once_and_follows_every_move(game4, monkeypatch
     always what a fresh replay of the record says."""
     state = decision_state(game4, seed=18, skip=5)
     rule, read = game4._module.SeenHistory, []
-    monkeypatch.setattr(rule, "read", lambda self, a, read_one=rule.read: read.append(a) or read_one(self, a))
+    monkeypatch.setattr(rule, "read",
+                        lambda self, a, read_one=rule.read: read.append(a) or read_one(self, a))
     for seed in range(5):
         state.determinize(1, seed)
     assert read == state.history

@@ -127,20 +127,22 @@ def test_observed_history_kept_along_a_game_equals_a_fresh_reading(game):
     (State.observed_history); along a seeded random game, and on clones that branch off,
     that equals the whole history read afresh from the start, for every seat."""
     rule = getattr(game._module, "SeenHistory", boardlab.games.seen_history.SeenHistory)
+
+    def fresh(history, seat):
+        return rule.of(game.new_initial_state(seed=2)._core, history, seat)
     rng = np.random.default_rng(3)
     state, checked = game.new_initial_state(seed=2), 0
     while not state.is_terminal():
         for seat in range(game.num_players):
             kept = state.observed_history(seat)
             if len(state.history) % 17 == 0:
-                fresh = rule.of(game.new_initial_state(seed=2)._core, state.history, seat)
-                assert kept == fresh, f"seat {seat}'s kept history differs after {state.history}"
+                assert kept == fresh(state.history, seat), \
+                    f"seat {seat}'s kept history differs after {state.history}"
                 checked += 1
         if len(state.history) % 23 == 0:        # a clone's own move does not reach the original
             branch = state.clone()
             branch.apply(random_action(branch, rng))
-            assert branch.observed_history(0) == rule.of(
-                game.new_initial_state(seed=2)._core, branch.history, 0)
+            assert branch.observed_history(0) == fresh(branch.history, 0)
         state.apply(random_action(state, rng))
     assert checked > 0
 

@@ -555,7 +555,7 @@ class State:
         # The history only grows (a scenario's edit empties _seen), so a reader kept for a
         # shorter one has read this history's first actions: go on from a copy of it (the
         # kept one may be shared with clones, so it never changes).
-        if kept is not None and kept[0] is rule and kept[1] <= n:
+        if kept is not None and kept[0] is rule:
             done, reader = kept[1], kept[2]
             if done < n:
                 reader = reader.copy()
