@@ -236,6 +236,22 @@ def test_self_play_and_the_gate_search_with_the_runs_late_prior():
     assert ":late" not in gate.agent_spec("20", net)
 
 
+def test_explored_decisions_are_played_at_random_and_seeded_by_the_game():
+    """--explore-rate: past the drawn opening, that share of decisions is played uniformly at
+    random (a game of every move random differs from the searched one), the same again for
+    the same game; at 0 a game is the one played before the option existed."""
+    game = boardlab.make("kitsu", players=2, track_length=3)
+    params = dict(game.params)
+    searched = play_game(SelfPlayConfig("kitsu", params, 200, temperature_moves=0), None, 5, 0, 0)
+    same = play_game(SelfPlayConfig("kitsu", params, 200, temperature_moves=0, explore_rate=0.0),
+                     None, 5, 0, 0)
+    np.testing.assert_array_equal(searched.x, same.x)
+    explored = [play_game(SelfPlayConfig("kitsu", params, 200, temperature_moves=0,
+                                         explore_rate=1.0), None, 5, 0, 0) for _ in range(2)]
+    np.testing.assert_array_equal(explored[0].x, explored[1].x)
+    assert explored[0].x.shape != searched.x.shape or not np.array_equal(explored[0].x, searched.x)
+
+
 def test_samples_hold_the_search_root_estimate_and_the_learner_can_mix_it_into_the_value(
         full_run):
     out, _ = full_run
@@ -374,6 +390,8 @@ def test_bad_settings_are_refused_naming_the_option(tmp_path, capsys):
     refused("kitsu", "--players", "2", "--val-fraction", "0.9", *out, match="--val-fraction")
     refused("kitsu", "--players", "2", "--value-search-weight", "1.5", *out,
             match="--value-search-weight: must be a number in [0, 1]")
+    refused("kitsu", "--players", "2", "--explore-rate", "-0.1", *out,
+            match="--explore-rate: must be a number in [0, 1]")
     refused("kitsu", "--players", "3", *out, match="bad parameters for kitsu")
     refused("chess", *out, match="unknown game 'chess'")
     refused("kitsu", "--out", str(tmp_path / "r"), match="--hours: give hours")

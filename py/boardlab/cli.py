@@ -533,6 +533,8 @@ _TRAIN_OPTIONS = [
                               "(default 0.1, at least one game)"),
     ("--temperature-moves", int, "decisions of a self-play game chosen by sampling the "
                                  "search's visits, before most-visited (default 10)"),
+    ("--explore-rate", float, "share of the later self-play decisions played uniformly at "
+                              "random, the search's own moves between them (default 0)"),
     ("--gate-games", int, "games of each gate match, a multiple of the sides; 0: no gate, "
                           "every new network is the best (default 40)"),
     ("--gate-budget", str, "budget per move in gate and strength matches, both sides: "

@@ -75,6 +75,7 @@ class RunConfig:
     value_search_weight: float = 1.0    # share of the search's root estimate in the value target
     val_fraction: float = 0.1       # of each generation's games, held out for validation
     temperature_moves: int = 10
+    explore_rate: float = 0.0       # share of the later decisions played uniformly at random
     gate_games: int = 40            # 0: no gate, every new network is the best (AlphaZero)
     gate_budget: str = "0.1s"       # per move, both sides: seconds (equal time) or iterations
     strength_games: int = 40
@@ -120,6 +121,7 @@ class RunConfig:
         real("lr", 0, 10, open_low=True)
         real("weight_decay", 0, 10)
         real("value_search_weight", 0, 1)
+        real("explore_rate", 0, 1)
         real("val_fraction", 0, 0.5, open_low=True)
         real("cpuct", 0, 1e6, none_ok=True)
         real("mix", 0, 1, none_ok=True)
@@ -259,7 +261,7 @@ class _Run:
                     "decisions": self.store.decisions(g), "by": self.state["best"],
                     "games_per_second": 0.0}
         sp = SelfPlayConfig(cfg.game, cfg.params, cfg.iterations, cfg.temperature_moves,
-                            cfg.cpuct, cfg.mix, cfg.late)
+                            cfg.cpuct, cfg.mix, cfg.late, cfg.explore_rate)
         done = self.store.recover(g)
         todo = [i for i in range(cfg.games_per_gen) if i not in done]
         net = self.best_bytes()

@@ -39,6 +39,7 @@ class SelfPlayConfig:
     cpuct: float | None = None      # guided search only (None: the search's default)
     mix: float | None = None
     late: str | None = None
+    explore_rate: float = 0.0       # after those, the share of decisions played at random
 
 
 @dataclass
@@ -124,6 +125,10 @@ def play_game(cfg: SelfPlayConfig, net_bytes: bytes | None, run_seed: int, gener
         offs.append(offs[-1] + len(legal))
         if len(xs) <= cfg.temperature_moves and total > 0:   # vary the games' openings
             action = int(move_rng.choices(legal.tolist(), weights=counts.tolist())[0])
+        elif cfg.explore_rate > 0 and move_rng.random() < cfg.explore_rate:
+            # A uniformly random move: the rest of the game, played by the search, then
+            # values a position the search would not have reached (its value target).
+            action = int(legal[move_rng.randrange(len(legal))])
         else:
             action = int(result.best_action)
         state.apply(action)
