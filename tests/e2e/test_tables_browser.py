@@ -381,7 +381,10 @@ def test_two_clicks_at_once_one_is_played_the_other_is_told(browser, server, sho
         decision(page).first.wait_for(timeout=60000)
         settle(page)
     version = app_store.version(gid)
-    first, last = decision(x).first, decision(y).last
+    # Both buttons are taken before either click: once the first is played, y's page may
+    # refresh to the next seat's turn and its buttons go, so a locator resolved after the
+    # first click could wait for a button that no longer exists.
+    first, last = decision(x).first.element_handle(), decision(y).last.element_handle()
     first.evaluate("b => b.click()")                   # the same seat in two browsers, at once
     last.evaluate("b => b.click()")
     for page in (x, y):
