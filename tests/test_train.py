@@ -389,6 +389,11 @@ def test_bad_settings_are_refused_naming_the_option(tmp_path, capsys):
             match="--value-search-weight: must be a number in [0, 1]")
     refused("kitsu", "--players", "2", "--explore-rate", "-0.1", *out,
             match="--explore-rate: must be a number in [0, 1]")
+    refused("kitsu", "--players", "2", "--gate-by", "return", *out,
+            match="--gate-by: return compares one agent's games with another's on the same "
+                  "deals: solo games only")
+    refused("nukumi", "--players", "1", "--gate-by", "points", *out,
+            match="--gate-by: must be wins or return, got 'points'")
     refused("kitsu", "--players", "3", *out, match="bad parameters for kitsu")
     refused("chess", *out, match="unknown game 'chess'")
     refused("kitsu", "--out", str(tmp_path / "r"), match="--hours: give hours")
@@ -427,10 +432,10 @@ def test_the_gate_keeps_a_network_that_does_not_lose():
         k = 0
         for agent, w in enumerate(wins_by_agent):
             for _ in range(w):
-                r.outcomes.append(gate.GameOutcome(k, 0, [0, 1], agent, [], 0, 0))
+                r.outcomes.append(gate.GameOutcome(k, 0, [0, 1], agent, [0.0] * len(sides), 0, 0))
                 k += 1
         for _ in range(draws):
-            r.outcomes.append(gate.GameOutcome(k, 0, [0, 1], None, [], 0, 0))
+            r.outcomes.append(gate.GameOutcome(k, 0, [0, 1], None, [0.0] * len(sides), 0, 0))
             k += 1
         return r
     assert gate.summarise("gate", {"gate": result([5, 5])})["kept"]
@@ -441,6 +446,36 @@ def test_the_gate_keeps_a_network_that_does_not_lose():
         r.games = 10
     s = gate.summarise("gate", solo)
     assert not s["kept"] and s["score"] == 0.3 and s["par"] == 0.4
+
+
+def test_a_solo_run_gated_by_return_keeps_the_network_that_scores_more(tmp_path):
+    cfg = RunConfig("nukumi", {"players": 1, "solo": "score_attack"},
+                    **{**SMALL, "gate_games": 2, "gate_by": "return"})
+    lines = _train(tmp_path / "run", cfg, 2)
+    r = _log(tmp_path / "run")[1]
+    mine, theirs = float(r["gate_return"]), float(r["gate_other_return"])
+    assert r["kept"] == str(int(mine >= theirs)) and r["gate_opponent"] == "plain ISMCTS"
+    line = next(t for t in lines if t.startswith("gen 1 gate"))
+    assert f"mean return {mine:.4f} vs {theirs:.4f}" in line
+
+
+def test_a_solo_gate_by_return_compares_the_same_deals_mean_returns():
+    """Score Attack is won (a positive return) in nearly every game at the gate's budget, so
+    its gate compares the mean return; the candidate below wins fewer games but scores more."""
+    def solo(returns):
+        r = gate.MatchResult("nukumi", {}, ["a"], len(returns), 0, ["P0"])
+        r.outcomes = [gate.GameOutcome(k, k, [0], 0 if x > 0 else None, [x], 0, 0)
+                      for k, x in enumerate(returns)]
+        return r
+    cand, other = [0.9, 0.5, -0.1, 0.4], [0.2, 0.3, 0.1, 0.4]
+    results = {"gate:candidate": solo(cand), "gate:other": solo(other)}
+    by_wins, by_return = (gate.summarise("gate", results, by) for by in ("wins", "return"))
+    assert not by_wins["kept"] and by_return["kept"]
+    assert by_return["return"] == sum(cand) / 4 and by_return["other_return"] == sum(other) / 4
+    assert by_return["diff_lo"] < by_return["return_diff"] == (0.7 + 0.2 - 0.2) / 4 \
+        < by_return["diff_hi"]
+    results = {"gate:candidate": solo(other), "gate:other": solo(cand)}
+    assert not gate.summarise("gate", results, "return")["kept"]
 
 
 def test_a_run_from_before_the_search_estimate_keeps_training_on_outcomes(tmp_path):

@@ -539,6 +539,8 @@ _TRAIN_OPTIONS = [
                           "every new network is the best (default 40)"),
     ("--gate-budget", str, "budget per move in gate and strength matches, both sides: "
                            "seconds (0.1s, equal time) or iterations (400) (default 0.1s)"),
+    ("--gate-by", str, "what a solo gate compares on the same deals: wins, or return (the "
+                       "mean return, for a result that is a score) (default wins)"),
     ("--strength-games", int, "games against plain ISMCTS per generation, 0 for none "
                               "(default 40)"),
     ("--cpuct", float, "guided search: PUCT constant (default: the search's)"),

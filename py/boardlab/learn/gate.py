@@ -150,18 +150,35 @@ def run_matches(matches: list[Match], game: str, params: dict, nets: dict[str, b
     return results
 
 
-def summarise(kind: str, results: dict) -> dict:
+def summarise(kind: str, results: dict, by: str = "wins") -> dict:
     """The candidate's record in a gate or strength match: games, wins, other_wins (the
     opponents' wins together; solo: the other agent's on the same deals), draws, score
     (wins plus draws shared equally, over games; solo: the win rate) with its 95% interval,
     ``par`` (an equal agent's score: 1 / sides, or the other agent's solo win rate) and
-    ``kept`` (not lost: at least the opponents' mean wins)."""
+    ``kept`` (not lost: at least the opponents' mean wins). Solo also gives both agents' mean
+    return and their paired difference with its 95% interval; ``by="return"`` keeps the
+    candidate when that difference is not negative (a game whose result is a score, where
+    nearly every game is won, says little in its wins)."""
     if f"{kind}:candidate" in results:
         mine, theirs = results[f"{kind}:candidate"], results[f"{kind}:other"]
         n, w, o = mine.games, mine.wins[0], theirs.wins[0]
         lo, hi = wilson_interval(w, n)
-        return {"games": n, "wins": w, "other_wins": o, "draws": 0, "score": w / n, "lo": lo,
-                "hi": hi, "par": o / n, "kept": w >= o}
+        s = {"games": n, "wins": w, "other_wins": o, "draws": 0, "score": w / n, "lo": lo,
+             "hi": hi, "par": o / n, "kept": w >= o}
+        other = {g.index: g.returns[0] for g in theirs.outcomes}
+        pairs = [(g.returns[0], other[g.index]) for g in mine.outcomes if g.index in other]
+        if pairs:
+            diffs = [a - b for a, b in pairs]
+            d = sum(diffs) / len(diffs)
+            sd = (sum((x - d) ** 2 for x in diffs) / (len(diffs) - 1)) ** 0.5 \
+                if len(diffs) > 1 else 0.0
+            half = 1.96 * sd / len(diffs) ** 0.5
+            s.update({"return": sum(a for a, _ in pairs) / len(pairs),
+                      "other_return": sum(b for _, b in pairs) / len(pairs),
+                      "return_diff": d, "diff_lo": d - half, "diff_hi": d + half})
+            if by == "return":
+                s["kept"] = d >= 0
+        return s
     r = results[kind]
     n, wins, draws = len(r.outcomes), r.wins, r.draws
     n_sides = len(r.side_names)

@@ -78,6 +78,7 @@ class RunConfig:
     explore_rate: float = 0.0       # share of the later decisions played uniformly at random
     gate_games: int = 40            # 0: no gate, every new network is the best (AlphaZero)
     gate_budget: str = "0.1s"       # per move, both sides: seconds (equal time) or iterations
+    gate_by: str = "wins"           # solo: games won, or "return" (mean return, same deals)
     strength_games: int = 40
     cpuct: float | None = None      # guided search options (None: the search's defaults)
     mix: float | None = None
@@ -136,6 +137,12 @@ class RunConfig:
             if v % n_sides:
                 raise ConfigError(name, f"must be a multiple of {n_sides} (every side played "
                                         f"equally often on shared deals), got {v}")
+        if self.gate_by not in ("wins", "return"):
+            raise ConfigError("gate_by", f"must be wins or return, got {self.gate_by!r}")
+        if self.gate_by == "return" and n_sides != 1:
+            raise ConfigError("gate_by", f"return compares one agent's games with another's on "
+                                         f"the same deals: solo games only ({self.game} with "
+                                         f"{game.num_players} players has {n_sides} sides)")
         from ..agents import make_agent
         try:
             make_agent(f"ismcts:{self.gate_budget}")
@@ -152,7 +159,7 @@ LOG_COLUMNS = [
     "generation", "best", "selfplay_games", "samples", "decisions", "train_samples",
     "val_samples", "train_value", "train_policy", "train_loss", "val_value", "val_policy",
     "val_loss", "gate_opponent", "gate_games", "gate_wins", "gate_other_wins", "gate_draws",
-    "gate_score", "kept", "strength_games", "strength_score", "strength_lo", "strength_hi",
+    "gate_score", "gate_return", "gate_other_return", "kept", "strength_games", "strength_score", "strength_lo", "strength_hi",
     "strength_par", "selfplay_seconds", "games_per_second", "train_seconds", "gate_seconds",
     "strength_seconds"]
 #: Columns that depend on the machine's speed, not on the seed.
@@ -350,7 +357,7 @@ class _Run:
                                    self.jobs, self.address, progress, self.out_of_time)
         if results is None:
             return None
-        s = gate.summarise(kind, results)
+        s = gate.summarise(kind, results, cfg.gate_by)
         s["opponent"] = other_name
         return s
 
@@ -359,6 +366,9 @@ class _Run:
                 f"{s['wins']}-{s['other_wins']}" + (f" ({s['draws']} draws)" if s["draws"] else "")
                 + f", score {100 * s['score']:.1f}% [{100 * s['lo']:.1f}, {100 * s['hi']:.1f}]"
                 f" (par {100 * s['par']:.1f}%)")
+        if "return" in s:
+            text += (f"; mean return {s['return']:.4f} vs {s['other_return']:.4f}, difference "
+                     f"{s['return_diff']:+.4f} [{s['diff_lo']:+.4f}, {s['diff_hi']:+.4f}]")
         return text
 
     def gate(self, g: int, rec: dict):
@@ -424,6 +434,9 @@ class _Run:
             if gt and gt["games"]:
                 row.update(gate_wins=gt["wins"], gate_other_wins=gt["other_wins"],
                            gate_draws=gt["draws"], gate_score=f"{gt['score']:.4f}")
+            if gt and "return" in gt:
+                row.update(gate_return=f"{gt['return']:.5f}",
+                           gate_other_return=f"{gt['other_return']:.5f}")
             if st and st.get("games"):
                 row.update(strength_games=st["games"], strength_score=f"{st['score']:.4f}",
                            strength_lo=f"{st['lo']:.4f}", strength_hi=f"{st['hi']:.4f}",
