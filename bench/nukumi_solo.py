@@ -4,14 +4,19 @@ scored), or Chasing Nukumaru's cleared rounds.
 
     python bench/nukumi_solo.py --mode score_attack --agent ismcts:1s --games 100
     python bench/nukumi_solo.py --mode chasing --agent ismcts:1s --games 100
+    python bench/nukumi_solo.py --mode score_attack --agent ismcts:85000:net=default --games 100 --jobs 2
     python bench/nukumi_solo.py --mode score_attack --agent ismcts:200000:depth=0 --calibrate 1
 
---calibrate N plays N games timing each search by the CPU time of this process
+Every search is timed by the CPU time of the process that plays it
 (time.process_time), so that an iteration budget can be matched to seconds per
-move on an unloaded core even on a loaded machine; it prints each game's result
-too, so one run gives a budget's strength and its time.
+move on an unloaded core even on a loaded machine: the summary gives the CPU
+seconds a move, and with --jobs N each worker times its own games. --calibrate N
+prints the iterations per CPU second and each of N games' results, in one process.
 """
 import argparse
+import functools
+import math
+import multiprocessing
 import statistics
 import sys
 import time
@@ -22,16 +27,38 @@ import numpy as np
 import boardlab
 from boardlab.arena import wilson_interval
 from boardlab.agents import make_agent
-from solo_play import apply_chance, play_seeded
+from solo_play import apply_chance
 
 
 def play(mode: str, spec: str, seed: int) -> dict:
-    """One seeded solo game; its result (score and title, or cleared round and title) and
-    the seat's buildings and construction bonus."""
+    """One seeded solo game; its result (score and title, or cleared round and title), the
+    seat's buildings and construction bonus, and the moves searched (more than one legal
+    action) with the CPU seconds this process spent choosing them."""
     state = boardlab.make("nukumi", players=1, solo=mode).new_initial_state(seed=seed)
-    seat = play_seeded(state, spec, seed).full_observation()["seats"][0]
+    agent, rng = make_agent(spec, seed=seed), np.random.default_rng(seed)
+    searched, cpu = 0, 0.0
+    while not state.is_terminal():
+        if state.is_chance():
+            apply_chance(state, rng)
+            continue
+        searching = len(state.legal_actions()) > 1
+        t = time.process_time()
+        action = int(agent.step(state))
+        if searching:
+            searched, cpu = searched + 1, cpu + time.process_time() - t
+        state.apply(action)
+    seat = state.full_observation()["seats"][0]
     return state.full_observation()["result"] | {"buildings": seat["buildings"],
-                                                 "construction": seat["score"]["construction"]}
+                                                 "construction": seat["score"]["construction"],
+                                                 "searched": searched, "cpu": cpu}
+
+
+def median_interval(values: list) -> tuple:
+    """The median's distribution-free 95% interval: the order statistics whose ranks a
+    binomial(n, 1/2) count puts 2.5% and 97.5% of its mass below."""
+    s, n = sorted(values), len(values)
+    cdf = np.cumsum([math.comb(n, k) / 2 ** n for k in range(n + 1)])
+    return s[int(np.searchsorted(cdf, 0.025))], s[min(int(np.searchsorted(cdf, 0.975)), n - 1)]
 
 
 def buildings_line(seats: list[dict]) -> str:
@@ -49,24 +76,25 @@ def calibrate(mode: str, spec: str, games: int, first_seed: int = 0) -> str:
     iterations = make_agent(spec).iterations
     searched, cpu, results = 0, 0.0, []
     for seed in range(first_seed, first_seed + games):
-        state = boardlab.make("nukumi", players=1, solo=mode).new_initial_state(seed=seed)
-        agent, rng = make_agent(spec, seed=seed), np.random.default_rng(seed)
-        while not state.is_terminal():
-            if state.is_chance():
-                apply_chance(state, rng)
-                continue
-            searching = len(state.legal_actions()) > 1
-            t = time.process_time()
-            action = agent.step(state)
-            if searching:
-                searched, cpu = searched + 1, cpu + time.process_time() - t
-            state.apply(int(action))
-        results.append(state.full_observation()["result"])
+        r = play(mode, spec, seed)
+        searched, cpu = searched + r["searched"], cpu + r["cpu"]
+        results.append({k: v for k, v in r.items() if k in ("score", "cleared_round", "title")})
         print(f"game {len(results)}/{games} (seed {seed}): {results[-1]}; so far {searched} "
               f"searched moves, {cpu:.1f} CPU seconds", file=sys.stderr, flush=True)
     return (f"{spec}: {searched} searched moves, {cpu:.1f} CPU seconds, "
             f"{iterations * searched / cpu:,.0f} iterations per CPU second; results: "
             + ", ".join(str(r.get("score", r.get("cleared_round"))) for r in results))
+
+
+class _Serial:
+    """Stands in for a Pool when --jobs is 1."""
+    imap = staticmethod(map)
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        return False
 
 
 def main(argv=None) -> int:
@@ -75,24 +103,35 @@ def main(argv=None) -> int:
     ap.add_argument("--agent", default="ismcts:1s", help="agent spec (default ismcts:1s)")
     ap.add_argument("--games", type=int, default=100)
     ap.add_argument("--seed", type=int, default=0, help="first game seed (games use seed, seed+1, ...)")
+    ap.add_argument("--jobs", type=int, default=1, help="worker processes, a game each at a time "
+                    "(default 1; each times its own CPU)")
     ap.add_argument("--calibrate", type=int, metavar="N", help="time the searches of N games instead")
     args = ap.parse_args(argv)
     if args.calibrate:
         print(calibrate(args.mode, args.agent, args.calibrate, args.seed))
         return 0
+    one = functools.partial(play, args.mode, args.agent)
+    seeds = range(args.seed, args.seed + args.games)
     results = []
-    for i in range(args.games):
-        results.append(play(args.mode, args.agent, args.seed + i))
-        print(f"game {i + 1}/{args.games}: {results[-1]}", file=sys.stderr, flush=True)
+    with multiprocessing.Pool(args.jobs) if args.jobs > 1 else _Serial() as pool:
+        for i, r in enumerate(pool.imap(one, seeds)):       # in seed order, whatever the jobs
+            results.append(r)
+            print(f"game {i + 1}/{args.games} (seed {seeds[i]}): {r}", file=sys.stderr, flush=True)
     n = len(results)
     titles = Counter(r["title"] for r in results)
-    print(f"nukumi {args.mode}, {args.agent}, {n} games from seed {args.seed}")
+    searched, cpu = sum(r["searched"] for r in results), sum(r["cpu"] for r in results)
+    iterations = getattr(make_agent(args.agent), "iterations", None)
+    print(f"nukumi {args.mode}, {args.agent}, {n} games from seed {args.seed}: {searched} "
+          f"searched moves, {cpu / max(searched, 1):.3f} CPU s a move"
+          + (f" ({iterations * searched / cpu:,.0f} iterations per CPU second)"
+             if iterations and cpu > 0 else ""))
     if args.mode == "score_attack":
         scores = [r["score"] for r in results]
         top = titles["World Famous Pioneer"]
         lo, hi = wilson_interval(top, n)
-        print(f"median score {statistics.median(scores)}, mean {statistics.mean(scores):.1f}, "
-              f"min {min(scores)}, max {max(scores)}")
+        m_lo, m_hi = median_interval(scores)
+        print(f"median score {statistics.median(scores)} [95% interval {m_lo}, {m_hi}], "
+              f"mean {statistics.mean(scores):.1f}, min {min(scores)}, max {max(scores)}")
         print(f"World Famous Pioneer (200+): {top}/{n} [{lo:.1%}, {hi:.1%}]")
         print(buildings_line(results))
     else:

@@ -1,6 +1,7 @@
 """The bench tools: bench/calibrate.py (the iteration budget that stands for a time budget),
 bench/keyside_solo.py's --drawn filter and the Nukumi benches' building counts."""
 import importlib.util
+import re
 from pathlib import Path
 
 import pytest
@@ -52,8 +53,12 @@ def test_nukumi_benches_count_buildings_and_the_construction_bonus(monkeypatch, 
     """bench/nukumi_solo.py (Score Attack) and bench/nukumi_selfplay.py (2-4 players) report
     how many buildings each seat built and how often the 8th building's bonus scored."""
     monkeypatch.syspath_prepend(str(BENCH))              # they import solo_play, nukumi_solo
-    _load("nukumi_solo").main(["--mode", "score_attack", "--agent", "random", "--games", "2"])
+    _load("nukumi_solo").main(["--mode", "score_attack", "--agent", "random", "--games", "3"])
     _load("nukumi_selfplay").main(["--players", "2", "--agent", "random", "--games", "2"])
     out = capsys.readouterr().out
     assert out.count("construction bonus (8th building) in 0/") == 2
-    assert "in 0/2" in out and "in 0/4" in out and "seat scores: median" in out
+    assert "in 0/3" in out and "in 0/4" in out and "seat scores: median" in out
+    # Score Attack's median with its 95% interval (3 games: the lowest to the highest score)
+    # and the CPU time a move.
+    assert re.search(r"median score \d+ \[95% interval \d+, \d+\]", out)
+    assert "from seed 0: " in out and "CPU s a move" in out
