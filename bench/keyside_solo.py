@@ -37,7 +37,7 @@ import numpy as np
 import boardlab
 from boardlab.agents import make_agent
 from boardlab.arena import wilson_interval
-from solo_play import apply_chance, play_seeded
+from solo_play import Serial, apply_chance, play_seeded
 
 
 def winning_now(obs: dict, need: int) -> bool:
@@ -119,17 +119,6 @@ def _interrupt(signum, frame):
     raise KeyboardInterrupt   # SIGTERM stops like Ctrl-C (a background job ignores SIGINT)
 
 
-class _Serial:
-    """Stands in for a Pool when --jobs is 1."""
-    imap = staticmethod(map)
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        return False
-
-
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--agent", default="ismcts:1s", help="agent spec (default ismcts:1s)")
@@ -161,7 +150,7 @@ def main(argv=None) -> int:
     one = functools.partial(play, args.agent, args.all_beacons)
     results = []
     try:
-        with multiprocessing.Pool(args.jobs) if args.jobs > 1 else _Serial() as pool:
+        with multiprocessing.Pool(args.jobs) if args.jobs > 1 else Serial() as pool:
             signal.signal(signal.SIGTERM, _interrupt)   # after the fork: workers just die
             for i, r in enumerate(pool.imap(one, seeds)):   # in seed order, whatever the jobs
                 results.append(r)

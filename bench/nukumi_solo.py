@@ -27,7 +27,7 @@ import numpy as np
 import boardlab
 from boardlab.arena import wilson_interval
 from boardlab.agents import make_agent
-from solo_play import apply_chance
+from solo_play import Serial, apply_chance
 
 
 def play(mode: str, spec: str, seed: int) -> dict:
@@ -86,17 +86,6 @@ def calibrate(mode: str, spec: str, games: int, first_seed: int = 0) -> str:
             + ", ".join(str(r.get("score", r.get("cleared_round"))) for r in results))
 
 
-class _Serial:
-    """Stands in for a Pool when --jobs is 1."""
-    imap = staticmethod(map)
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        return False
-
-
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--mode", choices=["score_attack", "chasing"], required=True)
@@ -113,7 +102,7 @@ def main(argv=None) -> int:
     one = functools.partial(play, args.mode, args.agent)
     seeds = range(args.seed, args.seed + args.games)
     results = []
-    with multiprocessing.Pool(args.jobs) if args.jobs > 1 else _Serial() as pool:
+    with multiprocessing.Pool(args.jobs) if args.jobs > 1 else Serial() as pool:
         for i, r in enumerate(pool.imap(one, seeds)):       # in seed order, whatever the jobs
             results.append(r)
             print(f"game {i + 1}/{args.games} (seed {seeds[i]}): {r}", file=sys.stderr, flush=True)

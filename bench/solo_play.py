@@ -29,3 +29,14 @@ def play_seeded(state, spec: str, seed: int, after_move=None, before_move=None):
             if after_move is not None:
                 after_move(state)
     return state
+
+
+class Serial:
+    """Stands in for a multiprocessing Pool when --jobs is 1."""
+    imap = staticmethod(map)
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        return False
