@@ -448,11 +448,20 @@ def test_the_gate_keeps_a_network_that_does_not_lose():
     assert not s["kept"] and s["score"] == 0.3 and s["par"] == 0.4
 
 
-def test_a_solo_run_gated_by_return_keeps_the_network_that_scores_more(tmp_path):
+def test_a_solo_run_gated_by_return_keeps_the_network_that_scores_more(tmp_path, monkeypatch):
+    """... and a run stopped in generation 1's self-play has logged its gate already."""
+    from boardlab.learn import run as run_module
+    selfplay = run_module._Run.selfplay
+    monkeypatch.setattr(run_module._Run, "selfplay",     # generation 1's is stopped at once
+                        lambda self, g, rec: None if g else selfplay(self, g, rec))
     cfg = RunConfig("nukumi", {"players": 1, "solo": "score_attack"},
                     **{**SMALL, "gate_games": 2, "gate_by": "return"})
-    lines = _train(tmp_path / "run", cfg, 2)
+    lines = []
+    why = train_run(tmp_path / "run", cfg, hours=1,
+                    report=lambda text, transient=False: transient or lines.append(text))
+    assert why.startswith("stopped in generation 1 (selfplay)")
     r = _log(tmp_path / "run")[1]
+    assert r["selfplay_games"] == "" and r["best"] == ""
     mine, theirs = float(r["gate_return"]), float(r["gate_other_return"])
     assert r["kept"] == str(int(mine >= theirs)) and r["gate_opponent"] == "plain ISMCTS"
     line = next(t for t in lines if t.startswith("gen 1 gate"))

@@ -256,7 +256,7 @@ class _Run:
                 result["seconds"] = time.monotonic() - t0
                 rec[name] = result
                 self.save()
-            self.write_log()
+                self.write_log()        # a run stopped in self-play logs its gate already
 
     def selfplay(self, g: int, rec: dict):
         from ..parallel import run_tasks
@@ -412,14 +412,15 @@ class _Run:
     def rows(self) -> list[dict]:
         out = []
         for r in self.state["generations"]:
-            if "selfplay" not in r:
+            sp, t, gt, st = r.get("selfplay"), r.get("train"), r.get("gate"), r.get("strength")
+            if not (sp or t):
                 continue
-            sp, t, gt, st = r["selfplay"], r.get("train"), r.get("gate"), r.get("strength")
             row = dict.fromkeys(LOG_COLUMNS, "")
-            row.update(generation=r["generation"], best=sp["by"], selfplay_games=sp["games"],
-                       samples=sp["samples"], decisions=sp["decisions"],
-                       selfplay_seconds=f"{sp['seconds']:.1f}",
-                       games_per_second=f"{sp['games_per_second']:.3f}")
+            row.update(generation=r["generation"])
+            if sp:
+                row.update(best=sp["by"], selfplay_games=sp["games"], samples=sp["samples"],
+                           decisions=sp["decisions"], selfplay_seconds=f"{sp['seconds']:.1f}",
+                           games_per_second=f"{sp['games_per_second']:.3f}")
             if t:
                 row.update(train_samples=t["train_samples"], val_samples=t["val_samples"],
                            train_value=f"{t['train_value']:.5f}",
