@@ -159,9 +159,9 @@ LOG_COLUMNS = [
     "generation", "best", "selfplay_games", "samples", "decisions", "train_samples",
     "val_samples", "train_value", "train_policy", "train_loss", "val_value", "val_policy",
     "val_loss", "gate_opponent", "gate_games", "gate_wins", "gate_other_wins", "gate_draws",
-    "gate_score", "gate_return", "gate_other_return", "kept", "strength_games", "strength_score", "strength_lo", "strength_hi",
-    "strength_par", "selfplay_seconds", "games_per_second", "train_seconds", "gate_seconds",
-    "strength_seconds"]
+    "gate_score", "gate_return", "gate_other_return", "kept", "strength_games",
+    "strength_score", "strength_lo", "strength_hi", "strength_par", "selfplay_seconds",
+    "games_per_second", "train_seconds", "gate_seconds", "strength_seconds"]
 #: Columns that depend on the machine's speed, not on the seed.
 TIME_COLUMNS = [c for c in LOG_COLUMNS if c.endswith("seconds") or c == "games_per_second"]
 
