@@ -58,7 +58,9 @@ def test_package_data_is_installed(name):
                                                ("kyushu", {"players": 2}, 0.5),
                                                ("keyside", {"players": 2}, 0.5),
                                                ("nukumi", {"players": 2}, 0.5),
-                                               ("nukumi", {"players": 1, "solo": "chasing"}, 0.5)])
+                                               ("nukumi", {"players": 1, "solo": "chasing"}, 0.5),
+                                               ("nukumi", {"players": 1, "solo": "score_attack"},
+                                                0.5)])
 def test_the_shipped_network_is_installed_and_guides_a_search(name, params, mix):
     """net=default reads the network file the wheel carries, with the settings it shipped
     with (docs/learning.md, what ships)."""
