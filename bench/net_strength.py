@@ -16,11 +16,10 @@ same load, so the comparison stays fair. Figures are printed, never asserted.
 from __future__ import annotations
 
 import argparse
-import statistics
 import time
 
 import boardlab
-from boardlab.arena import play_match, sides_of
+from boardlab.arena import mean_interval, play_match, sides_of
 from boardlab.learn import nets
 
 
@@ -36,9 +35,7 @@ def margin(r) -> str:
         per_seat = o.scores if points else o.returns
         seats = [s for s, sd in enumerate(side_of) if sd == o.side_of_agent[agent]]
         return sum(per_seat[s] for s in seats) / len(seats)
-    d = [side_mean(o, 0) - side_mean(o, 1) for o in r.outcomes]
-    mean = statistics.fmean(d)
-    half = 1.96 * statistics.stdev(d) / len(d) ** 0.5 if len(d) > 1 else float("inf")
+    mean, half = mean_interval([side_mean(o, 0) - side_mean(o, 1) for o in r.outcomes])
     f = ".1f" if points else ".3f"
     return (f"{'points' if points else 'return'} {mean:+{f}} "
             f"[{mean - half:+{f}}, {mean + half:+{f}}]")

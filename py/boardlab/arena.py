@@ -27,11 +27,12 @@ from __future__ import annotations
 
 import math
 import random
+import statistics
 from dataclasses import asdict, dataclass, field
 from typing import Sequence
 
 __all__ = ["GameOutcome", "MatchResult", "play_match", "prepare_match", "play_one",
-           "wilson_interval", "sides_of"]
+           "wilson_interval", "mean_interval", "sides_of"]
 
 _MASK64 = (1 << 64) - 1
 
@@ -47,6 +48,20 @@ def _mix(*values: int) -> int:
         z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK64
         h = z ^ (z >> 31)
     return h >> 1
+
+
+def mean_interval(values: Sequence[float]) -> tuple[float, float]:
+    """The mean of ``values`` and the half-width of its 95% normal interval (1.96 standard
+    errors; infinite below two values).
+
+    >>> mean, half = mean_interval([1.0, 3.0])
+    >>> mean, round(half, 2)
+    (2.0, 1.96)
+    """
+    mean = statistics.fmean(values)
+    half = 1.96 * statistics.stdev(values) / len(values) ** 0.5 if len(values) > 1 \
+        else float("inf")
+    return mean, half
 
 
 def wilson_interval(successes: float, n: int, z: float = 1.959963984540054) -> tuple[float, float]:

@@ -22,7 +22,8 @@ import tempfile
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
-from ..arena import GameOutcome, MatchResult, _mix, play_one, sides_of, wilson_interval
+from ..arena import (GameOutcome, MatchResult, _mix, mean_interval, play_one, sides_of,
+                     wilson_interval)
 from .replay import atomic_write
 
 __all__ = ["Match", "agent_spec", "gate_matches", "strength_matches", "run_matches",
@@ -168,11 +169,7 @@ def summarise(kind: str, results: dict, by: str = "wins") -> dict:
         other = {g.index: g.returns[0] for g in theirs.outcomes}
         pairs = [(g.returns[0], other[g.index]) for g in mine.outcomes if g.index in other]
         if pairs:
-            diffs = [a - b for a, b in pairs]
-            d = sum(diffs) / len(diffs)
-            sd = (sum((x - d) ** 2 for x in diffs) / (len(diffs) - 1)) ** 0.5 \
-                if len(diffs) > 1 else 0.0
-            half = 1.96 * sd / len(diffs) ** 0.5
+            d, half = mean_interval([a - b for a, b in pairs])
             s.update({"return": sum(a for a, _ in pairs) / len(pairs),
                       "other_return": sum(b for _, b in pairs) / len(pairs),
                       "return_diff": d, "diff_lo": d - half, "diff_hi": d + half})
