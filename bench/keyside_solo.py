@@ -9,9 +9,11 @@ points came from.
     python bench/keyside_solo.py --agent ismcts:5000 --trace 3015       # one game, move by move
     python bench/keyside_solo.py --agent ismcts:5000 --games 200 --seed 5000 --drawn B1,B2
 
---calibrate N times the agent's first N searches (moves with a choice) of the game of
---seed in process CPU time, which a loaded machine does not inflate, and prints iterations
-per CPU second: the iteration budget that matches a time budget on one unloaded core.
+Every search is timed in the CPU time of the process that plays it, which a loaded machine
+does not inflate: the summary gives the CPU seconds a move (with --jobs N each worker times
+its own games). --calibrate N times only the agent's first N searches (moves with a choice)
+of the game of --seed and prints iterations per CPU second: the iteration budget that
+matches a time budget on one unloaded core.
 
 --trace SEED plays the game of SEED alone and prints each of the agent's moves: the year, the
 heuristic value before it (State.evaluate), how many moves were legal, the move, then the score
@@ -20,24 +22,25 @@ and the drawn beacons (* lit): where a lost game went wrong.
 --drawn B1,B2 plays only the seeds of the range whose drawn beacons include one of those
 (a change to one beacon's play measured on the games it can affect).
 
-Interrupt it (Ctrl-C, or SIGTERM) to stop early: it reports the games finished, which are
-always those of the first seeds (results come back in seed order).
+Interrupt it (Ctrl-C, or SIGTERM) to stop early: it reports the games finished. With
+--record FILE each game is also kept in FILE as it ends, and a run with the same settings
+plays only the seeds FILE does not hold yet, then reports them all: a measurement of hours
+survives a stop (the machine's, or a session's).
 """
 import argparse
 import functools
-import multiprocessing
-import signal
 import statistics
 import sys
 import time
 from collections import Counter
+from pathlib import Path
 
 import numpy as np
 
 import boardlab
 from boardlab.agents import make_agent
 from boardlab.arena import wilson_interval
-from solo_play import Serial, apply_chance, play_seeded
+from solo_play import apply_chance, cpu_line, play_seeded, play_seeds
 
 
 def winning_now(obs: dict, need: int) -> bool:
@@ -46,8 +49,9 @@ def winning_now(obs: dict, need: int) -> bool:
 
 
 def play(spec: str, all_beacons: bool, seed: int) -> dict:
-    """One seeded solo game: won, total, score breakdown, the beacons, and whether
-    the position stood as a win at some point (a lost game that did threw it away)."""
+    """One seeded solo game: won, total, score breakdown, the beacons, whether the
+    position stood as a win at some point (a lost game that did threw it away), and the
+    moves searched with their CPU seconds (solo_play.Played)."""
     state = boardlab.make("keyside", players=1, solo_all_beacons=all_beacons).new_initial_state(seed=seed)
     need = 3 if all_beacons else 2
     stood, peak = [], [0]
@@ -58,11 +62,12 @@ def play(spec: str, all_beacons: bool, seed: int) -> dict:
         if not stood and winning_now(obs, need):
             stood.append(True)
 
-    state = play_seeded(state, spec, seed, after_move=watch)
-    obs = state.full_observation()
+    played = play_seeded(state, spec, seed, after_move=watch)
+    obs = played.state.full_observation()
     score = obs["seats"][0]["score"]
     return {"won": bool(obs["won"]), "total": score["total"], "score": score, "stood": bool(stood), "peak": peak[0],
-            "beacons": [(b["beacon"], bool(b["lit"])) for b in obs["beacons"]]}
+            "beacons": [(b["beacon"], bool(b["lit"])) for b in obs["beacons"]],
+            "searched": played.searched, "cpu": played.cpu}
 
 
 def trace(spec: str, all_beacons: bool, seed: int) -> None:
@@ -79,8 +84,7 @@ def trace(spec: str, all_beacons: bool, seed: int) -> None:
         lit = " ".join(b["beacon"] + ("*" if b["lit"] else "") for b in obs["beacons"])
         print(f"{line[0]} -> {obs['seats'][0]['score']['total']:3d} points, {lit}")
 
-    state = play_seeded(state, spec, seed, after_move=after, before_move=before)
-    obs = state.full_observation()
+    obs = play_seeded(state, spec, seed, after_move=after, before_move=before).state.full_observation()
     print(f"{'won' if obs['won'] else 'lost'}: " + ", ".join(f"{k} {v}" for k, v in obs["seats"][0]["score"].items()))
 
 
@@ -93,13 +97,13 @@ def drawn_beacons(seed: int) -> list[str]:
     return [b["beacon"] for b in state.full_observation()["beacons"]]
 
 
-def calibrate(spec: str, seed: int, searches: int) -> float:
+def calibrate(spec: str, all_beacons: bool, seed: int, searches: int) -> float:
     """Iterations per CPU second of `spec` (an iteration budget) over its first `searches`
     searches in the solo game of `seed` (chance drawn as in play_seeded)."""
     agent = make_agent(spec, seed=seed)
     if agent.iterations is None:
         raise SystemExit(f"--calibrate needs an iteration budget (ismcts:N), got {spec!r}")
-    state = boardlab.make("keyside", players=1).new_initial_state(seed=seed)
+    state = boardlab.make("keyside", players=1, solo_all_beacons=all_beacons).new_initial_state(seed=seed)
     rng = np.random.default_rng(seed)
     done, cpu = 0, 0.0
     while done < searches and not state.is_terminal():
@@ -115,10 +119,6 @@ def calibrate(spec: str, seed: int, searches: int) -> float:
     return agent.iterations * done / cpu
 
 
-def _interrupt(signum, frame):
-    raise KeyboardInterrupt   # SIGTERM stops like Ctrl-C (a background job ignores SIGINT)
-
-
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--agent", default="ismcts:1s", help="agent spec (default ismcts:1s)")
@@ -128,13 +128,15 @@ def main(argv=None) -> int:
     ap.add_argument("--jobs", type=int, default=1, help="worker processes (default 1)")
     ap.add_argument("--calibrate", type=int, metavar="N", help="only time the first N searches (see above)")
     ap.add_argument("--drawn", metavar="B1,B2", help="only the seeds that draw one of these beacons (see above)")
+    ap.add_argument("--record", type=Path, metavar="FILE", help="keep each game in FILE and go on "
+                    "from the games it holds (see above)")
     ap.add_argument("--trace", type=int, metavar="SEED", help="print the game of SEED move by move (see above)")
     args = ap.parse_args(argv)
     if args.trace is not None:
         trace(args.agent, args.all_beacons, args.trace)
         return 0
     if args.calibrate:
-        rate = calibrate(args.agent, args.seed, args.calibrate)
+        rate = calibrate(args.agent, args.all_beacons, args.seed, args.calibrate)
         print(f"keyside solo, {args.agent}, seed {args.seed}, first {args.calibrate} searches: "
               f"{rate:,.0f} iterations per CPU second")
         return 0
@@ -147,20 +149,17 @@ def main(argv=None) -> int:
         seeds = [s for s in seeds if wanted & set(drawn_beacons(s))]
         if not seeds:
             ap.error(f"--drawn: no seed from {args.seed} to {args.seed + args.games - 1} draws {args.drawn}")
-    one = functools.partial(play, args.agent, args.all_beacons)
-    results = []
-    try:
-        with multiprocessing.Pool(args.jobs) if args.jobs > 1 else Serial() as pool:
-            signal.signal(signal.SIGTERM, _interrupt)   # after the fork: workers just die
-            for i, r in enumerate(pool.imap(one, seeds)):   # in seed order, whatever the jobs
-                results.append(r)
-                lit = "".join(b for b, ok in r["beacons"] if ok) or "-"
-                print(f"game {i + 1}/{len(seeds)} seed {seeds[i]}: {r['total']} points (peak {r['peak']}), lit {lit}, "
-                      f"{'won' if r['won'] else 'lost after standing as a win' if r['stood'] else 'lost'}", file=sys.stderr, flush=True)
-    except KeyboardInterrupt:   # stopped early: report the games of the first seeds, all finished
-        print(f"interrupted after {len(results)} games", file=sys.stderr)
-        if not results:
-            return 1
+    def say(seed, r):
+        lit = "".join(b for b, ok in r["beacons"] if ok) or "-"
+        print(f"game seed {seed}: {r['total']} points (peak {r['peak']}), lit {lit}, "
+              f"{'won' if r['won'] else 'lost after standing as a win' if r['stood'] else 'lost'}",
+              file=sys.stderr, flush=True)
+
+    settings = {"bench": "keyside_solo", "agent": args.agent, "all_beacons": args.all_beacons}
+    results = play_seeds(functools.partial(play, args.agent, args.all_beacons), seeds, args.jobs, say,
+                         args.record, settings)
+    if not results:
+        return 1
     n = len(results)
     wins = sum(r["won"] for r in results)
     lo, hi = wilson_interval(wins, n)
@@ -169,7 +168,8 @@ def main(argv=None) -> int:
     need = 3 if args.all_beacons else 2
     print(f"keyside solo{' (all 3 beacons)' if args.all_beacons else ''}, {args.agent}, {n} games from seed {args.seed}"
           + (f" drawing {args.drawn}" if args.drawn else "")
-          + (f" (stopped early: {len(seeds)} asked)" if n < len(seeds) else ""))
+          + (f" (stopped early: {len(seeds)} asked)" if n < len(seeds) else "")
+          + ": " + cpu_line(args.agent, results))
     print(f"won {wins}/{n} = {wins / n:.1%} [95% Wilson {lo:.1%}, {hi:.1%}]; "
           f"lost after standing as a win: {sum(r['stood'] and not r['won'] for r in results)}")
     print(f"score: median {statistics.median(totals)}, mean {statistics.mean(totals):.1f}, "

@@ -17,7 +17,7 @@ from solo_play import play_seeded
 def play(players: int, spec: str, seed: int) -> list[dict]:
     """One seeded game; per seat: its total, buildings and construction bonus."""
     state = boardlab.make("nukumi", players=players).new_initial_state(seed=seed)
-    seats = play_seeded(state, spec, seed).full_observation()["seats"]
+    seats = play_seeded(state, spec, seed).state.full_observation()["seats"]
     return [{"total": s["score"]["total"], "buildings": s["buildings"],
              "construction": s["score"]["construction"]} for s in seats]
 

@@ -12,45 +12,35 @@ Every search is timed by the CPU time of the process that plays it
 move on an unloaded core even on a loaded machine: the summary gives the CPU
 seconds a move, and with --jobs N each worker times its own games. --calibrate N
 prints the iterations per CPU second and each of N games' results, in one process.
+With --record FILE each game is kept in FILE as it ends, and a run with the same settings
+plays only the seeds FILE does not hold yet, then reports them all (Ctrl-C or SIGTERM
+stops early and reports the games finished).
 """
 import argparse
 import functools
 import math
-import multiprocessing
 import statistics
 import sys
-import time
 from collections import Counter
+from pathlib import Path
 
 import numpy as np
 
 import boardlab
 from boardlab.arena import wilson_interval
 from boardlab.agents import make_agent
-from solo_play import Serial, apply_chance
+from solo_play import cpu_line, play_seeded, play_seeds
 
 
 def play(mode: str, spec: str, seed: int) -> dict:
     """One seeded solo game; its result (score and title, or cleared round and title), the
-    seat's buildings and construction bonus, and the moves searched (more than one legal
-    action) with the CPU seconds this process spent choosing them."""
+    seat's buildings and construction bonus, and the moves searched with their CPU seconds."""
     state = boardlab.make("nukumi", players=1, solo=mode).new_initial_state(seed=seed)
-    agent, rng = make_agent(spec, seed=seed), np.random.default_rng(seed)
-    searched, cpu = 0, 0.0
-    while not state.is_terminal():
-        if state.is_chance():
-            apply_chance(state, rng)
-            continue
-        searching = len(state.legal_actions()) > 1
-        t = time.process_time()
-        action = int(agent.step(state))
-        if searching:
-            searched, cpu = searched + 1, cpu + time.process_time() - t
-        state.apply(action)
-    seat = state.full_observation()["seats"][0]
-    return state.full_observation()["result"] | {"buildings": seat["buildings"],
-                                                 "construction": seat["score"]["construction"],
-                                                 "searched": searched, "cpu": cpu}
+    played = play_seeded(state, spec, seed)
+    obs = played.state.full_observation()
+    seat = obs["seats"][0]
+    return obs["result"] | {"buildings": seat["buildings"], "construction": seat["score"]["construction"],
+                            "searched": played.searched, "cpu": played.cpu}
 
 
 def median_interval(values: list) -> tuple:
@@ -94,26 +84,25 @@ def main(argv=None) -> int:
     ap.add_argument("--seed", type=int, default=0, help="first game seed (games use seed, seed+1, ...)")
     ap.add_argument("--jobs", type=int, default=1, help="worker processes, a game each at a time "
                     "(default 1; each times its own CPU)")
+    ap.add_argument("--record", type=Path, metavar="FILE", help="keep each game in FILE and go on "
+                    "from the games it holds (see above)")
     ap.add_argument("--calibrate", type=int, metavar="N", help="time the searches of N games instead")
     args = ap.parse_args(argv)
     if args.calibrate:
         print(calibrate(args.mode, args.agent, args.calibrate, args.seed))
         return 0
-    one = functools.partial(play, args.mode, args.agent)
     seeds = range(args.seed, args.seed + args.games)
-    results = []
-    with multiprocessing.Pool(args.jobs) if args.jobs > 1 else Serial() as pool:
-        for i, r in enumerate(pool.imap(one, seeds)):       # in seed order, whatever the jobs
-            results.append(r)
-            print(f"game {i + 1}/{args.games} (seed {seeds[i]}): {r}", file=sys.stderr, flush=True)
+    settings = {"bench": "nukumi_solo", "mode": args.mode, "agent": args.agent}
+    results = play_seeds(functools.partial(play, args.mode, args.agent), seeds, args.jobs,
+                         lambda seed, r: print(f"game seed {seed}: {r}", file=sys.stderr, flush=True),
+                         args.record, settings)
+    if not results:
+        return 1
     n = len(results)
     titles = Counter(r["title"] for r in results)
-    searched, cpu = sum(r["searched"] for r in results), sum(r["cpu"] for r in results)
-    iterations = getattr(make_agent(args.agent), "iterations", None)
-    print(f"nukumi {args.mode}, {args.agent}, {n} games from seed {args.seed}: {searched} "
-          f"searched moves, {cpu / max(searched, 1):.3f} CPU s a move"
-          + (f" ({iterations * searched / cpu:,.0f} iterations per CPU second)"
-             if iterations and cpu > 0 else ""))
+    print(f"nukumi {args.mode}, {args.agent}, {n} games from seed {args.seed}"
+          + (f" (stopped early: {args.games} asked)" if n < args.games else "")
+          + ": " + cpu_line(args.agent, results))
     if args.mode == "score_attack":
         scores = [r["score"] for r in results]
         top = titles["World Famous Pioneer"]

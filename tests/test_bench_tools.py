@@ -38,9 +38,10 @@ def test_keyside_solo_plays_only_the_seeds_that_draw_the_beacons_asked(monkeypat
     drawn = {seed: solo.drawn_beacons(seed) for seed in range(5000, 5012)}
     assert all(len(b) == 3 and b[1][0] == "B" for b in drawn.values())
     solo.main(["--agent", "random", "--games", "12", "--seed", "5000", "--drawn", "B1,B2"])
-    err = capsys.readouterr().err
+    out, err = capsys.readouterr()
     played = [int(line.split(" seed ")[1].split(":")[0]) for line in err.splitlines() if line.startswith("game ")]
     assert played == [s for s, b in drawn.items() if {"B1", "B2"} & set(b)] and played
+    assert "CPU s a move" in out
     with pytest.raises(SystemExit):
         solo.main(["--agent", "random", "--games", "2", "--drawn", "B9"])
     assert "unknown beacon(s) B9" in capsys.readouterr().err
@@ -62,3 +63,28 @@ def test_nukumi_benches_count_buildings_and_the_construction_bonus(monkeypatch, 
     # and the CPU time a move.
     assert re.search(r"median score \d+ \[95% interval \d+, \d+\]", out)
     assert "from seed 0: " in out and "CPU s a move" in out
+
+
+def test_a_solo_bench_with_a_record_goes_on_from_the_games_it_holds(monkeypatch, capsys, tmp_path):
+    """--record keeps each game as it ends; a run with the same settings plays only the seeds
+    the record does not hold and reports them all, the same as one run would."""
+    monkeypatch.syspath_prepend(str(BENCH))
+    solo = _load("keyside_solo")
+    record = tmp_path / "games.jsonl"
+    args = ["--agent", "random", "--seed", "40", "--all-beacons", "--record", str(record)]
+    solo.main(args + ["--games", "2"])
+    capsys.readouterr()
+    with record.open("a") as f:
+        f.write('{"seed": 42, "resu')                       # a line cut short by a kill
+    solo.main(args + ["--games", "4"])
+    resumed = capsys.readouterr()
+    assert "2 of 4 games read back" in resumed.err
+    assert [line.split(":")[0] for line in resumed.err.splitlines() if line.startswith("game ")] \
+        == ["game seed 42", "game seed 43"]
+    solo.main(["--agent", "random", "--seed", "40", "--all-beacons", "--games", "4"])
+    assert capsys.readouterr().out.split("\n", 1)[1] == resumed.out.split("\n", 1)[1]
+    with pytest.raises(SystemExit, match=r"made with other settings \(agent\)"):
+        solo.main(["--agent", "ismcts:10", "--seed", "40", "--all-beacons", "--record", str(record)])
+    record.write_text("not json\n{}\n")
+    with pytest.raises(SystemExit, match="not a record of this bench"):
+        solo.main(args)
