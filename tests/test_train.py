@@ -5,6 +5,7 @@ refuses bad arguments with the option named. Skips only where PyTorch is absent.
 import csv
 import hashlib
 import json
+import re
 import sys
 
 import numpy as np
@@ -518,3 +519,22 @@ def test_the_strength_plots_words_do_not_overlap():
         for b in spans[i + 1:]:
             if abs(a[0] - b[0]) < max(a[1], b[1]):
                 assert a[3] <= b[2] or b[3] <= a[2], (a[4], b[4])
+
+
+def test_a_run_gated_by_return_plots_the_mean_return_against_plain_on_the_same_deals():
+    from boardlab.learn.plot import strength_svg
+    rows = [{"generation": 1, "strength_return": "0.29290", "strength_return_lo": "0.27340",
+             "strength_return_hi": "0.31240", "strength_other_return": "0.27620", "kept": 1,
+             "strength_score": "0.9850", "strength_lo": "0.95", "strength_hi": "0.99",
+             "strength_par": "0.98"}]
+    svg = strength_svg(rows, "nukumi players=1 solo=score_attack", "return")
+    assert "mean return (plain ISMCTS: par)" in svg and "%" not in svg
+    labels = [float(v) for v in re.findall(r'text-anchor="end">([-\d.]+)</text>', svg)]
+    grid = [float(v) for v in re.findall(r'<line x1="[\d.]+" y1="([\d.]+)"[^>]*stroke="#ddd"', svg)]
+    ys = dict(zip(labels, grid))                              # each value's height on the axis
+    assert min(ys) <= 0.2734 and max(ys) >= 0.3124           # the axis spans the interval
+    circle_y = float(re.search(r'<circle cx="[\d.]+" cy="([\d.]+)"', svg)[1])
+    lo, hi = min(ys), max(ys)                                 # the point sits at 0.2929 on it
+    assert abs(circle_y - (ys[lo] + (0.2929 - lo) / (hi - lo) * (ys[hi] - ys[lo]))) < 0.5
+    by_wins = strength_svg(rows, "t")                         # the share won, 0-100%
+    assert "100%" in by_wins and "mean return" not in by_wins

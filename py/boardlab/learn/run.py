@@ -160,7 +160,8 @@ LOG_COLUMNS = [
     "val_samples", "train_value", "train_policy", "train_loss", "val_value", "val_policy",
     "val_loss", "gate_opponent", "gate_games", "gate_wins", "gate_other_wins", "gate_draws",
     "gate_score", "gate_return", "gate_other_return", "kept", "strength_games",
-    "strength_score", "strength_lo", "strength_hi", "strength_par", "selfplay_seconds",
+    "strength_score", "strength_lo", "strength_hi", "strength_par", "strength_return",
+    "strength_return_lo", "strength_return_hi", "strength_other_return", "selfplay_seconds",
     "games_per_second", "train_seconds", "gate_seconds", "strength_seconds"]
 #: Columns that depend on the machine's speed, not on the seed.
 TIME_COLUMNS = [c for c in LOG_COLUMNS if c.endswith("seconds") or c == "games_per_second"]
@@ -443,6 +444,11 @@ class _Run:
                            strength_lo=f"{st['lo']:.4f}", strength_hi=f"{st['hi']:.4f}",
                            strength_par=f"{st['par']:.4f}",
                            strength_seconds=f"{0.0 if st.get('reused_gate') else st['seconds']:.1f}")
+            if st and "return" in st:      # solo: the paired interval, about the mean
+                row.update(strength_return=f"{st['return']:.5f}",
+                           strength_return_lo=f"{st['other_return'] + st['diff_lo']:.5f}",
+                           strength_return_hi=f"{st['other_return'] + st['diff_hi']:.5f}",
+                           strength_other_return=f"{st['other_return']:.5f}")
             out.append(row)
         return out
 
@@ -456,7 +462,8 @@ class _Run:
         atomic_write(self.out / "log.csv", buf.getvalue().encode())
         title = (f"{self.cfg.game} {self.key}: network of each generation vs plain ISMCTS, "
                  f"{self.cfg.gate_budget} a move")
-        atomic_write(self.out / "strength.svg", strength_svg(rows, title).encode())
+        atomic_write(self.out / "strength.svg",
+                     strength_svg(rows, title, "return" if self.cfg.gate_by == "return" else "score").encode())
 
 
 def _lock(out: Path):
