@@ -538,3 +538,24 @@ def test_a_run_gated_by_return_plots_the_mean_return_against_plain_on_the_same_d
     assert abs(circle_y - (ys[lo] + (0.2929 - lo) / (hi - lo) * (ys[hi] - ys[lo]))) < 0.5
     by_wins = strength_svg(rows, "t")                         # the share won, 0-100%
     assert "100%" in by_wins and "mean return" not in by_wins
+
+
+def test_the_window_holds_each_sample_once_as_selecting_and_concatenating_did(full_run):
+    """window() copies each sample straight into its place (a million Keytoma samples did
+    not fit three times over); the result is the same arrays as a selection of each
+    generation's rows followed by a concatenation."""
+    from boardlab.learn.replay import Samples, window
+    out, _ = full_run
+    store = GenerationStore(out / "samples", boardlab.make("kitsu", players=2)._core.feature_size, 2)
+    gens = list(range(GENERATIONS - 1))
+    for held_games in (1, 2):                     # one of two games held out, then both
+        train, val = window(store, gens, held_games, 2)
+        parts = [store.load(g) for g in gens]
+        for got, keep in ((train, lambda s: s.game < 2 - held_games),
+                          (val, lambda s: s.game >= 2 - held_games)):
+            want = Samples.concat([s.select(np.flatnonzero(keep(s))) for s in parts])
+            for f in ("x", "seat", "game", "legal_off", "legal", "policy", "value", "search_value"):
+                a, b = getattr(got, f), getattr(want, f)
+                assert a.dtype == b.dtype and a.shape == b.shape, f
+                np.testing.assert_array_equal(a, b, err_msg=f)
+        assert len(val) > 0 and (len(train) == 0) == (held_games == 2)
