@@ -559,3 +559,21 @@ def test_the_window_holds_each_sample_once_as_selecting_and_concatenating_did(fu
                 assert a.dtype == b.dtype and a.shape == b.shape, f
                 np.testing.assert_array_equal(a, b, err_msg=f)
         assert len(val) > 0 and (len(train) == 0) == (held_games == 2)
+
+
+def test_the_log_gives_what_the_value_explains_of_the_held_out_games(full_run):
+    """val_value_r2 = 1 - the validation value MSE / the variance of its target (Keytoma's
+    outcome target learnt 7,200 games and explained nothing of the held-out ones)."""
+    from boardlab.learn.replay import split_games, window
+    out, lines = full_run
+    store = GenerationStore(out / "samples", boardlab.make("kitsu", players=2)._core.feature_size, 2)
+    for g in range(1, GENERATIONS):
+        row = _log(out)[g]
+        gens = list(range(max(0, g - CFG.window), g))
+        _, val = window(store, gens, split_games(CFG.games_per_gen, CFG.val_fraction),
+                        CFG.games_per_gen)
+        spread = trainer.value_target(val, CFG.value_search_weight).var(axis=0).mean()
+        assert float(row["val_value_r2"]) == pytest.approx(1 - float(row["val_value"]) / spread,
+                                                           abs=1e-3)
+        assert f"R² {float(row['val_value_r2']):+.3f}" in next(
+            t for t in lines if t.startswith(f"gen {g} train"))

@@ -157,8 +157,8 @@ class RunConfig:
 
 LOG_COLUMNS = [
     "generation", "best", "selfplay_games", "samples", "decisions", "train_samples",
-    "val_samples", "train_value", "train_policy", "train_loss", "val_value", "val_policy",
-    "val_loss", "gate_opponent", "gate_games", "gate_wins", "gate_other_wins", "gate_draws",
+    "val_samples", "train_value", "train_policy", "train_loss", "val_value", "val_value_r2",
+    "val_policy", "val_loss", "gate_opponent", "gate_games", "gate_wins", "gate_other_wins", "gate_draws",
     "gate_score", "gate_return", "gate_other_return", "kept", "strength_games",
     "strength_score", "strength_lo", "strength_hi", "strength_par", "strength_return",
     "strength_return_lo", "strength_return_hi", "strength_other_return", "selfplay_seconds",
@@ -328,6 +328,10 @@ class _Run:
                                                     settings)
         t = trainer.train_epochs(model, opt, train_set, settings, seed)
         v = trainer.evaluate(model, val_set, search_weight=cfg.value_search_weight)
+        # What the value explains of held-out games: 1 - MSE / the target's variance; at or
+        # below 0 the value has learnt the training games, not the positions.
+        spread = float(trainer.value_target(val_set, cfg.value_search_weight).var(axis=0).mean())
+        r2 = 1 - v.value / spread if spread > 0 else float("nan")
         blob = netfile.to_bytes(model.to_spec(cfg.game, self.key), "float16")
         _net.Net.from_bytes(blob).check_game(self.game._core)     # the kernel takes it
         self.save_learner(g, model, opt)
@@ -335,10 +339,10 @@ class _Run:
         self.report(f"gen {g} train: generations {gens[0]}-{gens[-1]}, {len(train_set)} samples "
                     f"(+{len(val_set)} held out); loss train {t.total:.4f} (value {t.value:.4f},"
                     f" policy {t.policy:.4f}), validation {v.total:.4f} (value {v.value:.4f}, "
-                    f"policy {v.policy:.4f})")
+                    f"R² {r2:+.3f}; policy {v.policy:.4f})")
         return {"window": gens, "train_samples": len(train_set), "val_samples": len(val_set),
                 "train_value": t.value, "train_policy": t.policy, "val_value": v.value,
-                "val_policy": v.policy}
+                "val_value_r2": r2, "val_policy": v.policy}
 
     def _matches(self, g, kind, make, other_net, other_name):
         from . import gate
@@ -428,6 +432,7 @@ class _Run:
                            train_policy=f"{t['train_policy']:.5f}",
                            train_loss=f"{t['train_value'] + t['train_policy']:.5f}",
                            val_value=f"{t['val_value']:.5f}", val_policy=f"{t['val_policy']:.5f}",
+                           val_value_r2=(f"{t['val_value_r2']:.4f}" if "val_value_r2" in t else ""),
                            val_loss=f"{t['val_value'] + t['val_policy']:.5f}",
                            train_seconds=f"{t['seconds']:.1f}")
             if gt:
