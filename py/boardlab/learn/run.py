@@ -158,8 +158,8 @@ class RunConfig:
 LOG_COLUMNS = [
     "generation", "best", "selfplay_games", "samples", "decisions", "train_samples",
     "val_samples", "train_value", "train_policy", "train_loss", "val_value", "val_value_r2",
-    "val_policy", "val_loss", "gate_opponent", "gate_games", "gate_wins", "gate_other_wins", "gate_draws",
-    "gate_score", "gate_return", "gate_other_return", "kept", "strength_games",
+    "val_policy", "val_loss", "gate_opponent", "gate_games", "gate_wins", "gate_other_wins",
+    "gate_draws", "gate_score", "gate_return", "gate_other_return", "kept", "strength_games",
     "strength_score", "strength_lo", "strength_hi", "strength_par", "strength_return",
     "strength_return_lo", "strength_return_hi", "strength_other_return", "selfplay_seconds",
     "games_per_second", "train_seconds", "gate_seconds", "strength_seconds"]
@@ -467,8 +467,8 @@ class _Run:
         atomic_write(self.out / "log.csv", buf.getvalue().encode())
         title = (f"{self.cfg.game} {self.key}: network of each generation vs plain ISMCTS, "
                  f"{self.cfg.gate_budget} a move")
-        atomic_write(self.out / "strength.svg",
-                     strength_svg(rows, title, "return" if self.cfg.gate_by == "return" else "score").encode())
+        metric = "return" if self.cfg.gate_by == "return" else "score"
+        atomic_write(self.out / "strength.svg", strength_svg(rows, title, metric).encode())
 
 
 def _lock(out: Path):
