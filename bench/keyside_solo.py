@@ -31,7 +31,6 @@ import argparse
 import functools
 import statistics
 import sys
-import time
 from collections import Counter
 from pathlib import Path
 
@@ -99,24 +98,13 @@ def drawn_beacons(seed: int) -> list[str]:
 
 def calibrate(spec: str, all_beacons: bool, seed: int, searches: int) -> float:
     """Iterations per CPU second of `spec` (an iteration budget) over its first `searches`
-    searches in the solo game of `seed` (chance drawn as in play_seeded)."""
-    agent = make_agent(spec, seed=seed)
-    if agent.iterations is None:
+    searches in the solo game of `seed`."""
+    iterations = make_agent(spec).iterations
+    if iterations is None:
         raise SystemExit(f"--calibrate needs an iteration budget (ismcts:N), got {spec!r}")
     state = boardlab.make("keyside", players=1, solo_all_beacons=all_beacons).new_initial_state(seed=seed)
-    rng = np.random.default_rng(seed)
-    done, cpu = 0, 0.0
-    while done < searches and not state.is_terminal():
-        if state.is_chance():
-            apply_chance(state, rng)
-            continue
-        searched = len(state.legal_actions()) > 1   # the agent answers a lone action unsearched
-        t = time.process_time()
-        state.apply(int(agent.step(state)))
-        if searched:
-            cpu += time.process_time() - t
-            done += 1
-    return agent.iterations * done / cpu
+    played = play_seeded(state, spec, seed, searches=searches)
+    return iterations * played.searched / played.cpu
 
 
 def main(argv=None) -> int:

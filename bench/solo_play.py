@@ -28,13 +28,15 @@ def apply_chance(state, rng) -> None:
     state.apply(int(rng.choice(acts, p=np.array(probs) / sum(probs))))
 
 
-def play_seeded(state, spec: str, seed: int, after_move=None, before_move=None) -> Played:
-    """Play `state` to its end with agent `spec`. `before_move(state, action)` and
-    `after_move(state)`, if given, are called around each of the agent's moves."""
+def play_seeded(state, spec: str, seed: int, after_move=None, before_move=None,
+                searches: int | None = None) -> Played:
+    """Play `state` to its end (or, with `searches`, until the agent has searched that many
+    moves) with agent `spec`. `before_move(state, action)` and `after_move(state)`, if
+    given, are called around each of the agent's moves."""
     agent = make_agent(spec, seed=seed)
     rng = np.random.default_rng(seed)
     searched, cpu = 0, 0.0
-    while not state.is_terminal():
+    while not state.is_terminal() and (searches is None or searched < searches):
         if state.is_chance():
             apply_chance(state, rng)
             continue

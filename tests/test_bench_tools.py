@@ -1,10 +1,12 @@
 """The bench tools: bench/calibrate.py (the iteration budget that stands for a time budget),
-bench/keyside_solo.py's --drawn filter and the Nukumi benches' building counts."""
+bench/keyside_solo.py's --drawn filter and --calibrate and the Nukumi benches' building counts."""
 import importlib.util
 import re
 from pathlib import Path
 
 import pytest
+
+import boardlab
 
 
 BENCH = Path(__file__).resolve().parent.parent / "bench"
@@ -30,6 +32,19 @@ def test_calibrate_times_the_agents_searches(capsys):
 def test_calibrate_needs_an_iteration_budget():
     with pytest.raises(SystemExit, match="iteration budget"):
         _load().calibrate("nukumi", 2, "ismcts:0.1s", searches=1, seed=7)
+
+
+def test_keyside_solo_calibrates_on_the_first_searches_of_a_game(monkeypatch, capsys):
+    monkeypatch.syspath_prepend(str(BENCH))
+    solo = _load("keyside_solo")
+    import solo_play                                    # on the path from here
+    state = boardlab.make("keyside", players=1).new_initial_state(seed=3)
+    played = solo_play.play_seeded(state, "ismcts:50", 3, searches=4)
+    assert played.searched == 4 and played.cpu > 0 and not played.state.is_terminal()
+    solo.main(["--agent", "ismcts:50", "--calibrate", "3", "--seed", "3"])
+    assert re.search(r"first 3 searches: [\d,]+ iterations per CPU second", capsys.readouterr().out)
+    with pytest.raises(SystemExit, match="iteration budget"):
+        solo.main(["--agent", "ismcts:0.01s", "--calibrate", "1"])
 
 
 def test_keyside_solo_plays_only_the_seeds_that_draw_the_beacons_asked(monkeypatch, capsys):
