@@ -149,7 +149,7 @@ cdef class CoreGame:
 
     @property
     def feature_size(self):
-        """Floats of the network input (CoreState.features), 0 if the game has none yet."""
+        """Floats of the network input (CoreState.features), 0 for a game without them."""
         _check_game(self)
         return self.g.vt.feature_size(self.g) if self.g.vt.feature_size != NULL else 0
 

@@ -1,7 +1,8 @@
 # cython: language_level=3
 """The kernel's policy-value network (kernel/net/net.h): load a network file and
 run forward passes on a batch of feature vectors, for tests and benchmarks.
-The search will call the same C forward pass per node, without Python."""
+The guided search (kernel/search/ismcts.c) calls the same C forward pass per node,
+without Python."""
 from libc.stdint cimport int32_t, int64_t, uint8_t
 from libc.stdlib cimport malloc, free
 from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC

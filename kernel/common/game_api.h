@@ -71,8 +71,9 @@ typedef struct BLGameVTable {
      * one of the n legal actions (ascending, as legal_actions wrote them),
      * drawn with rng (the search stream, never the state's own). */
     int32_t (*rollout_action)(const BLGame *g, const void *st, const int32_t *legal, int n, BLRng *rng);
-    /* Optional (NULL: the game has no network features yet): the number of
-     * floats features() writes in this configuration (kernel/net, docs/learning.md). */
+    /* Optional (NULL: a game without network features, for which no network
+     * loads): the number of floats features() writes in this configuration
+     * (kernel/net, docs/learning.md). */
     int (*feature_size)(const BLGame *g);
     /* Optional: the network's input for `seat`, written to out (feature_size
      * floats). A function of what `seat` knows alone (observe_json(seat)), so

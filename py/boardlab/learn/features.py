@@ -5,7 +5,7 @@ import numpy as np
 
 
 def feature_size(game) -> int:
-    """Floats of the game's features, 0 if the game has none yet."""
+    """Floats of the game's features, 0 for a game without network features."""
     return game._core.feature_size
 
 

@@ -1,6 +1,6 @@
 """The kernel's network in PyTorch (the `train` extra: pip install "boardlab[train]"),
-loaded from and exported to the kernel's file format. Training will use it; nothing that
-plays needs it."""
+loaded from and exported to the kernel's file format. The trainer (`boardlab train`) uses it;
+nothing that plays needs it."""
 from __future__ import annotations
 
 import numpy as np
