@@ -4,7 +4,7 @@ a spectator's or the host's (what every seat knows), live.
 Everything drawn comes from ``GameStore.view`` for this session's link
 (:mod:`.tables`): a seat's own observation and, for its move widgets, hints and the
 evaluation bar, a position made up from what it knows (``view.state``); the log and "since
-your last move" from the store's story of that seat (table_story.py). A click is played
+your last move" from the store's story of that seat (story.py). A click is played
 through the store over the version on screen: if another browser moved first, nothing is
 played and the new position is shown with a note.
 """
