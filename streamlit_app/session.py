@@ -59,6 +59,21 @@ def presets_for(game) -> list[str]:
     return [p for p in AI_PRESETS if has_net or p not in NEEDS_NETWORK]
 
 
+def closest_preset(game, wanted: str) -> str:
+    """The level a seat plays at when ``wanted`` is chosen for ``game``: that level where it
+    is offered, else the strongest offered (Expert where Master needs a network none ships)."""
+    offered = presets_for(game)
+    return wanted if wanted in offered else offered[-1]
+
+
+def configuration_words(game) -> str:
+    """The configuration a network is made for, in words: "3 players", "solo (chasing)"."""
+    solo = game.params.get("solo", "none")
+    if game.num_players == 1:
+        return f"solo ({solo.replace('_', ' ')})" if solo not in (None, "none") else "solo"
+    return f"{game.num_players} players"
+
+
 def refuse_open_hands(budget: dict) -> None:
     """A seat in play (AI move or hint) never gets the open-hands search: it sees every hand."""
     if budget.get("open_hands"):

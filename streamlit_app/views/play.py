@@ -26,7 +26,8 @@ from boardlab.streamlit_app.eval_bar import beside_board, hint_box
 from boardlab.streamlit_app.games import ui_for
 from boardlab.streamlit_app.games.base import search_line
 from boardlab.streamlit_app.session import (AI, AI_PRESETS, ANALYSIS_CHOICES, DEFAULT_PRESET,
-                                            HUMAN, PlaySession, presets_for,
+                                            HUMAN, PlaySession, closest_preset,
+                                            configuration_words, presets_for,
                                             session_from_record)
 
 ss = st.session_state
@@ -186,6 +187,36 @@ def confirm_box() -> None:
             st.rerun()
 
 
+def _remember_level() -> None:
+    ss["ng_preset_wish"] = ss["ng_preset"]
+
+
+def level_choice(game, title: str) -> str:
+    """The AI strength for ``game``. A level it does not offer (Master where no network
+    ships for its configuration) is named with the reason; a level chosen earlier that this
+    game does not offer is kept as the player's wish (it comes back with a game that offers
+    it) and the level played instead is said, never changed silently."""
+    presets = presets_for(game)
+    wish = ss.get("ng_preset_wish", DEFAULT_PRESET)
+    shown = closest_preset(game, wish)
+    if ss.get("ng_preset") != shown:
+        ss["ng_preset"] = shown
+    preset = st.radio("AI strength", presets, horizontal=True, key="ng_preset",
+                      captions=[AI_PRESETS[p][1] for p in presets], on_change=_remember_level)
+    missing = [p for p in AI_PRESETS if p not in presets]
+    if missing:
+        why = (f"**{' and '.join(missing)}** need{'s' if len(missing) == 1 else ''} a "
+               "learned network; none ships yet for "
+               f"{title} with {configuration_words(game)}")
+        if wish in missing:
+            st.info(f"{why}. The AI seats will play at **{preset}**, the strongest here; "
+                    f"{wish} comes back when you choose a game that has a network.",
+                    icon=":material/info:")
+        else:
+            st.caption(f"{why} — the strongest here is **{presets[-1]}**.")
+    return preset
+
+
 def new_game_form() -> None:
     """The new-game form (game, parameters, seats, AI strength, seed)."""
     names = boardlab.games_available()
@@ -205,10 +236,7 @@ def new_game_form() -> None:
         kind = cols[s].selectbox(ui.seat_name(s, n), ["Human", "AI"], index=0 if s == 0 else 1,
                                  key=f"ng_seat_{s}")
         seats.append(HUMAN if kind == "Human" else AI)
-    presets = presets_for(game)
-    preset = st.radio("AI strength", presets, index=presets.index(DEFAULT_PRESET),
-                      horizontal=True, key="ng_preset",
-                      captions=[AI_PRESETS[p][1] for p in presets])
+    preset = level_choice(game, ui.title)
     ss.setdefault("ng_seed_default", random.randrange(1, 100000))
     seed = st.number_input("Seed (same seed, same deals)", min_value=0, max_value=2**31 - 1,
                            value=ss["ng_seed_default"], step=1, key="ng_seed")

@@ -1,0 +1,58 @@
+"""The app's first screens as a new player meets them (issue 54), through AppTest: the level
+choice says why Master is missing and never changes a chosen level silently; "Since your
+last move" is never an empty banner; an analysis reports the time it took; Save then Load
+of a reviewed game keeps its review."""
+import json
+
+import pytest
+
+pytest.importorskip("streamlit")
+pytest.importorskip("plotly")
+
+import boardlab  # noqa: E402
+from boardlab.learn.nets import default_path  # noqa: E402
+from test_app import app  # noqa: E402
+
+
+# --- the level choice ------------------------------------------------------------------------
+def texts(at) -> str:
+    return "\n".join([c.value for c in at.caption] + [i.value for i in at.info]
+                     + [m.value for m in at.markdown])
+
+
+def test_master_missing_says_why_and_a_chosen_master_is_never_changed_silently():
+    assert default_path(boardlab.make("kitsu", players=2)).is_file()
+    assert not default_path(boardlab.make("kyushu", players=3)).is_file()
+    at = app()
+    assert "Master" in at.radio(key="ng_preset").options          # Kitsu 2 players: it ships
+    assert "needs a learned network" not in texts(at)
+    at.radio(key="ng_preset").set_value("Master").run()
+    at.selectbox(key="ng_game").set_value("kyushu").run()
+    at.selectbox(key="ng_ky_players").set_value(3).run()
+    assert not at.exception, at.exception
+    level = at.radio(key="ng_preset")
+    assert "Master" not in level.options
+    assert level.value == "Expert"                    # the strongest here, not Casual
+    notes = [i.value for i in at.info if "Master" in i.value]
+    assert notes, "the change from Master is not said"
+    assert "none ships yet for Kyūshū with 3 players" in notes[0]
+    assert "**Expert**" in notes[0]
+    at.selectbox(key="ng_game").set_value("kitsu").run()   # back where Master is offered
+    assert at.radio(key="ng_preset").value == "Master"
+    assert not [i for i in at.info if "Master" in i.value]
+
+
+def test_without_a_chosen_master_the_level_choice_still_says_why_it_is_missing():
+    at = app()
+    at.selectbox(key="ng_game").set_value("kyushu").run()
+    at.selectbox(key="ng_ky_players").set_value(3).run()
+    level = at.radio(key="ng_preset")
+    assert level.value == "Casual" and "Master" not in level.options
+    caption = [c.value for c in at.caption if "Master" in c.value]
+    assert caption and "none ships yet for Kyūshū with 3 players" in caption[0]
+    assert "the strongest here is **Expert**" in caption[0]
+    assert not [i for i in at.info if "Master" in i.value]       # nothing was changed
+    at.radio(key="ng_preset").set_value("Strong").run()
+    at.button(key="ng_start").click().run()
+    assert not at.exception, at.exception
+    assert at.session_state["bl_play"].preset == "Strong"
