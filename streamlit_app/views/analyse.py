@@ -132,6 +132,7 @@ def bar_value(g: dict, pos, row, result) -> tuple[dict | None, int]:
 
 
 TABLE_GAME = tables.TABLE_GAME
+NAV_KEYS = ("an_first", "an_prev", "an_next", "an_last")     # the buttons beside the slider
 
 
 def ended_table():
@@ -508,13 +509,19 @@ with tab_game:
             # the browser here: they scroll this long page)
             c_first, c_prev, c_slider, c_next, c_last = st.columns(
                 [1, 1, 12, 1, 1], vertical_alignment="bottom")
+            # one icon each: Streamlit writes a button's shortcut beside its label ("← ←",
+            # "Home" pushing the icon out), so the key is named in the tooltip only
+            st.html("<style>" + ", ".join(f".st-key-{k} kbd" for k in NAV_KEYS)
+                    + " { display: none; }</style>")
             c_first.button(":material/first_page:", key="an_first", shortcut="Home",
                            on_click=step, args=(-last,), help="The first decision (Home key)",
                            width="stretch")
-            c_prev.button("←", key="an_prev", shortcut="Left", on_click=step, args=(-1,),
-                          help="The previous decision (← key)", width="stretch")
-            c_next.button("→", key="an_next", shortcut="Right", on_click=step, args=(1,),
-                          help="The next decision (→ key)", width="stretch")
+            c_prev.button(":material/chevron_left:", key="an_prev", shortcut="Left",
+                          on_click=step, args=(-1,), help="The previous decision (← key)",
+                          width="stretch")
+            c_next.button(":material/chevron_right:", key="an_next", shortcut="Right",
+                          on_click=step, args=(1,), help="The next decision (→ key)",
+                          width="stretch")
             c_last.button(":material/last_page:", key="an_last", shortcut="End",
                           on_click=step, args=(last,), help="The end of the game (End key)",
                           width="stretch")
