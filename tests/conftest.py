@@ -177,7 +177,7 @@ def pytest_unconfigure(config):
 
 #: The longest tests (node-id prefixes, longest first), started first: pytest-xdist hands
 #: tests to its workers in collection order, so a long one started last would keep one
-#: worker busy while the other has finished (measured with --durations; see README, Tests).
+#: worker busy while the other has finished (measured with --durations; see docs/developing.md, Tests).
 LONG_FIRST = (
     "tests/e2e/test_review_games.py",
     "tests/e2e/test_browser.py",

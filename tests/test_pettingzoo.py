@@ -111,7 +111,7 @@ def test_render_shows_the_movers_view():
 
 
 def test_random_vs_ismcts_episode():
-    """The README's example: seat 0 searches with ISMCTS, seat 1 plays at random."""
+    """docs/python.md's example: seat 0 searches with ISMCTS, seat 1 plays at random."""
     from boardlab.search import ismcts
 
     def pick(env, agent, obs):
