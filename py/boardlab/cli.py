@@ -678,7 +678,7 @@ def build_parser() -> argparse.ArgumentParser:
                        help="review every decision of saved games (Parquet or CSV)",
                        description="Search every decision of the given game records from the "
                                    "seat to move and write, per decision, the AI's move and "
-                                   "win %%, the move played and the win %% lost. A rerun skips "
+                                   "win %, the move played and the win % lost. A rerun skips "
                                    "the records already in --out.")
     r.add_argument("records", nargs="+", metavar="RECORD",
                    help="game record JSON files (State.to_record(), the app's Save)")
