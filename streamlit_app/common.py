@@ -19,7 +19,7 @@ import boardlab
 
 from .current_game import PLAY_KEY, play_session
 from .games import Changes, ui_for
-from .session import AI_PRESETS, PlaySession, log_text, run_search
+from .session import AI_PRESETS, PlaySession, duration_text, log_text, run_search
 from .store import (AccessDenied, GameMovedOn, GameStore, StoreError, check_game_id,
                     data_dir)
 
@@ -351,7 +351,7 @@ def stats_table(result, priors: dict | None = None):
         hovertemplate="%{y}: %{x} visits<extra></extra>"))
     fig.update_layout(height=80 + 34 * len(top), margin=dict(l=10, r=10, t=30, b=10),
                       title=f"Visits per move ({result.iterations:,} iterations, "
-                            f"{result.seconds:.2f} s)", xaxis_title="visits")
+                            f"{duration_text(result.seconds)})", xaxis_title="visits")
     st.plotly_chart(fig, width="stretch")
     if result.principal_variation:
         from .review import move_words

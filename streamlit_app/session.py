@@ -86,6 +86,16 @@ def budget_text(budget: dict) -> str:
     return text + (", guided by the learned network" if budget.get("net") else "")
 
 
+def duration_text(seconds: float) -> str:
+    """A search's time as read: "0.9 ms", "24 ms", "0.52 s". 2,000 iterations of Kitsu take
+    about a millisecond, which two decimals of a second showed as "0.00 s"."""
+    if seconds < 0.01:
+        return f"{seconds * 1000:.1f} ms"
+    if seconds < 0.1:
+        return f"{seconds * 1000:.0f} ms"
+    return f"{seconds:.2f} s"
+
+
 def mix(*values: int) -> int:
     """A 63-bit seed from integers (stable across runs)."""
     h = 0x9E3779B97F4A7C15

@@ -3,6 +3,7 @@ choice says why Master is missing and never changes a chosen level silently; "Si
 last move" is never an empty banner; an analysis reports the time it took; Save then Load
 of a reviewed game keeps its review."""
 import json
+import re
 
 import pytest
 
@@ -56,3 +57,30 @@ def test_without_a_chosen_master_the_level_choice_still_says_why_it_is_missing()
     at.button(key="ng_start").click().run()
     assert not at.exception, at.exception
     assert at.session_state["bl_play"].preset == "Strong"
+
+
+# --- the analysis' time ----------------------------------------------------------------------
+def test_an_analysis_reports_the_time_its_search_took():
+    """2,000 iterations of Kitsu take about a millisecond: two decimals of a second showed
+    "in 0.00 s"."""
+    from boardlab.streamlit_app.session import duration_text
+    from test_app import finished_record
+    from test_app_review import upload
+    at = app()
+    upload(at, finished_record(seed=4))
+    at.button(key="an_first").click().run()            # a decision (the end has none)
+    at.number_input(key="an_game_iters").set_value(2000).run()
+    at.button(key="an_game_run").click().run()
+    assert not at.exception, at.exception
+    result = at.session_state["bl_analysis"]["an_game_result"][1]
+    assert result.iterations == 2000
+    line = [m.value for m in at.markdown if "iterations in" in m.value][0]
+    shown = re.search(r"2,000 iterations in ([0-9.]+) (ms|s)\. ", line)
+    assert shown, line
+    seconds = float(shown[1]) / (1000 if shown[2] == "ms" else 1)
+    assert seconds > 0 and seconds == pytest.approx(result.seconds, rel=0.06, abs=5e-5)
+    chart = [json.loads(c.proto.spec) for c in at.get("plotly_chart")
+             if "Visits per move" in c.proto.spec][0]
+    assert chart["layout"]["title"]["text"].endswith(f"{duration_text(result.seconds)})")
+    assert [duration_text(x) for x in (0.00098, 0.0236, 0.5, 1.234)] == \
+        ["1.0 ms", "24 ms", "0.50 s", "1.23 s"]

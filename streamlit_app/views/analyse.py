@@ -23,7 +23,7 @@ from boardlab.streamlit_app.review import (THRESHOLDS, Review, asked_budget, bud
                                            evaluation, network_points, result_point,
                                            side_lines, side_value, summary)
 from boardlab.streamlit_app.store import AccessDenied, NoSuchGame, StoreError
-from boardlab.streamlit_app.session import (HUMAN, budget_text, decision_plies,
+from boardlab.streamlit_app.session import (HUMAN, budget_text, decision_plies, duration_text,
                                             load_record, mix, network_reading, peeked_at,
                                             state_at)
 
@@ -63,7 +63,7 @@ def analyse_block(pos, player, key: str, title: str, refused: str | None = None)
     if saved and saved[0] == ident:
         result = saved[1]
         st.markdown(f"**Best move for P{player}: `{result.best_move}`** — "
-                    f"{result.iterations:,} iterations in {result.seconds:.2f} s. "
+                    f"{result.iterations:,} iterations in {duration_text(result.seconds)}. "
                     "Open **Search tree** to explore the search.")
         reading = network_reading(pos, player)          # the seat's own knowledge
         common.stats_table(result, reading[1] if reading else None)
