@@ -285,7 +285,7 @@ def changes_since(sess: PlaySession, viewer) -> Changes:
     """What happened since ``viewer``'s last decision, as ``viewer`` may know it."""
     if viewer is None:
         return Changes(viewer=None, since=sess.ply)
-    since = sess.since_last_decision(viewer)
+    start, since = sess.last_decision(viewer)
     lines = log_lines(sess.state, viewer, sess.cache)
     history = sess.state.history
     moves = list(zip(sess._actors[since:], history[since:]))
@@ -300,7 +300,7 @@ def changes_since(sess: PlaySession, viewer) -> Changes:
             sess.cache[key] = before
     return Changes(viewer=viewer, since=since, moves=moves,
                    lines=[ln.raw for ln in lines if ln.ply >= since and ln.kind != "section"],
-                   before=before)
+                   before=before, outcome=Changes.outcome_of(lines, start, since))
 
 
 def draw_board(state, viewer, show_all: bool, key: str = "board",

@@ -270,13 +270,18 @@ class PlaySession:
     def since_last_decision(self, seat) -> int:
         """History length right after ``seat``'s last decision (0 if it has not decided):
         what happened from there on is new to that seat."""
+        return self.last_decision(seat)[1]
+
+    def last_decision(self, seat) -> tuple[int, int]:
+        """(start, end): the history lengths before and after ``seat``'s last decision (its
+        actions, a grouped move's every one); (0, 0) if it has not decided."""
         for i in range(len(self._actors) - 1, -1, -1):
             if self._actors[i] == seat:
                 for start, end in self.groups:
                     if start <= i < end:
-                        return end
-                return i + 1
-        return 0
+                        return start, end
+                return i, i + 1
+        return 0, 0
 
     # -- moves ------------------------------------------------------------------------------
     def _apply(self, action: int) -> None:

@@ -84,3 +84,81 @@ def test_an_analysis_reports_the_time_its_search_took():
     assert chart["layout"]["title"]["text"].endswith(f"{duration_text(result.seconds)})")
     assert [duration_text(x) for x in (0.00098, 0.0236, 0.5, 1.234)] == \
         ["1.0 ms", "24 ms", "0.50 s", "1.23 s"]
+
+
+# --- "Since your last move" ------------------------------------------------------------------
+def own_trick_endings(seed=5, wanted=2):
+    """Kitsu 2 players, P0 human playing its first legal choice: the sessions (copies) at P0's
+    decisions right after its own card ended a trick, one with only chance (a deal) since,
+    one with nothing at all since."""
+    from boardlab.streamlit_app.common import changes_since
+    from boardlab.streamlit_app.session import AI, HUMAN, PlaySession
+    sess = PlaySession(game=boardlab.make("kitsu", players=2), seats=[HUMAN, AI],
+                       preset="Beginner", seed=seed)
+    found = {}
+    while not sess.state.is_terminal() and len(found) < wanted:
+        if sess.is_human_turn():
+            start, since = sess.last_decision(0)
+            changes = changes_since(sess, 0)
+            if since and not changes.lines and changes.outcome:
+                kind = "chance" if changes.moves else "nothing"
+                found.setdefault(kind, sess.copy())
+            sess.apply_human(int(sess.state.legal_actions()[0]))
+        else:
+            sess.play_ai()
+    assert set(found) == {"chance", "nothing"}, found.keys()
+    return found
+
+
+def strip_of(at) -> list[str]:
+    """The "since your last move" strip's lines as shown, and [] for the hidden one."""
+    shown = [m.value for m in at.markdown if "Since your last move" in m.value]
+    assert len(shown) == 1, shown
+    if "bl-ch-none" in shown[0]:
+        return []
+    return re.findall(r"<li>(.*?)</li>", shown[0])
+
+
+def test_since_your_last_move_names_the_trick_your_own_card_ended():
+    """A human's card ends a trick; then only a deal (chance) or nothing at all happens
+    before its next decision. The strip was empty (the deal) or hidden (nothing), though
+    the trick was resolved: it names the trick's result."""
+    import html
+
+    from boardlab.streamlit_app.common import log_lines
+    for kind, sess in own_trick_endings().items():
+        at = app()
+        at.file_uploader(key="ng_upload").upload(f"{kind}.json", sess.record_json().encode(),
+                                                 "application/json").run()
+        assert not at.exception, at.exception
+        lines = [html.unescape(x) for x in strip_of(at)]
+        assert lines and lines[0].startswith("Trick: ") and " → " in lines[0], (kind, lines)
+        start, since = sess.last_decision(0)
+        assert lines == [ln.raw for ln in log_lines(sess.state, 0)      # as the log says it
+                         if ln.kind == "event" and start <= ln.ply < since]
+
+
+def test_no_strip_when_nothing_at_all_happened_and_tables_read_the_same():
+    """Kyūshū: P0 decides twice in a row (nothing happens between): no strip, and no empty
+    one. A table's strip reads what its seat's own decision led to as the screen's does."""
+    from boardlab.streamlit_app.common import changes_since
+    from boardlab.streamlit_app.friends.story import Story, StoryLine
+    from boardlab.streamlit_app.session import AI, HUMAN, PlaySession
+    sess = PlaySession(game=boardlab.make("kyushu", players=2), seats=[HUMAN, AI],
+                       preset="Beginner", seed=5)
+    while not (sess.is_human_turn() and sess.since_last_decision(0)
+               and not changes_since(sess, 0).strip()):
+        sess.apply_human(int(sess.state.legal_actions()[0])) if sess.is_human_turn() \
+            else sess.play_ai()
+    at = app()
+    at.file_uploader(key="ng_upload").upload("again.json", sess.record_json().encode(),
+                                             "application/json").run()
+    assert not at.exception, at.exception
+    assert at.session_state["bl_play"].ply == sess.ply
+    assert strip_of(at) == []
+    lines = (StoryLine(17, "9. P0 plays Blue 3", "move", "P0 plays Blue 3"),
+             StoryLine(17, "   • Trick: P1 O4, P0 B3 → Orange +1", "event",
+                       "Trick: P1 O4, P0 B3 → Orange +1"),
+             StoryLine(18, "── Round 2 ──", "section", "Round 2"))
+    changes = Story(0, lines, 18, 18, None, 17).changes()
+    assert not changes and changes.strip() == ["Trick: P1 O4, P0 B3 → Orange +1"]

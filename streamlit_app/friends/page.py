@@ -226,7 +226,7 @@ def table(link, view, head=None) -> None:
 
     changes = story.changes() if story is not None and seat is not None and not ended else None
     with changes_slot:
-        if changes:
+        if changes is not None and changes.strip():     # the trick your card ended counts
             ui.show_changes(changes, key="changes")
     if changes:                 # the board animates what is new once per seat's decision
         bc.set_anim_key(f"{view.game_id}:{seat}:{changes.since}")

@@ -35,6 +35,7 @@ class Story(NamedTuple):
     since: int                      # history length after the viewer's last decision
     plies: int                      # history length now
     before: dict | None             # the viewer's observation at ``since`` (None: no seat)
+    decided: int = 0                # history length before the viewer's last decision
 
     def changes(self) -> Changes | None:
         """What happened since the seat's last decision, for the board and the strip (None
@@ -45,7 +46,8 @@ class Story(NamedTuple):
         lines = [ln.raw for ln in self.lines if ln.ply >= self.since and ln.kind != "section"]
         return Changes(viewer=self.viewer, since=self.since,
                        moves=[(None, boardlab.HIDDEN)] * len(lines), lines=lines,
-                       before=self.before)
+                       before=self.before,
+                       outcome=Changes.outcome_of(self.lines, self.decided, self.since))
 
     def texts(self) -> list[str]:
         return [ln.text for ln in self.lines]
@@ -144,9 +146,9 @@ class StoryTeller:
             lines = tuple(reader.lines)
         if viewer is None:
             return Story(None, lines, len(history), len(history), None)
-        since = sess.since_last_decision(viewer)
+        decided, since = sess.last_decision(viewer)
         return Story(viewer, lines, since, len(history),
-                     self._observation_at(game_id, state, viewer, since, everything))
+                     self._observation_at(game_id, state, viewer, since, everything), decided)
 
     def _observation_at(self, game_id, state, viewer, ply, everything):
         """The viewer's observation after the first ``ply`` actions (cached: it changes only

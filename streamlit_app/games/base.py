@@ -74,9 +74,24 @@ class Changes:
     moves: list = field(default_factory=list)   # (actor, action) of history[since:], chance too
     lines: list = field(default_factory=list)   # their log lines as the viewer reads them, plain
     before: dict | None = None      # the viewer's observation at ``since``
+    # what the viewer's own last decision led to, as log lines ("Trick: ... → Blue +2" for
+    # the card that ended a trick): news too, though no other seat moved since
+    outcome: list = field(default_factory=list)
 
     def __bool__(self) -> bool:
         return bool(self.moves)
+
+    def strip(self) -> list[str]:
+        """The lines of the "since your last move" strip, oldest first: what the viewer's
+        decision led to, then what happened after it (empty: nothing to show, no strip)."""
+        return [*self.outcome, *self.lines]
+
+    @staticmethod
+    def outcome_of(lines, start: int, since: int) -> list[str]:
+        """The events a seat's own decision (``history[start:since]``) led to, from its log
+        ``lines`` (with ``ply``, ``kind``, ``raw``): a trick its card ended, a round it
+        scored (its move itself is not news)."""
+        return [ln.raw for ln in lines if start <= ln.ply < since and ln.kind == "event"]
 
 
 FORCED_WORLDS = 8     # worlds per other seat in which a forced move must be forced too
@@ -136,9 +151,10 @@ class GameUI:
         st.code(module.render(obs), language=None)
 
     def show_changes(self, changes: Changes, key: str) -> None:
-        """What the others did since the viewer's last decision: one line (the latest
-        first) that opens, over the board, into the complete list."""
-        st.markdown(changes_html(changes.lines), unsafe_allow_html=True)
+        """What happened since the viewer's last decision (what it led to, what the others
+        did): one line (the latest first) that opens, over the board, into the complete
+        list."""
+        st.markdown(changes_html(changes.strip()), unsafe_allow_html=True)
 
     # -- input ------------------------------------------------------------------------------
     def move_input(self, state, obs: dict, key: str, hint=None):

@@ -438,7 +438,9 @@ def table(show_all: bool, eval_on: bool = False, iterations: int = ANALYSIS_CHOI
     changes = (common.changes_since(sess, viewer) if viewer is not None
                and not state.is_terminal() else None)
     with changes_slot:
-        if changes:
+        # a strip with something in it: the trick your own card ended counts, a deal no
+        # line names (chance only) does not
+        if changes is not None and changes.strip():
             ui.show_changes(changes, key="changes")
         else:                   # an empty container takes no room: the board would jump up
             st.markdown(NO_CHANGES, unsafe_allow_html=True)
