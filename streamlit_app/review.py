@@ -39,7 +39,9 @@ from boardlab.arena import sides_of
 
 from .session import mix, search_line, start_of
 
-__all__ = ["THRESHOLDS", "Review", "asked_budget", "load_review", "move_words", "save_review", "budget_warning", "noise_note", "classify", "content_key", "evaluation",
+__all__ = ["THRESHOLDS", "Review", "asked_budget", "load_review", "move_words", "review_data",
+           "review_from_data", "review_in_record", "save_review", "budget_warning",
+           "noise_note", "classify", "content_key", "evaluation",
            "observer_view", "resolution", "result_point", "side_lines", "side_value", "summary",
            "win_interval"]
 
@@ -277,6 +279,170 @@ class Review:
         return out
 
 
+# --- a review as data: in a game's record and kept with the game in the store ---------------
+# A record carries its game's review in its "app" block ("app": {"review": {...}}), the same
+# data as the store keeps: {"version": REVIEW_VERSION, "budget": {"iterations": n} or
+# {"seconds": x}, "seed": int, "observer": seat or null, "seats": [seat, ...] or null (all),
+# "rows": [row, ...]}, a row per decision reviewed as Review.analyse makes it (a win % the
+# search could not measure, NaN, is written null). Reading it back checks every row against
+# the game: a review of another game, or a malformed one, is refused with what is wrong.
+REVIEW_VERSION = 1
+_INT, _PCT, _MAYBE_PCT = "int", "number", "number or null"
+ROW_FIELDS = {"decision": _INT, "ply": _INT, "seat": _INT, "legal_moves": _INT,
+              "ai_move": str, "ai_action": _INT, "ai_win_pct": _PCT, "played_move": str,
+              "played_action": _INT, "played_win_pct": _MAYBE_PCT, "played_visits": _INT,
+              "win_pct_lost": _MAYBE_PCT, "iterations": _INT, "win_pct": _PCT, "pm": _PCT,
+              "within_noise": bool, "played_pm": _PCT, "noise": _PCT, "label": str}
+# fields a review kept before they existed lacks (the page reads them with .get)
+OPTIONAL_ROW_FIELDS = {"ai_line": list, "view_seat": _INT, "view_pct": _PCT, "view_pm": _PCT,
+                       "view_played": _MAYBE_PCT, "view_played_pm": _MAYBE_PCT}
+LABELS = ("", "unknown") + tuple(label for label, _ in THRESHOLDS)
+
+
+def _nan_to_null(value):
+    return None if isinstance(value, float) and math.isnan(value) else value
+
+
+def review_data(job: Review) -> dict:
+    """The review ``job`` as JSON data (no NaN), for a record or the store."""
+    return {"version": REVIEW_VERSION, "budget": job.budget, "seed": job.seed,
+            "observer": job.observer,
+            "seats": sorted(job.seats) if job.seats is not None else None,
+            "rows": [{k: _nan_to_null(v) for k, v in job.rows[i].items()}
+                     for i in sorted(job.rows)]}
+
+
+def _field(where: str, name: str, value, kind):
+    """``value`` of a row's field as the page reads it, or ValueError naming it."""
+    def bad(what):
+        return ValueError(f"{where} {name!r} must be {what}, got {value!r:.40}")
+    if kind == _INT:
+        if type(value) is not int:
+            raise bad("an integer")
+        return value
+    if kind in (_PCT, _MAYBE_PCT):
+        if kind == _MAYBE_PCT and (value is None or (type(value) is float
+                                                     and math.isnan(value))):
+            return math.nan if name in ROW_FIELDS else None    # the store's first: NaN
+        if type(value) not in (int, float) or not math.isfinite(value):
+            raise bad("a number" + (" or null" if kind == _MAYBE_PCT else ""))
+        return float(value)
+    if kind is list:
+        if not (isinstance(value, list) and all(isinstance(x, str) for x in value)):
+            raise bad("a list of moves")
+        return value
+    if type(value) is not kind:
+        raise bad({str: "text", bool: "true or false"}[kind])
+    return value
+
+
+def review_from_data(data, base) -> Review:
+    """The review ``data`` (:func:`review_data`'s) of the game ``base`` as a Review: done,
+    or stopped where it has fewer rows than decisions to search. ValueError naming what is
+    wrong: not a review, another version, a field of the wrong kind, a row that is not a
+    decision of this game (its ply, seat, move played or better move)."""
+    if not isinstance(data, dict):
+        raise ValueError(f"the review must be an object, got {type(data).__name__}")
+    version = data.get("version", REVIEW_VERSION)     # the store's first reviews had none
+    if version != REVIEW_VERSION:
+        raise ValueError(f"review version {version!r:.20} is not one this app reads "
+                         f"({REVIEW_VERSION})")
+    missing = [k for k in ("budget", "seed", "observer", "seats", "rows") if k not in data]
+    if missing:
+        raise ValueError(f"the review lacks {', '.join(map(repr, missing))}")
+    n = base.game.num_players
+    try:
+        budget = check_budget(data["budget"])
+    except (ValueError, TypeError, AttributeError):
+        raise ValueError(f"review 'budget' must be {{'iterations': n}} or {{'seconds': x}}, "
+                         f"got {data['budget']!r:.60}") from None
+    seed, observer, seats, rows = data["seed"], data["observer"], data["seats"], data["rows"]
+    if type(seed) is not int or not 0 <= seed < 2**64:
+        raise ValueError(f"review 'seed' must be an integer in [0, 2**64), got {seed!r:.40}")
+    if observer is not None and (type(observer) is not int or not 0 <= observer < n):
+        raise ValueError(f"review 'observer' must be null or a seat in [0, {n}), "
+                         f"got {observer!r:.40}")
+    if seats is not None and not (isinstance(seats, list) and seats and all(
+            type(s) is int and 0 <= s < n for s in seats) and len(set(seats)) == len(seats)):
+        raise ValueError(f"review 'seats' must be null or distinct seats in [0, {n}), "
+                         f"got {seats!r:.60}")
+    if not isinstance(rows, list):
+        raise ValueError(f"review 'rows' must be a list, got {type(rows).__name__}")
+    job = Review(base.clone(), budget, seats=frozenset(seats) if seats is not None else None,
+                 seed=seed, observer=observer)
+    checked = {}
+    for k, row in enumerate(rows):
+        where = f"review rows[{k}]"
+        if not isinstance(row, dict):
+            raise ValueError(f"{where} must be an object, got {type(row).__name__}")
+        lacking = [f for f in ROW_FIELDS if f not in row]
+        if lacking:
+            raise ValueError(f"{where} lacks {', '.join(map(repr, lacking))}")
+        clean = {f: _field(where, f, row[f], kind) for f, kind in ROW_FIELDS.items()}
+        clean.update({f: _field(where, f, row[f], kind)
+                      for f, kind in OPTIONAL_ROW_FIELDS.items() if f in row})
+        _check_row(where, clean, job, checked)
+        checked[clean["decision"]] = clean
+    _check_moves(checked, job)
+    job.rows = checked
+    if all(i in checked for i in job.todo):
+        job._next = len(job.plies)                # done: nothing left to search
+    else:
+        job.stopped = True                        # as a review stopped part way
+    return job
+
+
+def _check_row(where: str, row: dict, job: Review, seen: dict) -> None:
+    """A row that is a decision of ``job``'s game, once, by a seat it may search."""
+    d = row["decision"]
+    if not 0 <= d < len(job.plies):
+        raise ValueError(f"{where} 'decision' {d} is not one of this game's "
+                         f"{len(job.plies)} decisions")
+    if d in seen:
+        raise ValueError(f"{where}: decision {d} is reviewed twice")
+    ply, seat = job.plies[d], job.movers[d]
+    if row["ply"] != ply or row["seat"] != seat:
+        raise ValueError(f"{where}: decision {d} is P{seat}'s after {ply} actions in this "
+                         f"game, not P{row['seat']}'s after {row['ply']}")
+    if not job.allowed(d):
+        raise ValueError(f"{where}: decision {d} is P{seat}'s, a seat the review's 'seats' "
+                         "leave out")
+    if row["played_action"] != int(job.base.history[ply]):
+        raise ValueError(f"{where}: the move played at decision {d} is action "
+                         f"{int(job.base.history[ply])} in this game, not "
+                         f"{row['played_action']}")
+    if row["label"] not in LABELS:
+        raise ValueError(f"{where} 'label' must be one of {', '.join(map(repr, LABELS))}, "
+                         f"got {row['label']!r:.40}")
+    if "view_seat" in row and not 0 <= row["view_seat"] < job.base.game.num_players:
+        raise ValueError(f"{where} 'view_seat' {row['view_seat']} is not a seat")
+
+
+def _check_moves(rows: dict, job: Review) -> None:
+    """Each row's better move is a legal move at its decision (the board draws it)."""
+    s = start_of(job.base)
+    for d in range(len(job.plies)):
+        while len(s.history) < job.plies[d]:
+            s.apply(job.base.history[len(s.history)])
+        if d in rows and rows[d]["ai_action"] not in {int(a) for a in s.legal_actions()}:
+            raise ValueError(f"review row of decision {d}: its better move (action "
+                             f"{rows[d]['ai_action']}) is not legal there")
+
+
+def review_in_record(record, base) -> tuple[Review | None, str | None]:
+    """The review a record (a dict) carries for its game ``base`` ("app"."review"), and
+    None; or None and why it cannot be read (the record is still good); (None, None)
+    when it carries none."""
+    app = record.get("app") if isinstance(record, dict) else None
+    data = app.get("review") if isinstance(app, dict) else None
+    if data is None:
+        return None, None
+    try:
+        return review_from_data(data, base), None
+    except ValueError as e:
+        return None, str(e)
+
+
 # --- kept with the game in the store ------------------------------------------------------------
 def _store_key(base, seats) -> str:
     return hashlib.sha256(Review.key_for(base, seats).encode()).hexdigest()
@@ -288,25 +454,18 @@ def save_review(store, game_id: str, job: Review) -> None:
     still being played is refused (ValueError): its review holds what one seat may know."""
     if not job.base.is_terminal() or not job.done:
         raise ValueError("only the finished review of a finished game is kept with it")
-    data = json.dumps({"budget": job.budget, "seed": job.seed, "observer": job.observer,
-                       "seats": sorted(job.seats) if job.seats is not None else None,
-                       "rows": [job.rows[i] for i in sorted(job.rows)]})
-    store.keep_review(game_id, _store_key(job.base, job.seats), data)
+    store.keep_review(game_id, _store_key(job.base, job.seats), json.dumps(review_data(job)))
 
 
 def load_review(store, game_id: str, base, seats=None) -> Review | None:
     """The review of the finished game ``base`` (searching ``seats``) kept with the game
-    ``game_id`` in ``store``, done, or None."""
+    ``game_id`` in ``store``, done, or None (ValueError for one that does not read)."""
     if not base.is_terminal():
         return None
     text = store.kept_review(game_id, _store_key(base, seats))
     if text is None:
         return None
-    data = json.loads(text)
-    job = Review(base.clone(), data["budget"], seed=data["seed"], observer=data["observer"],
-                 seats=frozenset(data["seats"]) if data["seats"] is not None else None)
-    job.rows = {int(r["decision"]): r for r in data["rows"]}
-    job._next = len(job.plies)                    # done: nothing left to search
+    job = review_from_data(json.loads(text), base)
     job.saved = True
     return job
 

@@ -201,6 +201,12 @@ class PlaySession:
     auto_forced: bool = True
     forced: list = field(default_factory=list)  # plies of human decisions that had one choice
     cache: dict = field(default_factory=dict, repr=False, compare=False)  # derived, per viewer
+    # the review of this game (review.Review) made on the Analyse page or carried by its
+    # record: a record written at the position it reviewed carries it ("app"."review")
+    review: object = field(default=None, repr=False, compare=False)
+    # what loading its record could not keep as it was (a review that does not read, a level
+    # not offered here), for the page to say once
+    notes: list = field(default_factory=list, repr=False, compare=False)
     # the store's version of this game when this object was loaded or last saved (None: not
     # from the store); the store saves it only over that version (see store.GameStore.save)
     stored_version: int | None = field(default=None, repr=False, compare=False)
@@ -425,7 +431,8 @@ class PlaySession:
     # -- records ----------------------------------------------------------------------------
     def record(self) -> dict:
         """The game record with the app's block: seats, AI strength, and what Undo and the
-        screen need to resume exactly (grouped moves, the last human, "AI finishes")."""
+        screen need to resume exactly (grouped moves, the last human, "AI finishes"), and
+        the game's review if it is of this very position (review.review_data)."""
         rec = self.state.to_record()
         rec["app"] = {"seats": list(self.seats), "ai": self.preset,
                       "ai_budget": AI_PRESETS[self.preset][0],
@@ -434,6 +441,9 @@ class PlaySession:
                       "forced": list(self.forced)}
         if self.peeked_at_ply is not None:
             rec["app"]["peeked_at_ply"] = self.peeked_at_ply
+        if self.review is not None and list(self.review.base.history) == rec["actions"]:
+            from .review import review_data
+            rec["app"]["review"] = review_data(self.review)
         return rec
 
     def record_json(self) -> str:
@@ -449,7 +459,8 @@ def load_record(data) -> "boardlab.State":
 
 
 def session_from_record(data, seats=None, preset=None) -> PlaySession:
-    """A PlaySession continuing a saved game (seats/AI from the record's "app" block)."""
+    """A PlaySession continuing a saved game (seats, AI level and review from the record's
+    "app" block; what of it cannot be kept is said in the session's ``notes``)."""
     state = load_record(data)
     rec = data
     if isinstance(rec, (bytes, bytearray)):
@@ -462,9 +473,15 @@ def session_from_record(data, seats=None, preset=None) -> PlaySession:
         seats = app.get("seats")
         if not (isinstance(seats, list) and len(seats) == n and all(s in (HUMAN, AI) for s in seats)):
             seats = [HUMAN] + [AI] * (n - 1)
+    notes = []
     if preset is None:              # the "app" block is optional: ignore what is not ours
         ai = app.get("ai")
-        preset = ai if isinstance(ai, str) and ai in presets_for(state.game) else DEFAULT_PRESET
+        known = isinstance(ai, str) and ai in AI_PRESETS
+        preset = closest_preset(state.game, ai) if known else DEFAULT_PRESET
+        if known and preset != ai:
+            notes.append(f"The AI seats play at {preset}, the strongest level here: {ai} "
+                         "needs a learned network, and none ships for this game's "
+                         f"configuration ({configuration_words(state.game)}).")
     sess = PlaySession(game=state.game, seats=list(seats), preset=preset,
                        seed=int(rec["seed"]), state=state,
                        auto_forced=app.get("auto_forced") is True)   # older records: off
@@ -479,6 +496,11 @@ def session_from_record(data, seats=None, preset=None) -> PlaySession:
         sess.last_human = last
     sess.finishing = app.get("finishing") is True and not sess.state.is_terminal()
     sess.peeked_at_ply = peeked_at(rec, sess.ply)
+    from .review import review_in_record
+    sess.review, why = review_in_record(rec, sess.state)
+    if why:
+        notes.append(f"The game is loaded without its review, which cannot be read: {why}.")
+    sess.notes = notes
     return sess
 
 

@@ -162,3 +162,134 @@ def test_no_strip_when_nothing_at_all_happened_and_tables_read_the_same():
              StoryLine(18, "── Round 2 ──", "section", "Round 2"))
     changes = Story(0, lines, 18, 18, None, 17).changes()
     assert not changes and changes.strip() == ["Trick: P1 O4, P0 B3 → Orange +1"]
+
+
+# --- a reviewed game's record carries its review ------------------------------------------------
+def reviewed_record():
+    """A finished Kitsu game loaded on Play, reviewed on Analyse, then saved: (its record as
+    Download gives it, the review)."""
+    from test_app import ANALYSE, PLAY, finished_record
+    from test_app_review import run_review
+    at = app()
+    at.file_uploader(key="ng_upload").upload("done.json", json.dumps(finished_record(seed=4))
+                                             .encode(), "application/json").run()
+    at.switch_page(ANALYSE).run()
+    job = run_review(at)
+    at.run()
+    assert job.done and not at.exception
+    at.switch_page(PLAY).run()
+    at.button(key="play_save").click().run()
+    assert not at.exception, at.exception
+    assert any(b.key == "play_download" for b in at.get("download_button"))
+    return json.loads(at.session_state["bl_play"].record_json()), job
+
+
+def no_search(monkeypatch):
+    from boardlab import search
+
+    def refuse(*a, **k):
+        raise AssertionError("a review carried by its record is searched again")
+    monkeypatch.setattr(search, "ismcts", refuse)
+
+
+def graph_and_table(at):
+    from test_app_review import frame
+    graph = [c.proto.spec for c in at.get("plotly_chart") if "win % of" in c.proto.spec]
+    return graph, len(frame(at, "flag"))
+
+
+def test_save_then_load_of_a_reviewed_game_keeps_its_review(monkeypatch):
+    """Play's record of a reviewed game carries the review (versioned, JSON without NaN);
+    loading it on Play in another browser shows the graph and the table on Analyse without
+    searching again, and so does uploading it on Analyse."""
+    from test_app import ANALYSE
+    from test_app_review import upload
+    record, job = reviewed_record()
+    review = record["app"]["review"]
+    assert review["version"] == 1 and review["budget"] == job.budget
+    assert review["seats"] is None and review["observer"] == job.observer
+    assert [r["decision"] for r in review["rows"]] == sorted(job.rows)
+    text = json.dumps(record, allow_nan=False)           # standard JSON: NaN written null
+    no_search(monkeypatch)
+    other = app()                                         # another browser
+    other.file_uploader(key="ng_upload").upload("reviewed.json", text.encode(),
+                                                "application/json").run()
+    assert not other.exception, other.exception
+    assert other.session_state["bl_play"].review is not None
+    assert not [w for w in other.warning if "review" in w.value]
+    other.switch_page(ANALYSE).run()
+    assert not other.exception, other.exception
+    kept = other.session_state["bl_analysis"]["review"]
+    assert kept.done and kept.budget == job.budget and sorted(kept.rows) == sorted(job.rows)
+    for d, row in job.rows.items():
+        assert {k: v for k, v in kept.rows[d].items() if v == v} == \
+            {k: v for k, v in row.items() if v == v}             # (NaN aside) the same rows
+    graph, table = graph_and_table(other)
+    assert graph and table == len(job.rows)
+    assert kept.saved              # a finished game's: now kept with it in the store too
+    third = app()                  # the Analyse page's own upload reads it as well
+    upload(third, record)
+    assert third.session_state["bl_analysis"]["review"].done
+    assert graph_and_table(third)[1] == len(job.rows)
+
+
+def test_a_record_with_a_malformed_review_loads_without_it_and_says_why(monkeypatch):
+    from test_app import ANALYSE
+    from test_app_review import upload
+    record, job = reviewed_record()
+    record["app"]["review"]["rows"][2]["ply"] += 1
+    at = app()
+    at.file_uploader(key="ng_upload").upload("bad.json", json.dumps(record).encode(),
+                                             "application/json").run()
+    assert not at.exception, at.exception
+    assert at.session_state["bl_play"].review is None
+    said = [w.value for w in at.warning if "review" in w.value]
+    assert said and "without its review" in said[0] and "rows[2]" in said[0], said
+    at.switch_page(ANALYSE).run()
+    assert at.session_state["bl_analysis"].get("review") is None
+    other = app()
+    upload(other, record)
+    said = [w.value for w in other.warning if "review" in w.value]
+    assert said and "left out" in said[0] and "rows[2]" in said[0], said
+    assert other.session_state["bl_analysis"].get("review") is None
+    del record["app"]["review"]                        # a record without one: as before
+    plain = app()
+    plain.file_uploader(key="ng_upload").upload("plain.json", json.dumps(record).encode(),
+                                                "application/json").run()
+    assert not plain.exception and not [w for w in plain.warning if "review" in w.value]
+    assert plain.session_state["bl_play"].review is None
+
+
+def test_a_malformed_review_is_refused_naming_what_is_wrong():
+    from boardlab.streamlit_app.review import Review, review_data, review_from_data
+    from test_app import finished_record
+    base = boardlab.replay(finished_record(seed=4))
+    job = Review(base.clone(), {"iterations": 60}, seed=3)
+    job.step(4)
+    good = review_data(job)
+    assert review_from_data(json.loads(json.dumps(good)), base).stopped    # part way: stopped
+
+    def refused(change, words):
+        data = json.loads(json.dumps(good))
+        change(data)
+        with pytest.raises(ValueError, match=words):
+            review_from_data(data, base)
+
+    refused(lambda d: d.update(version=2), "version 2")
+    refused(lambda d: d.pop("rows"), "lacks 'rows'")
+    refused(lambda d: d.update(budget={"iterations": "many"}), "'budget'")
+    refused(lambda d: d.update(seats=[0, 7]), "'seats'")
+    refused(lambda d: d.update(observer=-1), "'observer'")
+    refused(lambda d: d["rows"][1].pop("label"), r"rows\[1\] lacks 'label'")
+    refused(lambda d: d["rows"][1].update(win_pct="high"), r"rows\[1\] 'win_pct' must be a number")
+    refused(lambda d: d["rows"][1].update(label="brilliant"), "'label' must be one of")
+    refused(lambda d: d["rows"][1].update(decision=d["rows"][0]["decision"]), "reviewed twice")
+    refused(lambda d: d["rows"][0].update(decision=999), "not one of this game's")
+    refused(lambda d: d["rows"][0].update(played_action=d["rows"][0]["played_action"] + 1),
+            "the move played")
+    refused(lambda d: d["rows"][0].update(ai_action=10**6), "not legal there")
+    other = boardlab.replay(finished_record(seed=5))
+    with pytest.raises(ValueError, match="decision|move played"):
+        review_from_data(good, other)                   # a review of another game
+    with pytest.raises(ValueError, match="must be an object"):
+        review_from_data([], base)

@@ -58,11 +58,15 @@ def test_a_master_seat_plays_with_the_guided_search_and_its_record_keeps_the_lev
     assert session_from_record(sess.record()).preset == "Master"
 
 
-def test_a_master_record_opens_at_the_default_level_where_no_network_ships(shipped, monkeypatch,
-                                                                            tmp_path):
+def test_a_master_record_opens_at_the_strongest_level_where_no_network_ships_and_says_so(
+        shipped, monkeypatch, tmp_path):
     rec = PlaySession(game=shipped, seats=[HUMAN, AI], preset="Master", seed=4).record()
     monkeypatch.setattr(nets, "_NETS_DIR", tmp_path / "gone")
-    assert session_from_record(rec).preset == app_session.DEFAULT_PRESET
+    sess = session_from_record(rec)
+    assert sess.preset == "Expert"
+    assert sess.notes == ["The AI seats play at Expert, the strongest level here: Master needs "
+                          "a learned network, and none ships for this game's configuration "
+                          "(2 players)."]
 
 
 def test_the_networks_prior_stands_beside_the_visits(shipped):

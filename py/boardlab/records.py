@@ -11,7 +11,11 @@ A record is a JSON object::
 
 ``seed`` seeds the state's own random stream, so a replay reproduces the very
 same state (the actions alone already fix the position: chance is explicit).
-``moves`` and ``result`` are checked when present; extra keys are ignored.
+``moves`` and ``result`` are checked when present; extra keys are ignored. The
+browser app writes one, ``"app"``: its seats, AI level, what its screen needs to resume
+and, for a reviewed position, the review (``{"review": {"version": 1, ...}}``, described
+and checked in the app's ``review.py``; a record without it, or with one the app cannot
+read, still loads).
 
 This module writes a record (``State.to_record``) and checks its shape; replaying
 one is ``Game.replay`` and ``boardlab.replay`` (game.py, which imports this module).

@@ -20,6 +20,7 @@ from boardlab.streamlit_app.games import ui_for
 from boardlab.streamlit_app.games.base import search_line
 from boardlab.streamlit_app.review import (THRESHOLDS, Review, asked_budget, budget_warning,
                                            content_key, load_review, noise_note, save_review,
+                                           review_in_record,
                                            evaluation, network_points, result_point,
                                            side_lines, side_value, summary)
 from boardlab.streamlit_app.store import AccessDenied, NoSuchGame, StoreError
@@ -436,6 +437,21 @@ def uploaded_app(data: bytes, state) -> tuple[int | None, int]:
     return peeked_at(rec, len(state.history)), seat
 
 
+def uploaded_review(data: bytes, state) -> str | None:
+    """Take the review an uploaded record carries (its "app" block) as this session's review;
+    what to tell of one that is left out, else None."""
+    job, why = review_in_record(json.loads(data), state)
+    if why:
+        return f"The record's review cannot be read, so it is left out: {why}."
+    if job is not None and job.seats is not None:
+        return (f"The record's review covers only {', '.join(f'P{s}' for s in sorted(job.seats))}"
+                "'s decisions (made while the game was being played): **Analyse the whole "
+                "game** reviews every seat's.")
+    if job is not None:
+        an["review"] = job
+    return None
+
+
 def mark_button(prefix: str, action: int) -> None:
     """Ring the button of ``action`` in the input keyed ``prefix`` (buttons are keyed
     ``<key>_act_<action>``; a game's input that marks the hint itself is marked twice)."""
@@ -480,11 +496,14 @@ with tab_game:
                     an["upload_id"] = ident
                     an.pop("upload_error", None)
                     an["upload_app"] = uploaded_app(up.getvalue(), an["upload_state"])
+                    an["upload_note"] = uploaded_review(up.getvalue(), an["upload_state"])
                 except (boardlab.RecordError, ValueError, UnicodeDecodeError) as e:
                     an["upload_state"], an["upload_id"] = None, ident
                     an["upload_error"] = f"Could not load {up.name}: {e}"
             if an.get("upload_error"):
                 st.error(an["upload_error"])
+            elif an.get("upload_note"):
+                st.warning(an["upload_note"], icon=":material/warning:")
             base = an.get("upload_state")
             if base is not None:
                 peeked, viewer_seat = an.get("upload_app") or (None, 0)
@@ -552,6 +571,10 @@ with tab_game:
         store_id = (common.game_id() if source == "Current game" else
                     table_id if source == TABLE_GAME else None)
         job = an.get("review")
+        mine = sess.review if source == "Current game" else None   # its record's, or made here
+        if mine is not None and (job is None or job.key != Review.key_for(base, job.seats)) \
+                and mine.key == Review.key_for(base, mine.seats):
+            job = an["review"] = mine
         if (job is None or job.key != Review.key_for(base, job.seats)) and store_id:
             job = kept_review(base, store_id) or job
         row = job.rows.get(i) if job is not None and job.key == Review.key_for(base, job.seats) \
@@ -597,7 +620,9 @@ with tab_game:
             ev, side = bar_value(g, pos, row, result)    # the graph's side and value here
             with bar_col:
                 show_eval_bar(ev, **bar_style(g, side))
-        review_controls(base, live_seat, show_all, slider_key, g, peeked, store_id)
+        job = review_controls(base, live_seat, show_all, slider_key, g, peeked, store_id)
+        if source == "Current game" and job is not None:
+            sess.review = job               # Save writes it in the game's record
 
 with tab_seat:
     games = boardlab.games_available()

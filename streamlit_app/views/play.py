@@ -25,6 +25,7 @@ from boardlab.streamlit_app.friends.page import FORCED_HELP, FORCED_LABEL
 from boardlab.streamlit_app.eval_bar import beside_board, hint_box
 from boardlab.streamlit_app.games import ui_for
 from boardlab.streamlit_app.games.base import search_line
+from boardlab.streamlit_app.review import load_review
 from boardlab.streamlit_app.session import (AI, AI_PRESETS, ANALYSIS_CHOICES, DEFAULT_PRESET,
                                             HUMAN, PlaySession, closest_preset,
                                             configuration_words, presets_for,
@@ -263,7 +264,11 @@ def load_form() -> None:
                 st.error(f"Could not load {up.name}: {e}")
             else:
                 ss["ng_loaded"] = ident
-                st.toast(f"Loaded {up.name}.", icon=":material/upload_file:")
+                st.toast(f"Loaded {up.name}" + (" with its review (on the Analyse page)"
+                                                 if sess.review is not None else "") + ".",
+                         icon=":material/upload_file:")
+                if sess.notes:          # said on the next run (the game opens on it)
+                    ss[common.NOTICE_KEY] = " ".join(sess.notes)
                 open_game(sess)
         else:
             st.success(f"Loaded {up.name}.")
@@ -367,6 +372,14 @@ def let_ai_finish() -> None:
     common.save_game()
 
 
+def kept_review(sess):
+    """The review kept in the store with the current (finished) game, or None."""
+    try:
+        return load_review(common.game_store(), common.game_id(), sess.state)
+    except Exception:   # noqa: BLE001 - the store unreadable: the record goes without it
+        return None
+
+
 def controls(sess) -> None:
     state = sess.state
     c1, c2 = st.columns(2)
@@ -374,6 +387,8 @@ def controls(sess) -> None:
               help="Take back to your previous decision", width="stretch", on_click=undo)
     ident = (common.game_id(), sess.ply)
     if ss.get("play_save_ready") == ident:
+        if sess.review is None and state.is_terminal():     # reviewed in an earlier visit
+            sess.review = kept_review(sess)
         c2.download_button("Download", icon=":material/download:", data=sess.record_json(),
                            file_name=f"{sess.game.name}-{sess.seed}.json",
                            mime="application/json", key="play_download", on_click="ignore",
