@@ -304,12 +304,13 @@ def _nan_to_null(value):
 
 
 def review_data(job: Review) -> dict:
-    """The review ``job`` as JSON data (no NaN), for a record or the store."""
+    """The review ``job`` as JSON data (no NaN), for a record or the store (the rows as they
+    are now: a review still running may be written by another page saving its game)."""
+    rows = dict(job.rows)
     return {"version": REVIEW_VERSION, "budget": job.budget, "seed": job.seed,
             "observer": job.observer,
             "seats": sorted(job.seats) if job.seats is not None else None,
-            "rows": [{k: _nan_to_null(v) for k, v in job.rows[i].items()}
-                     for i in sorted(job.rows)]}
+            "rows": [{k: _nan_to_null(v) for k, v in rows[i].items()} for i in sorted(rows)]}
 
 
 def _field(where: str, name: str, value, kind):
