@@ -1,11 +1,15 @@
 """The game review in a real browser for all four games (test_review.py has the keys that
 step through a game and a kept review): a whole finished 2-player game (a seeded random
-game's record) uploaded on Analyse, every decision analysed in the background (0.1 s or more
-each) while the win-% graph grows (a screenshot mid-run shows a partial graph), the per-seat
-accuracy summary, mistakes flagged with the win % they lost, "Show the better move" on the
-board, and a click on a graph point that shows that decision, with the evaluation bar beside
-the board showing the graph's value there, and End going to the end of the game, where both
-show the result. Screenshots go to test-output/e2e/ (names "review-<game>-...").
+game's record) uploaded on Analyse and every decision analysed in the background, the
+per-seat accuracy summary, mistakes flagged with the win % they lost, "Show the better move"
+on the board, and a click on a graph point that shows that decision, with the evaluation bar
+beside the board showing the graph's value there, and End going to the end of the game, where
+both show the result. Screenshots go to test-output/e2e/ (names "review-<game>-...").
+
+The review's run is the same code for every game: one game (MID_RUN) is reviewed slowly
+enough to be watched while it runs (the progress bar, Stop, a graph that grows); the others
+at the smallest budget that still flags mistakes in their record (300 iterations a search,
+under a second of searching in all), since what differs between games is what is drawn.
 
 The browser, the server and the helpers are those of test_browser.py."""
 import json
@@ -21,6 +25,8 @@ import boardlab
 
 GAMES = {"kitsu": {"players": 2, "track_length": 4}, "kyushu": {"players": 2},
          "keyside": {"players": 2}, "nukumi": {"players": 2}}
+MID_RUN = "kitsu"           # the game watched while its review runs
+FAST_ITERATIONS = 300       # every other game's budget: each seed-3 record has mistakes at it
 
 
 def finished_record(name: str, seed: int) -> dict:
@@ -101,42 +107,20 @@ def test_review_of_a_whole_game(browser, server, shots, name):
     page.get_by_text(re.compile(r"^Decision \d+ of \d+")).wait_for(timeout=30000)
     settle(page)
     total = int(re.search(r"of (\d+)", caption(page)).group(1))  # the end position's number
-    # a budget in seconds: the run lasts about as long on any machine, at least 0.1 s a
-    # search and 20 s in all (a short game at 0.1 s was over before a slow machine had
-    # taken the mid-run screenshot), long enough to see it half done
-    per = max(0.1, round(20 / searches(record), 2))
-    page.locator(".st-key-rv_kind").get_by_text("Seconds").click()
-    settle(page)
-    secs = page.locator(".st-key-rv_secs input")
-    secs.fill(f"{per:g}")
-    secs.press("Enter")
-    settle(page)
-    page.get_by_role("button", name="Analyse the whole game").click()
-
-    # mid-run: the progress bar, Stop, and a graph of the decisions analysed so far
-    points = page.locator(LINE_POINTS)
     progress = page.get_by_text(re.compile(r"^Analysed \d+ of \d+ decisions"))
-    progress.first.wait_for(timeout=30000)
-    deadline = time.time() + 60
-    while not graph_decisions(page) and time.time() < deadline:
-        time.sleep(0.2)
-    mid = len(graph_decisions(page))
-    assert 0 < mid < total, (mid, total)
-    assert page.get_by_role("button", name="Stop").count() == 1
-    page.mouse.wheel(0, 4000)                   # down to the graph (it is redrawn meanwhile)
-    page.screenshot(path=str(shots / f"review-{name}-01-mid-run.png"), full_page=True)
-    later = time.time() + 30
-    grown = None                                # (points, still running) when it grew
-    while grown is None and time.time() < later:
-        now = len(graph_decisions(page))
-        if now > mid:
-            grown = (now, progress.count() > 0)
-        time.sleep(0.2)
-    assert grown and grown[1] and grown[0] < total, \
-        f"the graph does not grow while the review runs: {grown}"
+    if name == MID_RUN:
+        done_text = watch_the_review_run(page, shots, name, record, total)
+    else:
+        box = page.locator(".st-key-rv_iters input")
+        box.fill(str(FAST_ITERATIONS))
+        box.press("Enter")
+        settle(page)
+        page.get_by_role("button", name="Analyse the whole game").click()
+        done_text = f"Reviewed at {FAST_ITERATIONS:,} iterations per decision."
+    points = page.locator(LINE_POINTS)
 
     # the whole game: one point per decision, the summary per seat
-    page.get_by_text(f"Reviewed at {per:g} s per decision.").wait_for(timeout=30000)
+    page.get_by_text(done_text).wait_for(timeout=60000)
     deadline = time.time() + 600
     while (progress.count() or len(graph_decisions(page)) <= total) and time.time() < deadline:
         time.sleep(0.5)
@@ -207,6 +191,42 @@ def test_review_of_a_whole_game(browser, server, shots, name):
     page.locator(".st-key-rv_graph").scroll_into_view_if_needed()   # its last point, too
     page.screenshot(path=str(shots / f"review-{name}-06-end-graph.png"), full_page=True)
     ctx.close()
+
+
+def watch_the_review_run(page, shots, name: str, record: dict, total: int) -> str:
+    """Start the review at a budget in seconds (it lasts about as long on any machine: at
+    least 0.1 s a search and 12 s in all, long enough to see it half done; a short game at
+    0.1 s was over before a slow machine had taken the mid-run screenshot), and watch it
+    run: the progress bar, Stop, a graph of the decisions analysed so far that grows.
+    Returns the caption the finished review shows."""
+    per = max(0.1, round(12 / searches(record), 2))
+    page.locator(".st-key-rv_kind").get_by_text("Seconds").click()
+    settle(page)
+    secs = page.locator(".st-key-rv_secs input")
+    secs.fill(f"{per:g}")
+    secs.press("Enter")
+    settle(page)
+    page.get_by_role("button", name="Analyse the whole game").click()
+    progress = page.get_by_text(re.compile(r"^Analysed \d+ of \d+ decisions"))
+    progress.first.wait_for(timeout=30000)
+    deadline = time.time() + 60
+    while not graph_decisions(page) and time.time() < deadline:
+        time.sleep(0.2)
+    mid = len(graph_decisions(page))
+    assert 0 < mid < total, (mid, total)
+    assert page.get_by_role("button", name="Stop").count() == 1
+    page.mouse.wheel(0, 4000)                   # down to the graph (it is redrawn meanwhile)
+    page.screenshot(path=str(shots / f"review-{name}-01-mid-run.png"), full_page=True)
+    later = time.time() + 30
+    grown = None                                # (points, still running) when it grew
+    while grown is None and time.time() < later:
+        now = len(graph_decisions(page))
+        if now > mid:
+            grown = (now, progress.count() > 0)
+        time.sleep(0.2)
+    assert grown and grown[1] and grown[0] < total, \
+        f"the graph does not grow while the review runs: {grown}"
+    return f"Reviewed at {per:g} s per decision."
 
 
 def bar_win(page) -> float:
