@@ -4,6 +4,7 @@ import os
 import sys
 import sysconfig
 import tempfile
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -173,6 +174,32 @@ def pytest_unconfigure(config):
     data = getattr(config, "_boardlab_data", None)
     if data is not None:
         data.cleanup()
+
+
+E2E = Path(__file__).resolve().parent / "e2e"
+
+
+def _runs_browser_tests(config) -> bool:
+    """Whether this run collects tests/e2e (an argument at or above it, or inside it, and
+    no --ignore of it)."""
+    ignored = [Path(p).resolve() for p in config.getoption("ignore") or []]
+    if any(E2E == p or p in E2E.parents for p in ignored):
+        return False
+    args = [Path(a.split("::")[0]).resolve() for a in config.args] or [Path.cwd()]
+    return any(a == E2E or a in E2E.parents or E2E in a.parents for a in args)
+
+
+def pytest_xdist_auto_num_workers(config):
+    """`-n auto` (pyproject.toml): a worker a core, and two a core when the browser tests run.
+    A browser test mostly waits for the app, the AI and the page (a table's twenty decisions:
+    8 CPU seconds in 31 s, app server and Chromium included), so with a worker a core both
+    cores idle through most of tests/e2e; the CPU-bound tests lose nothing to the extra
+    workers. The tests that must not share a worker are grouped (pytest_collection_modifyitems)."""
+    try:
+        cores = len(os.sched_getaffinity(0))
+    except AttributeError:
+        cores = os.cpu_count() or 1
+    return cores * 2 if _runs_browser_tests(config) else cores
 
 
 #: The longest tests (node-id prefixes, longest first), started first: pytest-xdist hands
