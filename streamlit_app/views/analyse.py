@@ -339,7 +339,8 @@ def win_graph(rows, side_of, viewer_side, side_label, colours, decisions: int,
             mode="lines+markers", marker={"color": colours[viewer_side], "size": 3},
             hovertemplate="decision %{x}: %{y:.1f}% (network)<extra></extra>"))
     fig.update_layout(height=280, margin={"l": 10, "r": 10, "t": 10, "b": 10},
-                      yaxis={"range": [0, 100],
+                      # room above 100 and below 0 for a flagged move's mark and its ?? there
+                      yaxis={"range": [-4, 112], "tickvals": [0, 20, 40, 60, 80, 100],
                              "title": f"win % of {side_label[viewer_side]}" if two
                              else "win % (each side at its own decisions)"},
                       xaxis={"title": "decision (click a point to go there)"
