@@ -237,8 +237,13 @@ def bar_win(page) -> float:
 
 
 def graph_y(page, decision: int) -> float:
-    """The graph's value at ``decision``, rounded as the bar shows it."""
-    ys = page.locator(LINE_POINTS).evaluate_all(
-        f"ps => ps.filter(p => p.__data__.x === {decision}).map(p => p.__data__.y)")
+    """The graph's value at ``decision``, rounded as the bar shows it. (While a rerun draws
+    the graph anew, a loaded machine can show the old drawing beside the new one for a
+    moment: two points for the decision, until the old one is gone.)"""
+    find = (f"ps => ps.filter(p => p.__data__.x === {decision}"
+            " && !p.closest('[data-stale=\"true\"]')).map(p => p.__data__.y)")
+    deadline = time.time() + 30
+    while len(ys := page.locator(LINE_POINTS).evaluate_all(find)) != 1 and time.time() < deadline:
+        time.sleep(0.2)
     assert len(ys) == 1, (decision, ys)
     return round(ys[0], 1)
