@@ -239,6 +239,20 @@ class GameUI:
         return None
 
 
+SHORT_LABEL, LONG_LABEL = 10, 24   # characters of a button's label (the panel: about 360 px)
+
+
+def choice_columns(labels, most: int = 2) -> int:
+    """How many columns a decision's buttons take, at most ``most``: as many while every
+    label is short (SHORT_LABEL), two up to LONG_LABEL, else one: a long label reads across
+    the panel, not down a narrow column (a label wraps over as many lines as it needs, it
+    is never cut)."""
+    labels = [str(x) for x in labels]
+    longest = max(map(len, labels), default=0)
+    fit = most if longest <= SHORT_LABEL else 2 if longest <= LONG_LABEL else 1
+    return max(1, min(most, fit, len(labels)))
+
+
 def action_buttons(state, actions, key: str, columns: int = 2, ui: GameUI | None = None,
                    hint=None):
     """A button per action, labelled with ``ui.decision_label`` and helped by

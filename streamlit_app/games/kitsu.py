@@ -17,7 +17,7 @@ import boardlab
 
 from .. import board_component as bc
 from . import kitsu_text as kt
-from .base import GameUI, third_person
+from .base import GameUI, choice_columns, third_person
 from .kitsu_draw import (CLAN_NAME, HAND_CARD_W, TOKEN_TITLE, board_svg, card_long_name,
                          hand_card_svg)
 
@@ -119,14 +119,15 @@ def recover_places(names: dict, obs: dict, rects, last_cards=None):
     return places, actions
 
 
-def _choice_buttons(names: dict, key: str, hint=None, columns: int = 4, obs=None, seat=None):
+def _choice_buttons(names: dict, key: str, hint=None, columns: int = 2, obs=None, seat=None):
     """A button per action, named by its effect, its tooltip the longer text; the AI's hint
-    is the primary one."""
+    is the primary one. Two to a row, a row each when a label is long."""
     chosen = None
     acts = list(names)
-    cols = st.columns(min(columns, max(len(acts), 1)))
+    labels = {a: kt.decision_label(names[a], obs, seat) for a in acts}
+    cols = st.columns(choice_columns(labels.values(), columns))
     for i, a in enumerate(acts):
-        label = kt.decision_label(names[a], obs, seat)
+        label = labels[a]
         tip = kt.decision_tip(names[a], obs, seat) or label
         if cols[i % len(cols)].button(label + ("  · AI hint" if a == hint else ""),
                                       key=f"{key}_act_{a}", width="stretch", help=tip,

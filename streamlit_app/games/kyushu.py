@@ -18,7 +18,7 @@ import dataclasses
 
 from .. import board_component as bc
 from . import kyushu_text as kt
-from .base import GameUI, third_person
+from .base import GameUI, choice_columns, third_person
 from .kyushu_draw import (GOLD, SEAT_COLOURS, TERRAIN_NAME, backs_svg, card_size, card_svg,
                           cell_size, col_name, face_defs, map_svg, most_fewest_text,
                           oriented_card_svg, parse_square, seat_map, table_svg)
@@ -666,7 +666,7 @@ class KyushuUI(GameUI):
     def _buttons(self, state, names, key, label=None, columns: int = 4, hint=None):
         chosen = None
         acts = list(names)
-        cols = st.columns(min(columns, max(len(acts), 1)))
+        cols = st.columns(choice_columns((kt.decision_label(names[a]) for a in acts), columns))
         for i, a in enumerate(acts):
             text = label(names[a]) if label else kt.decision_label(names[a])
             tip = kt.decision_tip(names[a]) or kt.decision_label(names[a])
@@ -715,7 +715,9 @@ class KyushuUI(GameUI):
         per_row = 1 if narrow else max(len(obs["pick_boxes"]), 4)
         seat = state.current_player
         for start in range(0, len(boxes), per_row):
-            cols = st.columns(per_row)
+            # one box to a row: a container (a phone lays a one-column block's cells two to a
+            # row, which would squeeze the box's card and its buttons into half the panel)
+            cols = [st.container()] if per_row == 1 else st.columns(per_row)
             for col, b in zip(cols, boxes[start:start + per_row]):
                 with col:
                     owner = b["owner"]

@@ -74,12 +74,10 @@ CSS = """<style>
     height: 2.2rem !important; flex-basis: 2.2rem !important; min-height: 0 !important; }
   [data-testid="stLayoutWrapper"]:has(> .st-key-play_status) + [data-testid="stElementContainer"]:has([data-testid="stMarkdownContainer"]:empty) {
     display: none; }
-  /* the decision's choices in compact rows; long ones two to a row, on up to two lines */
+  /* the decision's choices in compact rows; long ones two to a row, read in full (they wrap) */
   .st-key-play_input [data-testid="stVerticalBlock"] { gap: .45rem; }
   .st-key-play_input [data-testid="stButton"] button { min-height: 2.15rem; padding: .15rem .5rem; }
-  .st-key-play_input [data-testid="stButton"] button p { font-size: .88rem; line-height: 1.2;
-    white-space: normal; display: -webkit-box; -webkit-line-clamp: 2; -webkit-box-orient: vertical;
-    overflow: hidden; }
+  .st-key-play_input [data-testid="stButton"] button p { font-size: .88rem; line-height: 1.2; }
   .st-key-play_input [data-testid="stHorizontalBlock"]:has(> [data-testid="stColumn"]:only-child)
     > [data-testid="stColumn"] > [data-testid="stVerticalBlock"] {
     display: grid; grid-template-columns: 1fr 1fr; gap: .4rem; }
@@ -115,6 +113,12 @@ CSS = """<style>
   [data-testid="stLayoutWrapper"]:has(> .st-key-tbl_board), .st-key-tbl_board { display: contents; }
   .st-key-tbl_board > * ~ * { order: 2; }
 }
+/* every choice reads in full: a decision button's label wraps between words, on as many lines
+   as it needs (Streamlit cuts a label to one line, "Take …") */
+.st-key-play_input [data-testid="stButton"] [data-testid="stMarkdownContainer"] {
+  white-space: normal; overflow: visible; text-overflow: clip; }
+.st-key-play_input [data-testid="stButton"] button p { white-space: normal; overflow-wrap: normal;
+  word-break: normal; hyphens: none; }
 /* "since your last move": one line that opens, over the board, into the whole list */
 .st-key-play_changes, .st-key-tbl_changes { min-height: 2.1rem; }
 /* nothing new (a second step of your own decision): the strip's room stays, the board too */
