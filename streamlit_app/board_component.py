@@ -140,11 +140,11 @@ def scoped(places, svg: str | None, scope: str):
 
 def board_data(places, svg: str | None = None, *, interactive: bool = True, note: str = "",
                max_width: int | None = None, piece_width: int | None = None,
-               anim_key: str = "", scope: str = "") -> dict:
+               anim_key: str = "", scope: str = "", focus=()) -> dict:
     """The JSON the component draws (also what the tests read). Raises ValueError for places
     that cannot be drawn: duplicate ids, a board place without ``rect``, a piece without
-    ``svg``, an unknown mark. ``scope`` (the board's key): the SVG ids get its prefix (see
-    :func:`scope_ids`)."""
+    ``svg``, an unknown mark, a ``focus`` id that is no place. ``scope`` (the board's key): the
+    SVG ids get its prefix (see :func:`scope_ids`)."""
     places = list(places)
     ids = [p.id for p in places]
     if len(set(ids)) != len(ids):
@@ -162,6 +162,10 @@ def board_data(places, svg: str | None = None, *, interactive: bool = True, note
                              f"(marks: {', '.join(MARKS)})")
         if not isinstance(p.tip, str):
             raise ValueError(f"board: place {p.id!r} tip must be text, got {p.tip!r}")
+    focus = [str(f) for f in focus or ()]
+    unknown = sorted(set(focus) - set(ids))
+    if unknown:
+        raise ValueError(f"board: focus names no place: {', '.join(unknown)}")
     places, svg = scoped(places, svg, scope)
     data = {"interactive": bool(interactive), "places": [p.as_data() for p in places]}
     if svg is not None:
@@ -174,6 +178,8 @@ def board_data(places, svg: str | None = None, *, interactive: bool = True, note
         data["piece_width"] = int(piece_width)
     if anim_key and any(p.anim for p in places):
         data["anim_key"] = str(anim_key)
+    if focus:
+        data["focus"] = focus
     return data
 
 
@@ -192,8 +198,12 @@ def pick(clicked: str | None, actions: dict):
 
 def board(places, svg: str | None = None, *, key: str, interactive: bool = True,
           note: str = "", max_width: int | None = None, piece_width: int | None = None,
-          anim_key: str | None = None):
+          anim_key: str | None = None, focus=()):
     """Draw a clickable board; returns the id of the legal place clicked in this run, or None.
+
+    ``focus``: the ids of the places the decision is about when none of them is lit (the
+    viewer's own seat, the pick boxes): a board drawn larger in a box that scrolls (its text
+    readable) opens on its lit places, else on these, else on its middle.
 
     Give a ``key`` that changes when the decision changes (e.g. with the move number): a click
     then belongs to one decision only. ``anim_key`` names the moment the places' ``anim``
@@ -209,7 +219,7 @@ def board(places, svg: str | None = None, *, key: str, interactive: bool = True,
         places = [dataclasses.replace(p, mark=marks[p.id]) if p.id in marks and p.mark is None else p
                   for p in places]
     data = board_data(places, svg, interactive=interactive, note=note, max_width=max_width,
-                      piece_width=piece_width, anim_key=anim_key, scope=key)
+                      piece_width=piece_width, anim_key=anim_key, scope=key, focus=focus)
     arrow = run.get("arrow")
     rects = {p.id: p.rect for p in places if p.rect is not None}
     if svg is not None and arrow and all(a in rects for a in arrow):
@@ -420,12 +430,18 @@ function animate(root, data, svg, pieceOf) {
 // --- tooltips: hover or focus; on a touch screen a first tap shows, a second one plays -------
 const touchOnly = () => !!(window.matchMedia && window.matchMedia("(hover: none)").matches);
 
-// --- a phone reads the board without tapping: no text of a drawing under PHONE_MIN_PX --------
+// --- a board reads without tapping: no text of a drawing under MIN_PX (10 on a phone, 9 on a
+// larger screen) ----------------------------------------------------------------------------
 // A board whose smallest text would render smaller is drawn larger (a zoom) in a box of the
-// size the board had, which scrolls both ways (the page around keeps its layout); pieces
-// (cards) are drawn wider in one row that scrolls sideways.
-const PHONE_MIN_PX = 10;
+// height the board had, as wide as its column, which scrolls both ways (the page around keeps
+// its layout) and opens on what the decision is about (see openOn); pieces (cards) are drawn
+// wider in one row that scrolls sideways. On a larger screen a board short of MIN_PX by less
+// than SLACK (a window a little narrower than 1440 px) stays whole in its column: a box that
+// hides a sliver of it would read worse.
+const PHONE_MIN_PX = 10, MIN_PX = 9, SLACK = 1.1;
 const phone = () => !!(window.matchMedia && window.matchMedia("(max-width: 640px)").matches);
+const minPx = () => (phone() ? PHONE_MIN_PX : MIN_PX);
+const zoomBelow = () => (phone() ? PHONE_MIN_PX : MIN_PX / SLACK);
 function smallestText(el) {         // the smallest rendered font size (CSS px) of its SVG text
   let min = Infinity;
   for (const t of el.querySelectorAll("svg text")) {
@@ -436,35 +452,75 @@ function smallestText(el) {         // the smallest rendered font size (CSS px) 
   }
   return min;
 }
-function zoomBoard(root, scroller, stage) {
+// Where a zoomed board opens: on the lit places (the view that holds the most of them, centred
+// on those it holds), else on the places the game names as the decision's subject
+// (``data.focus``: the viewer's own seat and hand, the pick boxes), else on the board's middle
+// (never on a corner of empty sea).
+function subject(data) {             // the places a zoomed board opens on
+  const places = (data.places || []).filter((p) => p.rect);
+  const lit = data.interactive ? places.filter((p) => p.legal) : [];
+  const focus = new Set(data.focus || []);
+  return lit.length ? lit : places.filter((p) => focus.has(p.id));
+}
+function openOn(scroller, stage, data, vb) {
+  const W = stage.offsetWidth, H = stage.offsetHeight;
+  const cw = scroller.clientWidth, ch = scroller.clientHeight;
+  const box = ([x, y, w, h]) => ({ x: (x - vb.x) / vb.width * W, y: (y - vb.y) / vb.height * H,
+                                   w: w / vb.width * W, h: h / vb.height * H });
+  const targets = subject(data).map((p) => box(p.rect));
+  const clampX = (x) => Math.max(0, Math.min(x, W - cw));
+  const clampY = (y) => Math.max(0, Math.min(y, H - ch));
+  // a view on (x0, y0)-(x1, y1): centred on it, or from its top left if it is larger
+  const view = (x0, y0, x1, y1) => [clampX(x1 - x0 > cw ? x0 : (x0 + x1 - cw) / 2),
+                                    clampY(y1 - y0 > ch ? y0 : (y0 + y1 - ch) / 2)];
+  const inside = ([x, y], t) => t.x >= x - 1 && t.y >= y - 1 && t.x + t.w <= x + cw + 1 &&
+                                t.y + t.h <= y + ch + 1;
+  let at = [clampX((W - cw) / 2), clampY((H - ch) / 2)];       // the middle
+  let best = -1;
+  for (const t of targets) {
+    const v = view(t.x, t.y, t.x + t.w, t.y + t.h);
+    const held = targets.filter((u) => inside(v, u));
+    if (held.length <= best) continue;
+    best = held.length;
+    const edge = (f, pick) => f(...held.map(pick));       // the places it holds, centred
+    const c = view(edge(Math.min, (u) => u.x), edge(Math.min, (u) => u.y),
+                   edge(Math.max, (u) => u.x + u.w), edge(Math.max, (u) => u.y + u.h));
+    at = held.every((u) => inside(c, u)) ? c : v;
+  }
+  scroller.scrollLeft = at[0];
+  scroller.scrollTop = at[1];
+}
+function zoomBoard(root, scroller, stage, data, vb) {
   const { width, height } = stage.getBoundingClientRect();
-  const min = smallestText(stage);
-  if (!phone() || !(width > 0) || !(min < PHONE_MIN_PX)) return;
+  const min = smallestText(stage), need = minPx();
+  if (!(width > 0) || !(min < zoomBelow())) return;
   scroller.style.height = Math.round(height) + "px";
-  stage.style.width = Math.ceil(width * (PHONE_MIN_PX + .3) / min) + "px";
+  stage.style.width = Math.ceil(width * (need + .3) / min) + "px";
   scroller.classList.add("blb-zoomed");
-  const kept = root.__blbScroll;       // where the player had scrolled it, else a lit place
-  if (kept) {
-    scroller.scrollLeft = kept[0];
-    scroller.scrollTop = kept[1];
-  } else {
-    const lit = stage.querySelector(".blb-place");
-    if (lit) {
-      scroller.scrollLeft = lit.offsetLeft + lit.offsetWidth / 2 - scroller.clientWidth / 2;
-      scroller.scrollTop = lit.offsetTop + lit.offsetHeight / 2 - scroller.clientHeight / 2;
-    }
+  // the same decision drawn again keeps where the player had scrolled; a new one opens on
+  // its subject
+  const about = JSON.stringify(subject(data).map((p) => p.id));
+  const kept = root.__blbScroll;
+  if (kept && kept.about === about) {
+    scroller.scrollLeft = kept.at[0];
+    scroller.scrollTop = kept.at[1];
+  } else if (vb && vb.width > 0 && vb.height > 0) {
+    openOn(scroller, stage, data, vb);
   }
   scroller.addEventListener("scroll", () => {
-    root.__blbScroll = [scroller.scrollLeft, scroller.scrollTop];
+    // (a scroll reported after the board was drawn again comes from the box taken out of
+    // the page, which reads 0, 0: the corner of the board)
+    if (!scroller.isConnected) return;
+    root.__blbScroll = { about: about, at: [scroller.scrollLeft, scroller.scrollTop] };
   }, { passive: true });
 }
 function zoomPieces(row) {
   const first = row.querySelector(".blb-slot");
   const width = first ? first.getBoundingClientRect().width : 0;
-  const min = smallestText(row);
-  if (!phone() || !(width > 0) || !(min < PHONE_MIN_PX)) return;
-  row.style.setProperty("--blb-piece-w-phone",
-                        Math.ceil(width * (PHONE_MIN_PX + .3) / min) + "px");
+  const min = smallestText(row), need = minPx();
+  if (!(width > 0) || !(min < zoomBelow())) return;
+  const wide = Math.ceil(width * (need + .3) / min) + "px";
+  row.style.setProperty(phone() ? "--blb-piece-w-phone" : "--blb-piece-w", wide);
   row.classList.add("blb-zoomed");
 }
 
@@ -663,7 +719,8 @@ export default function (component) {
   root.appendChild(tip);
   const away = (ev) => { if (armed && !armed.contains(ev.target)) hideTip(); };
   document.addEventListener("pointerdown", away, true);
-  if (scroller) zoomBoard(root, scroller, scroller.firstElementChild);
+  if (scroller) zoomBoard(root, scroller, scroller.firstElementChild, data,
+                          svg && svg.viewBox && svg.viewBox.baseVal);
   if (pieces) zoomPieces(pieces);
   requestAnimationFrame(() => animate(root, data, svg, (id) => pieceEls[id]));
   return () => {

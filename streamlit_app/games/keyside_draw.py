@@ -142,7 +142,7 @@ def _die(x, y, colour, value, owner=None, size=18) -> str:
     out = (f"<rect x='{x:.1f}' y='{y:.1f}' width='{size}' height='{size}' rx='3' fill='{DIE[colour]}' "
            f"stroke='{INK}' stroke-width='1'/>" + _t(x + size / 2, y + size * 0.72, txt, 12, 700, fg))
     if owner is not None:
-        out += _t(x + size / 2, y + size + 9, "K" if owner == 9 else f"P{owner}", 8, 700)
+        out += _t(x + size / 2, y + size + 9, "K" if owner == 9 else f"P{owner}", 9, 700)
     return out
 
 
@@ -374,7 +374,7 @@ def _harbours(parts, obs, places, before):
             if at == h + 1:
                 fx = x + 7 + 21 * hb["dice_spaces"] + 2
                 parts.append(f"<path d='M{fx:.1f},{y + 54:.1f} v-20 l13,5 l-13,5' fill='{KEYTOMA}' stroke='{INK}'/>"
-                             + _t(fx + 1, y + 62, f"{2 * fi + 1}-{2 * fi + 2}", 8, 700, anchor="start"))
+                             + _t(fx + 1, y + 62, f"{2 * fi + 1}-{2 * fi + 2}", 9, 700, anchor="start"))
                 tip.append(f"Keytoma's {2 * fi + 1}-{2 * fi + 2} flag: a roll of {2 * fi + 1} or "
                            f"{2 * fi + 2} lands or resolves from here.")
         kx = x + 12

@@ -142,6 +142,24 @@ def table_places(found: list[dict]) -> list:
                      anim=d["anim"]) for d in found]
 
 
+# what a decision without lit places on the table is about there: the power tokens to choose
+# from, the clans' pawns for the +3; else the viewer's own seat and hand
+_SUBJECT = {"token_pick": r"tok-.+", "plus3_side": r"pawn-.+"}
+
+
+def table_focus(obs, viewer, ids) -> list:
+    """The places of the table (``ids``) a phone's table, drawn larger in a box that
+    scrolls, opens on when none is lit."""
+    mine = rf"seat{viewer}|s{viewer}(?:c\d+|back)" if viewer is not None else None
+    mover = obs.get("current_player") == viewer and viewer is not None
+    for pattern in ([_SUBJECT[obs.get("phase")]] if mover and obs.get("phase") in _SUBJECT
+                    else []) + ([mine] if mine else []):
+        found = [i for i in ids if re.fullmatch(pattern, i)]
+        if found:
+            return found
+    return []
+
+
 def draw_table(obs, viewer, *, key: str, recent=None, last_cards=None, before=None, legal=(),
                hint=None, note: str = ""):
     """The table as a board: every element with its tip (and how it arrived, since
@@ -158,7 +176,8 @@ def draw_table(obs, viewer, *, key: str, recent=None, last_cards=None, before=No
                          anim=p.anim, mark=q.mark)
         places.append(p)
     places += list(by_id.values())
-    return bc.board(places, svg, key=key, max_width=820, note=note)
+    return bc.board(places, svg, key=key, max_width=820, note=note,
+                    focus=table_focus(obs, viewer, [p.id for p in places]))
 
 
 # ----------------------------------------------------------------------------------------------

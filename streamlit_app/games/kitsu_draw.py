@@ -74,7 +74,7 @@ def card_svg(x, y, w, h, card, *, hidden=False, destroyed=False, caption=None) -
         out.append(f"<text x='{x + w / 2:.1f}' y='{y + h * (0.62 if h >= 50 else 0.7):.1f}' "
                    f"text-anchor='middle' font-size='{big:.1f}' font-weight='800' fill='#ffffff' "
                    f"font-family='Georgia, serif'>{num}</text>")
-        fs = max(h * 0.12, 8)
+        fs = max(h * 0.12, 9.5)           # 9 px or more on a desktop's table
         if h >= 50:
                 out.append(f"<text class='blb-phone-hide' x='{x + 8}' y='{y + 6 + fs:.1f}' "
                            f"font-size='{fs:.1f}' font-weight='700' fill='#ffffff' "
@@ -85,7 +85,7 @@ def card_svg(x, y, w, h, card, *, hidden=False, destroyed=False, caption=None) -
             # and the colour say it), where they would be too small to read
             out.append(f"<text class='blb-phone-hide' x='{x + w / 2:.1f}' y='{y + h - 9:.1f}' "
                        f"text-anchor='middle' "
-                       f"font-size='{max(h * 0.075, 7):.1f}' letter-spacing='1.5' fill='#ffffff' "
+                       f"font-size='{max(h * 0.085, 9.7):.1f}' letter-spacing='1.5' fill='#ffffff' "
                        f"fill-opacity='0.85' font-family='Helvetica, Arial, sans-serif'>{clan}</text>")
     else:
         if card == "White":
@@ -111,7 +111,8 @@ def card_svg(x, y, w, h, card, *, hidden=False, destroyed=False, caption=None) -
             label = {"White": "WHITE", "Black": "BLACK", "Katana": "KATANA"}[card]
             out.append(f"<text class='blb-phone-hide' x='{x + w / 2:.1f}' y='{y + h - 10:.1f}' "
                        f"text-anchor='middle' "
-                       f"font-size='{max(h * 0.08, 7):.1f}' font-weight='700' letter-spacing='1.5' "
+                       f"font-size='{max(h * 0.085, 9.7):.1f}' font-weight='700' "
+                       f"letter-spacing='1.5' "
                        f"fill='{fg}' font-family='Helvetica, Arial, sans-serif'>{label}</text>")
     if destroyed:
         out.append(f"<rect x='{x}' y='{y}' width='{w}' height='{h}' rx='{r:.1f}' fill='#000' "

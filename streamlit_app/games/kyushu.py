@@ -450,8 +450,10 @@ class KyushuUI(GameUI):
         # after it): a decision made on the viewer's map has that map and hand in it
         on_map = viewer is not None and decides_on_map(obs, viewer)
         with st.container():
+            # drawn larger on a phone (its text readable), the table opens on the pick boxes
             bc.board(inert_places(found), svg, key=f"{key}-kytable", interactive=False,
-                     max_width=svg_width(svg))
+                     max_width=svg_width(svg),
+                     focus=[d["id"] for d in found if re.fullmatch(r"box\d+", d["id"])])
             if on_map:
                 st.html(PHONE_CSS)
                 self._mine(obs, viewer, recent, before, key)
@@ -549,7 +551,7 @@ class KyushuUI(GameUI):
         size = obs["hand_sizes"][seat]
         if not (hand or taken is not None or size):
             return
-        s = 22 if small or not me else 26
+        s = 25 if small or not me else 26       # a factory's digit at 9 px or more
         places = []
         if taken is not None:
             places.append(bc.Place(f"taken{seat}", f"Card {taken}, taken this round", legal=False,
@@ -725,7 +727,7 @@ class KyushuUI(GameUI):
                              if owner is not None else f"Middle, {b['label']}")
                     pic, acts = st.columns([1, 2]) if narrow else (st.container(),) * 2
                     pic.caption(where)
-                    pic.markdown(card_svg(b["card"], 22, title=kt.pick_box_tip(
+                    pic.markdown(card_svg(b["card"], 29, title=kt.pick_box_tip(
                         b, seat, obs["players"])), unsafe_allow_html=True)
                     for a, pay, frm in sorted(by_card[b["card"]], key=lambda t: t[1]):
                         if acts.button(kt.box_choice_label(names[a])

@@ -130,10 +130,11 @@ def _icon(terrain: str, colour, cx: float, cy: float, s: float, value=None) -> s
         out = f"<path d='{path}' fill='{c}' stroke='#ffffff' stroke-width='{0.9 * k:.2f}'/>"
         if value:
             # the badge's digit as large as the badge allows: the smallest text of a map
-            # sets how far a phone zooms the board in to read it
-            out += (f"<circle cx='{cx + 10 * k:.1f}' cy='{cy - 10 * k:.1f}' r='{6.6 * k:.1f}' "
-                    f"fill='#ffffff'/>" + _text(cx + 10 * k, cy - 6.4 * k, str(value),
-                                                round(10.5 * k, 1), 800, INK, "middle"))
+            # sets how far a phone zooms the board in to read it (a card of a 26 px square
+            # reads at 9 px as drawn)
+            out += (f"<circle cx='{cx + 10 * k:.1f}' cy='{cy - 10 * k:.1f}' r='{7.2 * k:.1f}' "
+                    f"fill='#ffffff'/>" + _text(cx + 10 * k, cy - 5.9 * k, str(value),
+                                                round(12 * k, 1), 800, INK, "middle"))
         return out
     return ""
 

@@ -237,8 +237,12 @@ class NukumiUI(GameUI):
             slot = bc.reserve("nukumi-map", obs=obs, recent=recent, before=before, seat=seat)
             with slot:
                 svg, found = town(obs, seat, before, recent)
+                # drawn larger on a phone (its text readable), the town opens on the square
+                # of the seat to move
+                at = obs["seats"][seat].get("square") if seat is not None else None
                 bc.board(places_of(found), svg, key=f"{key}-nktown", interactive=False,
-                         max_width=nd.TOWN_W)
+                         max_width=nd.TOWN_W,
+                         focus=[d["id"] for d in found if d["id"] == at])
             if recent:
                 st.markdown(map_legend(recent), unsafe_allow_html=True)
         order = list(range(obs["players"]))

@@ -19,7 +19,7 @@ MOD = boardlab.games.get("nukumi")
 CELL = 64                                   # a map square
 COLS, ROWS = MOD.WIDTH, MOD.N_SQ // MOD.WIDTH
 MAP_W, MAP_H = COLS * CELL, ROWS * CELL
-SPOTS_X, SPOTS_W = MAP_W + 10, 236          # the acting seat's player board, right of the map
+SPOTS_X, SPOTS_W = MAP_W + 10, 250          # the acting seat's player board, right of the map
 SPOT_H = 40
 SUPPLY_Y = MAP_H + 10                       # the building supply under the map
 TILE_H = 62
@@ -96,10 +96,10 @@ def icon(kind: str, x: float, y: float, sq: dict) -> str:
 
 def pawn(cx: float, cy: float, colour: str, text: str, tag: str = "") -> str:
     """A pioneer (or an NPC): a pawn in its colour."""
-    return (f"<g{tag}><path d='M{cx - 8},{cy + 10} q0,-12 8,-12 q8,0 8,12 z' fill='{colour}' "
+    return (f"<g{tag}><path d='M{cx - 9},{cy + 11} q0,-13 9,-13 q9,0 9,13 z' fill='{colour}' "
             f"stroke='#fff' stroke-width='1.2'/><circle cx='{cx}' cy='{cy - 6}' r='5.5' "
             f"fill='{colour}' stroke='#fff' stroke-width='1.2'/>"
-            + _t(cx, cy + 8, text, 7.5, 700, "#fff", "middle") + "</g>")
+            + _t(cx, cy + 8.5, text, 9.5, 700, "#fff", "middle") + "</g>")
 
 
 def nukumaru_piece(cx: float, cy: float, tag: str = "") -> str:
@@ -198,7 +198,8 @@ def town_svg(obs: dict, places: list | None = None, *, seat: int | None = None,
             tag = " data-place='" + name + "'" if a and a[0] == "nukumaru" else ""
             out.append(nukumaru_piece(x + CELL / 2, y + CELL / 2 + 2, tag))
         for i, (colour, text) in enumerate(pieces.get(name, ())):
-            cx, cy = x + 11 + (i % 4) * 14, y + CELL - 14 - (i // 4) * 14
+            # three to a row, apart: each pawn's name (9 px or more) reads on its base
+            cx, cy = x + 12 + (i % 3) * 19, y + CELL - 14 - (i // 3) * 15
             tag = " data-place='" + name + "'" if a and a[0] == text else ""
             out.append(pawn(cx, cy, colour, text, tag))
         _place(places, name, f"{name}: {nt.KIND_NAME.get(kind, kind)}", (x, y, CELL, CELL),
@@ -244,7 +245,7 @@ def player_board_svg(obs: dict, seat: int | None, places) -> str:
         out.append(_t(x0 + 11, y + 14, nt.SPOT_TITLE.get(name, name), 11, 700,
                       "#9a917f" if done else INK))
         eff = nt.spot_effect(name, side, short=True).removeprefix("pay ")
-        out.append(_t(x0 + 11, y + 29, _cut(eff, 48), 8.5, 400,
+        out.append(_t(x0 + 11, y + 29, _cut(eff, 48), 9.5, 400,
                       "#9a917f" if done else "#5b4f3a"))
         if done:
             out.append(_t(x0 + SPOTS_W - 12, y + 14, "used", 9, 700, "#9a917f", "end"))
@@ -268,7 +269,7 @@ def supply_svg(obs: dict, places) -> str:
                    f"rx='5' fill='{'#fff' if n else '#e6e1d6'}' stroke='#8d7b5a'/>"
                    f"<path d='M{x + 3:.1f},{SUPPLY_Y + 14} L{x + w / 2:.1f},{SUPPLY_Y + 3} "
                    f"L{x + w - 3:.1f},{SUPPLY_Y + 14}' fill='none' stroke='#5b4636' stroke-width='2'/>")
-        out.append(_t(x + w / 2, SUPPLY_Y + 27, nt.title(name), 10 if len(name) < 14 else 8.5,
+        out.append(_t(x + w / 2, SUPPLY_Y + 27, nt.title(name), 10 if len(name) < 14 else 9.5,
                       700, INK, "middle"))
         pts = "fun" if b["points"] == "fun" else f"{b['points']} pts"
         out.append(_t(x + w / 2, SUPPLY_Y + 40, f"{pts} · {n} left", 9, 400, "#5b4f3a", "middle"))
@@ -281,7 +282,7 @@ def supply_svg(obs: dict, places) -> str:
         if b.get("coins"):
             cx = x + w / 2 + (k - 1 - (k - 1) / 2) * 15
             out.append(f"<circle cx='{cx:.1f}' cy='{SUPPLY_Y + 52}' r='6' fill='#f2c94c' "
-                       f"stroke='#8a6a00'/>" + _t(cx, SUPPLY_Y + 55, str(b["coins"]), 8, 700,
+                       f"stroke='#8a6a00'/>" + _t(cx, SUPPLY_Y + 55.5, str(b["coins"]), 9.5, 700,
                                                   "#6b5000", "middle"))
         _place(places, f"build:{name}", f"{nt.title(name)}", (x + 3, SUPPLY_Y, w - 6, TILE_H),
                nt.building_tip(name, left=n))

@@ -128,7 +128,9 @@ LAYOUT_JS = """([places, buttons]) => {
   return {
     board: box(all('div[class*="-island"]')[0]),
     prompt: box(document.querySelector('.st-key-play_input')),
-    places: all(places).map(e => ({box: box(e), text: e.innerText})),
+    // a place of an island drawn larger in a box that scrolls (its text readable) is where
+    // that box is: the player scrolls the box, not the page, to reach it
+    places: all(places).map(e => ({box: box(e.closest('.blb-zoomed') || e), text: e.innerText})),
     buttons: all(buttons).map(b => ({box: box(b), text: b.innerText,
                                      help: !!b.closest('[data-testid=stTooltipHoverTarget]')})),
     elements: all('div[class*="-island"] .blb-info, ' + places).map(e => ({
