@@ -1,94 +1,25 @@
-"""Nukumi's decision panel and header in a real browser (Chromium) at 1440x900: no decision
-button breaks a word across two lines ("Sansuk|e"), nor lets a word out of the button or the
-screen, over the first thirty decisions of a seeded 2-player game (at 390x844 too); a solo
-game names its mode and its progress ("caught on …") in the header, in the first screen, and
-the header follows a catch made by a click (a rerun of the table alone). Screenshots go to test-output/e2e/.
+"""Nukumi's header in a real browser (Chromium) at 1440x900: a solo game names its mode and
+its progress ("caught on …") in the header, in the first screen, and the header follows a
+catch made by a click (a rerun of the table alone). (That no decision button breaks a word or
+lets one out, for every decision kind of every game, is test_choice_labels.py's.)
+Screenshots go to test-output/e2e/.
 
 The browser and the app server are test_browser.py's session fixtures."""
-import random
 import sys
 from pathlib import Path
 
 import numpy as np
-import pytest
 
 import boardlab
 from boardlab.streamlit_app.games import ui_for
 from boardlab.streamlit_app.session import HUMAN
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from test_board_nukumi import TOP_JS, next_decision, start_nukumi, walk  # noqa: E402
+from test_board_nukumi import TOP_JS, next_decision  # noqa: E402
 from test_board_clicks import load_game  # noqa: E402
 from test_browser import browser, open_app, server, settle, shots  # noqa: E402,F401
 
 DESKTOP = {"width": 1440, "height": 900}
-PHONE = {"width": 390, "height": 844}
-
-# Each word of each decision button's text: the boxes of its characters (Range.getClientRects)
-# on one line, and inside the button. Returns the faults found.
-BROKEN_WORDS_JS = r"""
-(sel) => {
-  const out = [];
-  for (const b of document.querySelectorAll(sel)) {
-    if (b.closest('[data-stale="true"]')) continue;
-    const box = b.getBoundingClientRect();
-    if (box.width === 0) continue;
-    const walker = document.createTreeWalker(b, NodeFilter.SHOW_TEXT);
-    let node;
-    while ((node = walker.nextNode())) {
-      const re = /\S+/g;
-      let m;
-      while ((m = re.exec(node.textContent))) {
-        const r = document.createRange();
-        r.setStart(node, m.index);
-        r.setEnd(node, m.index + m[0].length);
-        const rects = [...r.getClientRects()].filter(x => x.width > 0);
-        const tops = new Set(rects.map(x => Math.round(x.top)));
-        const label = b.innerText.trim().replace(/\s+/g, ' ');
-        if (tops.size > 1) out.push(`"${label}": "${m[0]}" broken over ${tops.size} lines`);
-        if (rects.some(x => x.left < box.left - 1 || x.right > box.right + 1))
-          out.push(`"${label}": "${m[0]}" runs out of the button`);
-        if (rects.some(x => x.right > window.innerWidth + 1))
-          out.push(`"${label}": "${m[0]}" runs out of the screen`);
-      }
-    }
-  }
-  return out;
-}
-"""
-BUTTONS = '[class*="-nkgrid"] button'
-
-
-@pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["desktop", "phone"])
-def test_no_decision_button_breaks_a_word(browser, server, shots, viewport):
-    ctx, page = open_app(browser, server, viewport)
-    start_nukumi(page, seed=11)
-    rng = random.Random(11)
-    problems, seen = [], {"buttons": 0, "worst": None}
-
-    def look(ply, choices, made):
-        found = page.evaluate(BROKEN_WORDS_JS, BUTTONS)
-        count = page.locator(BUTTONS).count()
-        seen["buttons"] += count
-        if found:
-            problems.extend(f"ply {ply}: {f}" for f in found)
-            seen["worst"] = seen["worst"] or ply
-            page.screenshot(path=str(shots / f"nukumi-buttons-broken-{viewport['width']}.png"))
-        if count >= 8 and seen["worst"] is None:
-            page.screenshot(path=str(shots / f"nukumi-buttons-{viewport['width']}.png"))
-
-    def pick(choices):
-        # the panel's buttons first (they are what this test reads), the town now and then
-        buttons = [i for i, c in enumerate(choices) if not c["place"]
-                   and not c["name"].startswith(("End turn", "Pass"))]
-        return rng.choice(buttons) if buttons and rng.random() < .75 else \
-            rng.randrange(len(choices))
-
-    walk(page, 30, pick, look)
-    ctx.close()
-    assert seen["buttons"] >= 60, seen["buttons"]     # the panel was read, many buttons
-    assert not problems, "\n".join(problems[:20])
-
 
 CHASING_HEADER = ".st-key-play_caption"
 
