@@ -1,23 +1,20 @@
-"""Nukumi in a real browser (Chromium): at a desktop (1440x900) and a phone (390x844) the first
-twenty decisions of a seeded 2-player game are made by clicking, each with the prompt and every
-choice in the first screen, every choice with a tooltip and no two places of a board
-overlapping; a 2-player first round played by clicking shows the other seat's moves ringed and
-animated on the town, ends turns with the labelled "End turn" and keeps the other hand hidden
-in the log. Screenshots go to test-output/e2e/nukumi-*.png.
+"""Nukumi in a real browser (Chromium): a 2-player first round played by clicking shows the
+other seat's moves ringed and animated on the town, ends turns with the labelled "End turn"
+and keeps the other hand hidden in the log. (The first twenty decisions at a desktop and a
+phone, each with the prompt and every choice in the first screen, a tooltip on every choice
+and no two places overlapping, are test_tables_generic.py's, as for every game; that every
+button names its effect, test_app_nukumi_text.py's.) Screenshots go to
+test-output/e2e/nukumi-*.png.
 
 The browser and the app server are test_browser.py's session fixtures (Playwright's sync API
 allows one instance at a time in a process)."""
-import random
 import re
 import sys
 from pathlib import Path
 
-import pytest
-
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from test_browser import browser, open_app, server, settle, shots  # noqa: E402,F401
 
-DESKTOP, PHONE = {"width": 1440, "height": 900}, {"width": 390, "height": 844}
 # a choice: a lit place of a board, else a decision button (keyed <input key>_act_..)
 CHOICE = 'button.blb-place, [class*="_act_"] button:not([disabled])'
 
@@ -49,25 +46,6 @@ DECISION_JS = r"""
 }
 """
 
-# pairs of overlapping places (lit ones and inert ones with a tip) of one board
-OVERLAP_JS = r"""
-() => {
-  const out = [];
-  for (const stage of document.querySelectorAll('.blb-stage')) {
-    if (stage.closest('[data-stale="true"]')) continue;
-    const els = [...stage.querySelectorAll(':scope > .blb-place, :scope > .blb-info')];
-    const boxes = els.map(e => [e.dataset.place || e.getAttribute('aria-label'),
-                                e.getBoundingClientRect()]);
-    for (let i = 0; i < boxes.length; i++) for (let j = i + 1; j < boxes.length; j++) {
-      const [a, r] = boxes[i], [b, s] = boxes[j];
-      const w = Math.min(r.right, s.right) - Math.max(r.left, s.left);
-      const h = Math.min(r.bottom, s.bottom) - Math.max(r.top, s.top);
-      if (w > 1 && h > 1) out.push(`${a} / ${b}`);
-    }
-  }
-  return out;
-}
-"""
 TOP_JS = """() => { const m = document.querySelector('[data-testid="stMain"]');
                    if (m) m.scrollTo(0, 0); window.scrollTo(0, 0); }"""
 
@@ -121,54 +99,6 @@ def walk(page, most: int, pick, look=None) -> int:
         made += 1
         prev = ply
     return made
-
-
-@pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["desktop", "phone"])
-def test_twenty_decisions_in_the_first_screen_with_tips_and_no_overlaps(browser, server, shots,
-                                                                        viewport):
-    ctx, page = open_app(browser, server, viewport)
-    start_nukumi(page, seed=7)
-    rng = random.Random(7)
-    height, width = viewport["height"], viewport["width"]
-    problems, on_board = [], []
-
-    def look(ply, choices, made):
-        where = f"decision {made + 1} (ply {ply})"
-        status = page.locator(".st-key-play_status").bounding_box()
-        if status is None or status["y"] + status["height"] > height:
-            problems.append(f"{where}: the status line is below the first screen")
-        low = [c["name"] for c in choices if c["bottom"] > height + 1]
-        if low and width < 640:         # a phone: the town, the prompt and a first choice
-            low = low if len(low) == len(choices) else []
-        if low:
-            problems.append(f"{where}: {len(low)} of {len(choices)} choices below the first "
-                            f"screen, e.g. {low[:3]}")
-        # (a phone's Streamlit buttons carry no help tooltip: their text names the effect)
-        bare = [c["name"] for c in choices if not c["tip"] and (c["place"] or width >= 640)]
-        if bare:
-            problems.append(f"{where}: no tooltip on {bare[:4]}")
-        overlaps = page.evaluate(OVERLAP_JS)
-        if overlaps:
-            problems.append(f"{where}: places overlap: {overlaps[:4]}")
-        notation = [c["name"] for c in choices if not c["place"] and re.fullmatch(
-            r"(logging|mining|cooking|planning|recruitment|pay [a-z+]+|sell \w+|end turn)",
-            c["name"])]
-        if notation:
-            problems.append(f"{where}: bare notation on buttons {notation[:4]}")
-        if made in (0, 4, 9, 19):
-            page.screenshot(path=str(shots / f"nukumi-{width}-{made + 1:02d}.png"))
-
-    def pick(choices):
-        places = [i for i, c in enumerate(choices) if c["place"]]
-        i = rng.choice(places) if places and rng.random() < .7 else rng.randrange(len(choices))
-        on_board.append(choices[i]["place"])
-        return i
-
-    decided = walk(page, 20, pick, look)
-    ctx.close()
-    assert decided == 20, decided
-    assert sum(on_board) >= 3           # spots, tiles and squares are clicked on the town
-    assert not problems, f"at {width}x{height}:\n" + "\n".join(problems)
 
 
 def round_of(page) -> int:
