@@ -243,6 +243,10 @@ def log_text(page) -> str:
 def click_decision(page):
     button = page.locator(DECISION).first
     button.wait_for(timeout=30000)
+    # the pointer off the page's controls: a tooltip it opened where it last clicked (Kitsu's
+    # No-advance switch moves under it) can cover the button (a loaded CI run timed out so)
+    page.mouse.move(0, 0)
+    page.locator('[data-testid="stTooltipContent"]').first.wait_for(state="hidden", timeout=10000)
     key = key_of(button)
     button.click()
     page.locator(f".{key}").wait_for(state="detached", timeout=30000)
