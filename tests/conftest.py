@@ -189,6 +189,7 @@ def _runs_browser_tests(config) -> bool:
     return any(a == E2E or a in E2E.parents or E2E in a.parents for a in args)
 
 
+@pytest.hookimpl(optionalhook=True)    # tests/smoke runs without pytest-xdist
 def pytest_xdist_auto_num_workers(config):
     """`-n auto` (pyproject.toml): a worker a core, and two a core when the browser tests run.
     A browser test mostly waits for the app, the AI and the page (a table's twenty decisions:
