@@ -82,8 +82,12 @@ def play_first_year(page, shots, name: str) -> dict:
     return clicked
 
 
-@pytest.mark.parametrize("name,players_label,seed", [("2p", "2", 11),
-                                                     ("solo", "1 (solo against Keytoma)", 12)])
+# The 2-player game is slow (.ci/run runs it): its first twenty decisions are
+# test_tables_generic.py's, "Let the AI finish" test_app_infra.py's; the solo game's end
+# against Keytoma is this file's alone.
+@pytest.mark.parametrize("name,players_label,seed", [
+    pytest.param("2p", "2", 11, marks=pytest.mark.slow),
+    ("solo", "1 (solo against Keytoma)", 12)])
 def test_keyside_whole_game_first_year_by_clicking_then_the_ai_finishes(browser, server, shots,
                                                                         name, players_label, seed):
     ctx = browser.new_context(viewport={"width": 1440, "height": 2200})

@@ -240,13 +240,18 @@ def log_text(page) -> str:
     return page.locator(".st-key-play_log").inner_text()
 
 
+def pointer_off(page):
+    """The pointer off the page's controls, and no tooltip open: one it opened where it last
+    clicked (Kitsu's No-advance switch moves under it after a rerun) can cover the next
+    button (loaded runs timed out so)."""
+    page.mouse.move(0, 0)
+    page.locator('[data-testid="stTooltipContent"]').first.wait_for(state="hidden", timeout=10000)
+
+
 def click_decision(page):
     button = page.locator(DECISION).first
     button.wait_for(timeout=30000)
-    # the pointer off the page's controls: a tooltip it opened where it last clicked (Kitsu's
-    # No-advance switch moves under it) can cover the button (a loaded CI run timed out so)
-    page.mouse.move(0, 0)
-    page.locator('[data-testid="stTooltipContent"]').first.wait_for(state="hidden", timeout=10000)
+    pointer_off(page)
     key = key_of(button)
     button.click()
     page.locator(f".{key}").wait_for(state="detached", timeout=30000)
@@ -290,6 +295,9 @@ def round_of(page) -> int:
     return int(m.group(1)) if m else 0
 
 
+# Slow (.ci/run runs it): Kyūshū's map clicks are test_board_clicks.py's and its first twenty
+# decisions test_tables_generic.py's, "Let the AI finish" test_app_infra.py's.
+@pytest.mark.slow
 def test_kyushu_rounds_by_clicking_then_the_ai_finishes(browser, server, shots):
     """A 2-player Kyushu game against the AI: several rounds by clicking (selection, pay,
     replacement, a position clicked on the map after its hover preview),

@@ -95,7 +95,11 @@ def grid(page, key: str) -> list[dict]:
     return [dict(zip(cells[0], row)) for row in cells[1:]]
 
 
-@pytest.mark.parametrize("name", list(GAMES))
+# The default run reviews MID_RUN's game; the other three are slow (.ci/run runs them): the
+# run is the same code, and what each game draws is tests/test_board_marks.py's, its hints on
+# the board tests/e2e/test_board_hints.py's.
+@pytest.mark.parametrize("name", [n if n == MID_RUN else pytest.param(n, marks=pytest.mark.slow)
+                                  for n in GAMES])
 def test_review_of_a_whole_game(browser, server, shots, name):
     record = finished_record(name, seed=3)
     # tall enough for the bar and the graph in one screenshot (the page scrolls inside)

@@ -14,8 +14,8 @@ import re
 import time
 
 import pytest
-from test_browser import (DECISION, browser, key_of, open_app, server, settle,  # noqa: F401
-                          shots)
+from test_browser import (DECISION, browser, key_of, open_app, pointer_off,  # noqa: F401
+                          server, settle, shots)
 
 import boardlab
 from boardlab.streamlit_app.session import AI, HUMAN, PlaySession, actors, start_of
@@ -90,6 +90,7 @@ def next_mover(pages):
 
 def click_first(page):
     button = decision(page).first
+    pointer_off(page)
     key = key_of(button)
     button.click()
     # every element of that key gone (the page may hold a hidden copy for a moment: it
