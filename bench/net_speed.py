@@ -31,8 +31,8 @@ import numpy as np
 import boardlab
 from boardlab import _net
 from boardlab.search import ismcts
-from boardlab.learn import netfile
-from boardlab.learn.features import feature_size, features
+from boardlab.nets import netfile
+from boardlab.nets.features import feature_size, features
 
 # (label, game name, parameters)
 CONFIGS = [

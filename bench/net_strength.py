@@ -2,7 +2,7 @@
 ISMCTS at equal wall time per move, for every network that ships (or the files given).
 
     python bench/net_strength.py [--seconds 0.1] [--games 200] [--jobs 2] [--seed 1]
-                                 [--net kitsu:players=2:PATH ...]
+                                 [--net GAME:players=2:PATH|default ...] [--manifest]
 
 Each match seats the two agents on every side in turn on shared deals (game k and k+1 share
 their chance seed; boardlab.arena), each searching one tree on one core for the same time a
@@ -12,15 +12,26 @@ its returns; each side's seats averaged: a Kitsu clan's two seats) with a 95% in
 the games. With --jobs 2 the games
 run two at a time, one per core: on a shared machine the two searches of a game still see the
 same load, so the comparison stays fair. Figures are printed, never asserted.
+
+With --manifest each figure of a shipped network (``default``) is also written into the
+strength list of its entry in the manifest beside the networks (boardlab.nets.manifest): the
+comparison, budget, games, wins, losses and draws, the share won with its interval, the match
+seed and this command line, in place of an earlier figure of the same comparison, budget and
+seed; `boardlab nets --markdown` then prints it. Solo configurations are skipped (one side:
+bench/nukumi_solo.py measures them).
 """
 from __future__ import annotations
 
 import argparse
+import datetime
+import shlex
+import sys
 import time
 
 import boardlab
+from boardlab import nets
 from boardlab.arena import mean_interval, play_match, sides_of
-from boardlab.learn import nets
+from boardlab.nets import loader, manifest
 
 
 def margin(r) -> str:
@@ -42,17 +53,36 @@ def margin(r) -> str:
 
 
 def _shipped() -> list[tuple[str, dict, str]]:
-    """(game, parameters, net spec) of every shipped network."""
-    out = []
-    for name in boardlab.games_available():
-        for players in range(1, 7):
-            try:
-                game = boardlab.make(name, players=players)
-            except ValueError:
-                continue
-            if nets.default_path(game).is_file():
-                out.append((name, {"players": players}, "default"))
-    return out
+    """(game, parameters, net spec) of every configuration a shipped network serves that
+    has two sides or more."""
+    return [(e["game"], dict(config), "default")
+            for e in manifest.read(loader.NETS_DIR)["networks"] for config in e["configs"]
+            if len(sides_of(e["game"], config["players"])[0]) > 1]
+
+
+def _configuration(text: str) -> tuple[str, dict, str]:
+    """GAME:KEY=VALUE,...:NET -> (game, parameters, net)."""
+    try:
+        name, params, net = text.split(":", 2)
+        pairs = [p.split("=", 1) for p in params.split(",")]
+        return name, {k: int(v) if v.isdigit() else v for k, v in pairs}, net
+    except ValueError:
+        raise SystemExit(f"--net expects GAME:KEY=VALUE,...:PATH (or default), got {text!r}")
+
+
+def measurement(r, name: str, params: dict, seconds: float, seed: int, command: str) -> dict:
+    """The match's figure as a manifest measurement (boardlab.nets.manifest)."""
+    _, side_of = sides_of(name, params["players"])
+    seats = side_of.count(0)
+    compared = "guided vs plain ISMCTS, equal time" if seats == 1 else \
+        f"a guided side of {seats} seats vs a plain one, equal time"
+    lo, hi = r.confidence_interval(0)
+    return {"compared": compared, "budget": f"{seconds:g} s a move", "games": len(r.outcomes),
+            "seeds": f"match seed {seed}", "wins": r.wins[0], "losses": sum(r.wins[1:]),
+            "draws": r.draws, "figure": "won", "value": round(100 * r.win_rate(0), 1),
+            "unit": "%", "interval": [round(100 * lo, 1), round(100 * hi, 1)],
+            "also": [f"guided - plain per game: {margin(r)}"] if r.outcomes else [],
+            "command": [command], "date": datetime.date.today().isoformat()}
 
 
 def main(argv=None):
@@ -62,13 +92,17 @@ def main(argv=None):
     ap.add_argument("--jobs", type=int, default=1)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--net", action="append", default=[],
-                    help="GAME:players=P:PATH, a network file instead of the shipped ones")
+                    help="GAME:players=P[,KEY=VALUE...]:NET, NET a network file or default, "
+                         "instead of every shipped one")
+    ap.add_argument("--manifest", action="store_true",
+                    help="write each figure into its shipped network's manifest entry")
     args = ap.parse_args(argv)
-    configs = []
-    for text in args.net:
-        name, players, path = text.split(":", 2)
-        configs.append((name, {"players": int(players.split("=")[1])}, path))
-    configs = configs or _shipped()
+    command = shlex.join(["python", "bench/net_strength.py",
+                          *(sys.argv[1:] if argv is None else argv)])
+    configs = [_configuration(text) for text in args.net] or _shipped()
+    if args.manifest and any(not nets.is_default(net) for _, _, net in configs):
+        raise SystemExit("--manifest records figures of the shipped networks: give --net "
+                         "GAME:...:default (a file of one's own has no manifest entry)")
     print(f"# guided vs plain ISMCTS, {args.seconds:g} s a move each, {args.games} games, "
           f"seats swapped on shared deals, seed {args.seed}, {args.jobs} jobs")
     print(f"{'configuration':24} {'guided wins':>11} {'plain wins':>10} {'draws':>5} "
@@ -83,6 +117,12 @@ def main(argv=None):
         print(f"{label:24} {r.wins[0]:11d} {r.wins[1]:10d} {r.draws:5d} "
               f"{100 * r.win_rate(0):7.1f}% [{100 * lo:5.1f}, {100 * hi:5.1f}]% "
               f"{(time.perf_counter() - t0) / 60:7.1f}  {margin(r)}", flush=True)
+        if args.manifest:
+            game = boardlab.make(name, **params)
+            entry = nets.default_entry(game)
+            path = manifest.add_strength(loader.NETS_DIR, entry["file"], measurement(
+                r, name, params, args.seconds, args.seed, command))
+            print(f"# written into {path}, {entry['file']}", flush=True)
 
 
 if __name__ == "__main__":

@@ -518,7 +518,7 @@ def network_points(base, observer: int, side: int, side_of: list[int]
     """The shipped network's win % of ``side`` at every decision of the game ``base``
     (numbered as the review numbers them), read at once from ``observer``'s knowledge
     without search; None where no network ships for the game's configuration."""
-    from boardlab.learn.nets import reading
+    from boardlab.nets import reading
     state, seat, out, decision = start_of(base), side_of.index(side), [], 0
     for action in list(base.history) + [None]:
         if state.current_player >= 0:

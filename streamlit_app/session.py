@@ -25,7 +25,8 @@ AI_PRESETS: dict[str, tuple[str, str]] = {
     "Master": ("ismcts:2s:net=default", "the strongest: 2 seconds per move of search guided "
                "by a network learned from self-play"),
 }
-#: Levels that need the network shipped for the game's configuration (learn.nets).
+#: Levels that need the network shipped for the game's configuration (boardlab.nets, its
+#: manifest).
 NEEDS_NETWORK = {"Master"}
 DEFAULT_PRESET = "Casual"
 HUMAN, AI = "human", "ai"
@@ -52,10 +53,11 @@ def budget_of(spec: str) -> dict:
 
 
 def presets_for(game) -> list[str]:
-    """The AI levels offered for a game: Master only where a network ships for its
-    configuration."""
-    from boardlab.learn.nets import default_path
-    has_net = default_path(game).is_file()
+    """The AI levels offered for a game: Master only where the manifest of the shipped
+    networks lists one for its configuration (and its file is there)."""
+    from boardlab.nets import default_path
+    path = default_path(game)
+    has_net = path is not None and path.is_file()
     return [p for p in AI_PRESETS if has_net or p not in NEEDS_NETWORK]
 
 
@@ -572,7 +574,7 @@ def search_rows(result, priors: dict | None = None) -> list[dict]:
 def network_reading(state, seat: int):
     """The shipped network's reading of ``state`` from ``seat``'s knowledge (values per
     seat, priors of the legal moves when ``seat`` is to move), or None where none ships."""
-    from boardlab.learn.nets import reading
+    from boardlab.nets import reading
     return reading(state, seat)
 
 

@@ -703,3 +703,24 @@ def test_agent_options_checked_when_made():
             ISMCTSAgent(**kwargs)
     agent = ISMCTSAgent(iterations=10, seed=2**64 - 1, rollout_depth=2**31 - 1, threads=16)
     assert agent.name == "ismcts:10:depth=2147483647:threads=16"
+
+
+@pytest.mark.parametrize("name,players", [("kitsu", 2), ("kitsu", 6), ("kyushu", 3),
+                                          ("kyushu", 5), ("keyside", 1), ("keyside", 4),
+                                          ("nukumi", 1), ("nukumi", 3)])
+def test_who_wins_together_and_whether_returns_sum_to_zero_are_the_games(name, players):
+    """Game.sides and Game.zero_sum, which self-play and the arena read instead of guessing
+    from one game's returns: a side's seats finish with the same return, and a zero-sum
+    table's returns add up to 0 in every game."""
+    game = boardlab.make(name, players=players)
+    names, side_of = game.sides
+    assert len(side_of) == players and sorted(set(side_of)) == list(range(len(names)))
+    assert names == (["Blue", "Orange"] if name == "kitsu" else [f"P{s}" for s in range(players)])
+    assert game.zero_sum == (players > 1)
+    for seed in range(3):
+        state = game.new_initial_state(seed=seed)
+        returns = play_random(state, np.random.default_rng(seed)).returns()
+        for s in range(players):
+            assert returns[s] == returns[side_of.index(side_of[s])]
+        if game.zero_sum:
+            assert abs(sum(returns)) < 1e-9

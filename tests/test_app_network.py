@@ -10,8 +10,8 @@ pytest.importorskip("streamlit")
 from streamlit.testing.v1 import AppTest  # noqa: E402
 
 import boardlab  # noqa: E402
-from boardlab.learn import netfile, nets  # noqa: E402
-from boardlab.learn.features import feature_size  # noqa: E402
+from boardlab.nets import loader, manifest, netfile  # noqa: E402
+from boardlab.nets.features import feature_size  # noqa: E402
 from boardlab.streamlit_app import MAIN_SCRIPT  # noqa: E402
 from boardlab.streamlit_app import session as app_session  # noqa: E402
 from boardlab.streamlit_app.review import network_points  # noqa: E402
@@ -27,8 +27,11 @@ def shipped(tmp_path, monkeypatch):
     game = boardlab.make("kitsu", players=2)
     spec = netfile.random_spec("kitsu", "players=2", feature_size(game), 16, 1, 2,
                                game.num_actions, seed=3)
-    (tmp_path / "kitsu-players2.blnet").write_bytes(netfile.to_bytes(spec, "float16"))
-    monkeypatch.setattr(nets, "_NETS_DIR", tmp_path)
+    data = netfile.to_bytes(spec, "float16")
+    (tmp_path / "kitsu-players2.blnet").write_bytes(data)
+    manifest.put_entry(tmp_path, manifest.make_entry("kitsu-players2.blnet", "kitsu",
+                                                     [{"players": 2}], data))
+    monkeypatch.setattr(loader, "NETS_DIR", tmp_path)
     # a Master move at test speed: the same guided search, 200 iterations
     monkeypatch.setitem(app_session.AI_PRESETS, "Master",
                         ("ismcts:200:net=default", app_session.AI_PRESETS["Master"][1]))
@@ -37,7 +40,7 @@ def shipped(tmp_path, monkeypatch):
 
 @pytest.fixture
 def none_shipped(tmp_path, monkeypatch):
-    monkeypatch.setattr(nets, "_NETS_DIR", tmp_path / "empty")
+    monkeypatch.setattr(loader, "NETS_DIR", tmp_path / "empty")
 
 
 def test_master_is_offered_only_where_a_network_ships(shipped):
@@ -61,7 +64,7 @@ def test_a_master_seat_plays_with_the_guided_search_and_its_record_keeps_the_lev
 def test_a_master_record_opens_at_the_strongest_level_where_no_network_ships_and_says_so(
         shipped, monkeypatch, tmp_path):
     rec = PlaySession(game=shipped, seats=[HUMAN, AI], preset="Master", seed=4).record()
-    monkeypatch.setattr(nets, "_NETS_DIR", tmp_path / "gone")
+    monkeypatch.setattr(loader, "NETS_DIR", tmp_path / "gone")
     sess = session_from_record(rec)
     assert sess.preset == "Expert"
     assert sess.notes == ["The AI seats play at Expert, the strongest level here: Master needs "

@@ -511,7 +511,7 @@ def test_play_bar_shows_the_network_at_once_and_the_search_once_the_page_is_draw
             refine()
 
     from boardlab.streamlit_app.session import AI, HUMAN, PlaySession
-    from boardlab.learn.nets import reading
+    from boardlab.nets import reading
     sess = PlaySession(game=boardlab.make("kitsu", players=2), seats=[HUMAN, AI], seed=3)
     assert sess.is_human_turn()
     at = AppTest.from_function(page, default_timeout=60)

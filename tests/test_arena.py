@@ -73,6 +73,19 @@ def test_local_workers_are_not_forked_from_this_process_and_a_dead_one_is_an_err
         list(run_tasks(os.abort, [(), ()], jobs=2))
 
 
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_what_every_task_shares_is_passed_first_and_none_is_a_value(jobs):
+    """run_tasks(shared=...): fn(shared, *task) in this process and in worker processes
+    (sent once to each, by the pool's initializer); None is passed like any value."""
+    import operator
+
+    from boardlab.parallel import run_tasks
+    assert dict(run_tasks(operator.add, [("c",), ("d",)], jobs=jobs, shared="ab")) == \
+        {0: "abc", 1: "abd"}
+    assert dict(run_tasks(operator.is_, [(None,), (1,)], jobs=jobs, shared=None)) == \
+        {0: True, 1: False}
+
+
 def test_rotation_pairs_share_the_deal():
     r = play_match("kitsu", {"players": 2}, ["random", "random"], games=4, seed=5)
     seeds = [o.seed for o in r.outcomes]

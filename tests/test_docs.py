@@ -233,11 +233,14 @@ def _parser():
     return build_parser()
 
 
-def _subparsers():
+def _subparsers(parser=None):
+    """name (aliases too) -> parser of the commands under ``parser`` (the root's by default;
+    {} where it has none, as most commands)."""
     import argparse
-    parser = _parser()
-    action = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
-    return action.choices                         # name (aliases too) -> parser
+    parser = parser or _parser()
+    action = next((a for a in parser._actions if isinstance(a, argparse._SubParsersAction)),
+                  None)
+    return action.choices if action else {}
 
 
 def _options(parser) -> set[str]:
@@ -280,6 +283,8 @@ def test_every_boardlab_command_and_option_exists(page):
         if sub is None:
             wrong.append(f"boardlab {first}: no such command")
             continue
+        if len(words) > 1 and words[1] in _subparsers(sub):     # boardlab nets ship ...
+            first, sub, words = f"{first} {words[1]}", _subparsers(sub)[words[1]], words[1:]
         options = _options(sub)
         for word in words[1:]:
             option = word.strip("[]").split("=")[0]
@@ -322,7 +327,10 @@ def test_docs_cli_names_every_command_and_option():
     """docs/cli.md documents every command and every one of its options."""
     text = (ROOT / "docs" / "cli.md").read_text(encoding="utf-8")
     missing = []
-    for name, sub in _subparsers().items():
+    commands = dict(_subparsers())
+    for name, sub in list(commands.items()):           # and their own commands (nets ship)
+        commands.update({f"{name} {n}": p for n, p in _subparsers(sub).items()})
+    for name, sub in commands.items():
         if f"boardlab {name}" not in text:
             missing.append(f"boardlab {name}")
         for option in sorted(_options(sub) - {"-h", "--help"}):

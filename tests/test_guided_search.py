@@ -2,22 +2,24 @@
 prior steers the selection and its value is backed up at the leaf. These tests use random
 networks: they check the wiring (which prior, which seat's value, no hidden information),
 not strength, which bench/ measures."""
+import shutil
+from pathlib import Path
+
 import numpy as np
 import pytest
 
 import boardlab
 from boardlab import _net as cnet
 from boardlab.agents import make_agent
-from boardlab.learn import netfile
-from boardlab.learn.features import feature_size, features
-from boardlab.learn.nets import config_key, default_path, load_net
+from boardlab.nets import config_key, default_path, load_net, netfile
+from boardlab.nets.features import feature_size, features
 from boardlab.search import ismcts
 from test_search import _game_positions, deep_position, midgame
 
 
-def _spec(game, width=32, blocks=1, seed=1):
+def _spec(game, width=32, blocks=1, seed=1, n_value=None):
     return netfile.random_spec(game.name, config_key(game), feature_size(game), width, blocks,
-                               game.num_players, game.num_actions, seed)
+                               n_value or game.num_players, game.num_actions, seed)
 
 
 def random_net(game, **kw):
@@ -171,8 +173,8 @@ def test_bad_guided_specs_are_refused(spec, message):
 def test_a_network_that_does_not_fit_is_refused_with_its_fault(tmp_path):
     state = midgame(seed=21)
     four = boardlab.make("kitsu", players=4)
-    with pytest.raises(ValueError, match="value outputs"):
-        ismcts(state, iterations=10, net=random_net(four))
+    with pytest.raises(ValueError, match="value outputs"):     # two outputs for four seats
+        ismcts(four.new_initial_state(seed=3), iterations=10, net=random_net(state.game))
     nukumi = boardlab.make("nukumi", players=2)
     with pytest.raises(ValueError, match="nukumi"):
         ismcts(state, iterations=10, net=random_net(nukumi))
@@ -192,25 +194,28 @@ def test_net_default_names_the_configuration_when_none_ships():
     assert config_key(boardlab.make("nukumi", players=1, solo="chasing")) == "players=1,solo=chasing"
     assert default_path(boardlab.make("nukumi", players=1, solo="chasing")).name == \
         "nukumi-players1-solochasing.blnet"
-    if not default_path(game).exists():
-        with pytest.raises(ValueError, match="no network ships for kyushu with players=5"):
-            load_net("default", game)
-        from boardlab.arena import play_match          # refused before any game is played
-        with pytest.raises(ValueError, match="agent 'ismcts:30:net=default': net=default: no "
-                                             "network ships for kyushu with players=5"):
-            play_match("kyushu", {"players": 5}, ["ismcts:30:net=default"] + ["ismcts:30"] * 4, 2)
+    assert default_path(game) is None
+    with pytest.raises(ValueError, match="no network ships for kyushu with players=5"):
+        load_net("default", game)
+    from boardlab.arena import play_match          # refused before any game is played
+    with pytest.raises(ValueError, match="agent 'ismcts:30:net=default': net=default: no "
+                                         "network ships for kyushu with players=5"):
+        play_match("kyushu", {"players": 5}, ["ismcts:30:net=default"] + ["ismcts:30"] * 4, 2)
 
 
-def test_net_default_plays_with_the_settings_its_network_shipped_with(monkeypatch):
-    """settings.json beside the shipped networks gives each one's mix and cpuct; net=default
+def test_net_default_plays_with_the_settings_its_network_shipped_with(monkeypatch, tmp_path):
+    """The manifest beside the shipped networks gives each one's mix and cpuct; net=default
     takes them unless the caller gives its own, and a network file of one's own never does."""
-    from boardlab.learn import nets
+    from boardlab.nets import default_settings, loader, manifest
     state = midgame(seed=21)
     path = str(default_path(state.game))            # Kitsu 2p ships
-    monkeypatch.setitem(nets._settings, nets._NETS_DIR,
-                        {"kitsu-players2.blnet": {"mix": 0.5, "cpuct": 2.0}})
-    assert nets.default_settings(state.game) == {"mix": 0.5, "cpuct": 2.0}
-    assert nets.default_settings(boardlab.make("kitsu", players=4)) == {}
+    shutil.copyfile(path, tmp_path / "kitsu-players2.blnet")
+    manifest.put_entry(tmp_path, manifest.make_entry(
+        "kitsu-players2.blnet", "kitsu", [{"players": 2}], Path(path).read_bytes(),
+        {"mix": 0.5, "cpuct": 2.0}))
+    monkeypatch.setattr(loader, "NETS_DIR", tmp_path)
+    assert default_settings(state.game) == {"mix": 0.5, "cpuct": 2.0}
+    assert default_settings(boardlab.make("kitsu", players=4)) == {}
 
     def run(**kw):
         return signature(ismcts(state, iterations=300, seed=4, **kw))
@@ -218,3 +223,22 @@ def test_net_default_plays_with_the_settings_its_network_shipped_with(monkeypatc
     assert shipped == run(net=path, mix=0.5, cpuct=2.0) != run(net=path)
     assert run(net=" Default ", mix=1.0) == run(net=path, mix=1.0, cpuct=2.0)
     assert run(net="default", mix=1.0, cpuct=1.5) == run(net=path)
+
+
+@pytest.mark.parametrize("name,players,largest", [("kitsu", 2, 6), ("kyushu", 3, 5),
+                                                  ("keyside", 2, 4), ("nukumi", 3, 4)])
+def test_a_network_for_every_player_count_reads_only_the_tables_seats(name, players, largest):
+    """One network serves every player count of a game: a value output per relative seat up
+    to the largest count. A table of fewer seats reads only its first outputs: the search
+    with such a network equals the search with the same network cut to the table's seats,
+    whatever the other outputs say."""
+    game = boardlab.make(name, players=players)
+    wide = _spec(game, n_value=largest, seed=5)
+    wide.weights["v_b"][players:] = 3.0         # seats the table does not have: never read
+    cut = _spec(game, n_value=players)
+    cut.weights = {k: w[:players].copy() if k in ("v_w", "v_b") else w
+                   for k, w in wide.weights.items()}
+    state = deep_position(name, {"players": players}, seed=7, plies=20)
+    a, b = (ismcts(state, iterations=300, seed=2, net=cnet.Net.from_bytes(netfile.to_bytes(s)))
+            for s in (wide, cut))
+    assert a.best_action == b.best_action and a.stats == b.stats

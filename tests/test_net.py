@@ -1,5 +1,5 @@
 """The kernel's policy-value network (kernel/net): its file format is validated with errors
-that name the fault, and its forward pass equals the numpy reference (boardlab.learn.reference)
+that name the fault, and its forward pass equals the numpy reference (boardlab.nets.reference)
 and PyTorch (where the train extra is installed) to 1e-5 on positions from played games
 (every game whose kernel writes features)."""
 import numpy as np
@@ -7,8 +7,8 @@ import pytest
 
 import boardlab
 from boardlab import _net
-from boardlab.learn import netfile, reference
-from boardlab.learn.features import feature_size, features
+from boardlab.nets import netfile, reference
+from boardlab.nets.features import feature_size, features
 from conftest import random_action
 
 TOL = 1e-5
@@ -167,6 +167,8 @@ def test_a_network_for_another_game_or_configuration_is_refused():
     fits.check_game(kitsu2._core)
     with pytest.raises(ValueError, match="2 value outputs, this kitsu has 4 seats"):
         fits.check_game(kitsu4._core)
+    # more value outputs than seats: one network for every player count of the game
+    _net.Net.from_bytes(netfile.to_bytes(_net_for(kitsu4, 8, 0, 1))).check_game(kitsu2._core)
     other = netfile.random_spec("nukumi", "", feature_size(kitsu2), 8, 0, 2, kitsu2.num_actions)
     with pytest.raises(ValueError, match="the network is for nukumi, not kitsu"):
         _net.Net.from_bytes(netfile.to_bytes(other)).check_game(kitsu2._core)

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 import boardlab
-from boardlab.learn.features import feature_size, features
+from boardlab.nets.features import feature_size, features
 from conftest import decision_states, game_cases
 
 #: Every game's kernel writes features.

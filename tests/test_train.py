@@ -16,11 +16,12 @@ torch = pytest.importorskip("torch")
 import boardlab                                                       # noqa: E402
 from boardlab import _net                                            # noqa: E402
 from boardlab.cli import main                                        # noqa: E402
-from boardlab.learn import gate, netfile, trainer                    # noqa: E402
+from boardlab.learn import gate, trainer                             # noqa: E402
 from boardlab.learn.replay import GenerationStore, read_npz          # noqa: E402
 from boardlab.learn.run import TIME_COLUMNS, ConfigError, RunConfig, train_run  # noqa: E402
 from boardlab.learn.selfplay import SelfPlayConfig, play_game        # noqa: E402
 from boardlab.learn.torch_model import PolicyValueNet                # noqa: E402
+from boardlab.nets import netfile                                    # noqa: E402
 
 # The runs share a module fixture: keep them in one xdist worker.
 pytestmark = pytest.mark.xdist_group("train")
@@ -205,7 +206,7 @@ def test_samples_hold_features_visit_shares_and_the_final_evaluation_seen_from_e
         assert np.all(np.abs(final[0]) <= 1)
     # The same game again gives the same samples (seeded by run seed, generation, index).
     sp = SelfPlayConfig("kitsu", dict(game.params), 20)
-    a, b = play_game(sp, None, 3, 0, 1), play_game(sp, None, 3, 0, 1)
+    a, b = play_game(None, sp, 3, 0, 1), play_game(None, sp, 3, 0, 1)
     np.testing.assert_array_equal(a.x, s["x"][s["game"] == 1])
     np.testing.assert_array_equal(a.policy, b.policy)
 
@@ -214,7 +215,7 @@ def test_the_root_estimate_covers_a_clan_game_seat_by_seat():
     """Kitsu with four players: two clans, P0+P2 against P1+P3. The mover's estimate is its
     partner's too and the opposing clan's with the sign turned."""
     game = boardlab.make("kitsu", players=4, track_length=3)
-    g = play_game(SelfPlayConfig("kitsu", dict(game.params), 20), None, 5, 0, 0)
+    g = play_game(None, SelfPlayConfig("kitsu", dict(game.params), 20), 5, 0, 0)
     q = g.search_value
     assert q.shape == (len(g.seat), 4) and not np.isnan(q).any()
     np.testing.assert_array_equal(q[:, 2], q[:, 0])            # index 2: the partner
@@ -230,7 +231,8 @@ def test_self_play_and_the_gate_search_with_the_runs_late_prior():
     spec = netfile.random_spec("kitsu", "", game._core.feature_size, 16, 1, 2, game.num_actions,
                                seed=1)
     net = netfile.to_bytes(spec)
-    by = {late: play_game(SelfPlayConfig("kitsu", dict(game.params), 200, late=late), net, 5, 1, 0)
+    by = {late: play_game(net, SelfPlayConfig("kitsu", dict(game.params), 200, late=late),
+                          5, 1, 0)
           for late in (None, "uniform")}
     assert not np.array_equal(by[None].policy, by["uniform"].policy)
     assert gate.agent_spec("20", net, late="uniform").endswith(":late=uniform")
@@ -243,9 +245,9 @@ def test_explored_decisions_are_played_at_random_and_seeded_by_the_game():
     the same game."""
     game = boardlab.make("kitsu", players=2, track_length=3)
     params = dict(game.params)
-    searched = play_game(SelfPlayConfig("kitsu", params, 200, temperature_moves=0), None, 5, 0, 0)
-    explored = [play_game(SelfPlayConfig("kitsu", params, 200, temperature_moves=0,
-                                         explore_rate=1.0), None, 5, 0, 0) for _ in range(2)]
+    searched = play_game(None, SelfPlayConfig("kitsu", params, 200, temperature_moves=0), 5, 0, 0)
+    explored = [play_game(None, SelfPlayConfig("kitsu", params, 200, temperature_moves=0,
+                                               explore_rate=1.0), 5, 0, 0) for _ in range(2)]
     np.testing.assert_array_equal(explored[0].x, explored[1].x)
     assert explored[0].x.shape != searched.x.shape or not np.array_equal(explored[0].x, searched.x)
 
@@ -262,7 +264,7 @@ def test_samples_hold_the_search_root_estimate_and_the_learner_can_mix_it_into_t
     # Played again, the game gives the same estimates.
     game = boardlab.make("kitsu", players=2)
     sp = SelfPlayConfig("kitsu", dict(game.params), 20)
-    g = play_game(sp, None, 3, 0, 0)
+    g = play_game(None, sp, 3, 0, 0)
     np.testing.assert_array_equal(g.search_value, q[s.game == 0])
     w = 0.25
     mixed = trainer.value_target(s, w)
@@ -329,7 +331,7 @@ def test_a_kill_inside_a_generation_loses_only_the_games_in_progress(full_run, t
     # kill (its temporary file) and one damaged on disk.
     store = GenerationStore(run / "samples", 607, 2)
     sp = SelfPlayConfig("kitsu", {"players": 2, "track_length": 15}, 20)
-    store.write_chunk(0, [play_game(sp, None, CFG.seed, 0, 0)])
+    store.write_chunk(0, [play_game(None, sp, CFG.seed, 0, 0)])
     part = store.part_dir(0)
     (part / "chunk-0001.npz.tmp999").write_bytes(b"PK\x03\x04 half a chunk")
     good = (part / "chunk-0000.npz").read_bytes()
@@ -577,3 +579,77 @@ def test_the_log_gives_what_the_value_explains_of_the_held_out_games(full_run):
                                                            abs=1e-3)
         assert f"R² {float(row['val_value_r2']):+.3f}" in next(
             t for t in lines if t.startswith(f"gen {g} train"))
+
+
+def test_one_network_learns_every_player_count_of_a_run_over_several(tmp_path, capsys):
+    """--vary players=2,4: self-play alternates the counts, every sample's value has an
+    output per seat of the largest count (NaN past its table's), the network carries the
+    run's key and plays both tables, and the gate and strength matches are played at each
+    count (rounded up to a multiple of its sides)."""
+    run = tmp_path / "run"
+    gated = [a if a != "0" or CLI_SMALL[k - 1] != "--gate-games" else "2"
+             for k, a in enumerate(CLI_SMALL)]      # a gate of 2 games a count
+    assert main(["train", "kitsu", "--vary", "players=2,4", "--out", str(run),
+                 "--generations", "2", *gated]) == 0
+    capsys.readouterr()
+    stored = json.loads((run / "config.json").read_text())
+    assert stored["variants"] == [{"players": 2}, {"players": 4}]
+    data = read_npz(run / "samples" / "gen-0000.npz")
+    assert data["value"].shape[1] == 4
+    two = data["game"] == 0                         # game 0: two players, game 1: four
+    assert np.isnan(data["value"][two][:, 2:]).all() and not np.isnan(data["value"][~two]).any()
+    spec = netfile.from_bytes((run / "nets" / "gen-0001.blnet").read_bytes())
+    assert (spec.config, spec.n_value) == ("players=2,4", 4)
+    for n in (2, 4):
+        _net.Net.from_bytes(netfile.to_bytes(spec)).check_game(boardlab.make("kitsu", players=n)._core)
+    gen1 = json.loads((run / "state.json").read_text())["generations"][1]
+    by_count = [(v["params"]["players"], v["games"]) for v in gen1["gate"]["variants"]]
+    assert by_count == [(2, 2), (4, 2)] and gen1["gate"]["games"] == 4
+    assert [v["params"]["players"] for v in gen1["strength"]["variants"]] == [2, 4]
+
+
+def test_a_run_over_several_counts_can_begin_from_one_counts_network(full_run, tmp_path):
+    """A two-player network begins a run over 2 and 4 players: network 0 is that network with
+    the value head widened to four seats (the new outputs copies of its last), so that it
+    plays both; its policy and the values it had are unchanged."""
+    out, _ = full_run
+    start = (out / "nets" / "gen-0001.blnet").read_bytes()
+    cfg = RunConfig("kitsu", {"players": 2}, **{**SMALL, "variants": ({"players": 2},
+                                                                      {"players": 4})})
+    _train(tmp_path / "run", cfg, 1, start_net=start)
+    old = netfile.from_bytes(start)
+    new = netfile.from_bytes((tmp_path / "run" / "nets" / "gen-0000.blnet").read_bytes())
+    assert (new.config, new.n_value) == ("players=2,4", 4)
+    assert np.array_equal(new.weights["v_w"][:2], old.weights["v_w"])
+    assert np.array_equal(new.weights["v_w"][3], old.weights["v_w"][1])
+    assert np.array_equal(new.weights["p_w"], old.weights["p_w"])
+
+
+def test_bad_variants_are_refused_naming_the_fault(tmp_path, capsys):
+    with pytest.raises(ConfigError, match="variants: .*bad game parameters"):
+        RunConfig("kitsu", {}, variants=({"players": 3},)).checked()
+    with pytest.raises(ConfigError, match="listed twice"):
+        RunConfig("kitsu", {}, variants=({"players": 2}, {"players": 2})).checked()
+    with pytest.raises(SystemExit):
+        main(["train", "kitsu", "--vary", "players", "--out", str(tmp_path / "r"),
+              "--generations", "1"])
+    assert "--vary expects KEY=V1,V2" in capsys.readouterr().err
+
+
+def test_a_few_optimiser_steps_on_a_fixed_batch_lower_the_loss(full_run):
+    """The learner's loss goes down where it trains: a wrong-signed loss, or a value or policy
+    target the loss does not reach, would leave it where it is or raise it."""
+    out, _ = full_run
+    data = GenerationStore(out / "samples", 0, 0).load(0)
+    settings = trainer.TrainSettings(epochs=1, batch=len(data), lr=3e-3)
+    model, opt = trainer.new_learner({"n_in": data.x.shape[1], "width": 16, "blocks": 1,
+                                      "n_value": 2, "n_actions": 94}, settings, seed=1)
+    before = trainer.evaluate(model, data)
+    for step in range(20):
+        trainer.train_epochs(model, opt, data, settings, seed=step)
+    after = trainer.evaluate(model, data)
+    # the policy loss is a cross-entropy: its floor is the targets' own entropy
+    p = data.policy[data.policy > 0]
+    floor = float(-(p * np.log(p)).sum()) / len(data)
+    assert after.value < 0.8 * before.value
+    assert after.policy - floor < 0.8 * (before.policy - floor)

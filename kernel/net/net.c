@@ -241,7 +241,9 @@ int bl_net_check_game(const BLNet *net, const BLGame *g, char *err, int errlen) 
                 net->n_actions, net->game, g->num_actions);
         return -1;
     }
-    if (net->n_value != g->num_players) {
+    /* One network may serve every player count of a game: a value output per relative
+     * seat up to the game's largest count, of which a table reads its first num_players. */
+    if (net->n_value < g->num_players) {
         set_err(err, errlen, "the network has %d value outputs, this %s has %d seats",
                 net->n_value, net->game, g->num_players);
         return -1;

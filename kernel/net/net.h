@@ -3,7 +3,8 @@
  * Shape (a residual MLP):
  *     h = relu(W_in x + b_in)                          x: n_in features
  *     k times: h = relu(h + W2 relu(W1 h + b1) + b2)   width x width blocks
- *     value  = tanh(W_v h + b_v)  (or linear)          n_value outputs (one per seat)
+ *     value  = tanh(W_v h + b_v)  (or linear)          n_value outputs (one per relative seat,
+ *                                                      up to the largest player count)
  *     logits = W_p h + b_p, over the legal actions only, then softmax
  *
  * Weights are row-major, output-major (W[o][i], as torch.nn.Linear stores them),
@@ -61,7 +62,8 @@ BLNet *bl_net_load_bytes(const uint8_t *buf, size_t len, char *err, int errlen);
 /* Read and parse a file; NULL with a message naming the fault (or the OS error). */
 BLNet *bl_net_load_file(const char *path, char *err, int errlen);
 void bl_net_free(BLNet *net);
-/* 0 if net fits game g (its name, feature size, seats and action space), else -1
+/* 0 if net fits game g (its name, feature size, action space, and at least a value
+ * output per seat: one network may serve several player counts), else -1
  * with a message naming the mismatch. */
 int bl_net_check_game(const BLNet *net, const BLGame *g, char *err, int errlen);
 /* Floats of scratch one forward pass needs. */

@@ -252,7 +252,7 @@ def check_fits(agent, game) -> None:
     so the error comes up front instead of at the agent's first move."""
     net = getattr(agent, "net", None)
     if net is not None:
-        from .learn.nets import load_net
+        from .nets import load_net
         load_net(net, game)
 
 

@@ -83,17 +83,12 @@ def wilson_interval(successes: float, n: int, z: float = 1.959963984540054) -> t
 
 # --- sides -----------------------------------------------------------------------------------
 # Team games map each seat to a side; games without teams give every seat its own side.
-_TEAM_SIDES = {
-    "kitsu": (("Blue", "Orange"), lambda seat: seat % 2),
-}
-
-
 def sides_of(game_name: str, num_players: int) -> tuple[list[str], list[int]]:
-    """``(side names, side of each seat)`` for a game with ``num_players`` seats."""
-    if game_name in _TEAM_SIDES:
-        names, side = _TEAM_SIDES[game_name]
-        return list(names), [side(s) for s in range(num_players)]
-    return [f"P{s}" for s in range(num_players)], list(range(num_players))
+    """``(side names, side of each seat)`` for a game with ``num_players`` seats
+    (:attr:`boardlab.Game.sides`)."""
+    import boardlab.games
+    from .game import sides
+    return sides(boardlab.games.get(game_name), num_players)
 
 
 # --- results ---------------------------------------------------------------------------------

@@ -7,6 +7,8 @@
     boardlab analyse RECORD.json ... --out FILE.parquet|.csv [--budget 1000] [--backend ray]
     boardlab app [--port N] [--host H]
     boardlab train kitsu --players 2 --hours 6 --out DIR [--jobs N] [--ray ADDRESS] [--seed S]
+    boardlab nets [--markdown] [--nets-dir DIR]
+    boardlab nets ship RUN [--nets-dir DIR]
 
 ``play`` lets a person play in the terminal against AI seats (every other seat, teammates
 included). Before each of the person's decisions it shows only what their seat may see
@@ -23,12 +25,17 @@ It reads standard input line by line, so a script can drive it through a pipe.
 ``train`` trains a policy-value network by self-play (:mod:`boardlab.learn.run`; needs the
 ``train`` extra), resuming the run already in ``--out`` if there is one.
 
+``nets`` lists the networks that ship (:mod:`boardlab.nets.manifest`) and checks every file
+against the manifest, exiting 1 with each fault; ``nets ship RUN`` copies a finished run's
+best network into the networks folder with its manifest entry (:mod:`boardlab.learn.ship`).
+
 Bad options and unknown games end with a message and exit code 2, never a traceback.
 """
 from __future__ import annotations
 
 import argparse
 import collections
+import dataclasses
 import importlib
 import json
 import pkgutil
@@ -517,35 +524,35 @@ def cmd_app(args) -> int:
 # --- train -----------------------------------------------------------------------------------
 #: `boardlab train` options that are settings of the run (RunConfig fields), with their help.
 _TRAIN_OPTIONS = [
-    ("--seed", int, "seed of the whole run (default 0)"),
-    ("--games-per-gen", int, "self-play games per generation (default 200)"),
-    ("--iterations", int, "self-play search iterations per decision (default 800)"),
-    ("--width", int, "network width (default 128)"),
-    ("--blocks", int, "residual blocks (default 2)"),
-    ("--window", int, "generations of self-play the network trains on (default 4)"),
-    ("--epochs", int, "passes over the window per generation (default 2)"),
-    ("--batch", int, "minibatch size (default 256)"),
-    ("--lr", float, "Adam learning rate (default 0.001)"),
-    ("--weight-decay", float, "Adam weight decay (default 0.0001)"),
+    ("--seed", int, "seed of the whole run (default {seed})"),
+    ("--games-per-gen", int, "self-play games per generation (default {games_per_gen})"),
+    ("--iterations", int, "self-play search iterations per decision (default {iterations})"),
+    ("--width", int, "network width (default {width})"),
+    ("--blocks", int, "residual blocks (default {blocks})"),
+    ("--window", int, "generations of self-play the network trains on (default {window})"),
+    ("--epochs", int, "passes over the window per generation (default {epochs})"),
+    ("--batch", int, "minibatch size (default {batch})"),
+    ("--lr", float, "Adam learning rate (default {lr})"),
+    ("--weight-decay", float, "Adam weight decay (default {weight_decay})"),
     ("--value-search-weight", float, "share of the self-play search's root estimate in the "
-                                     "value target, against the game's outcome (default 1)"),
+                                     "value target, against the game's outcome (default {value_search_weight})"),
     ("--val-fraction", float, "share of each generation's games held out for validation "
-                              "(default 0.1, at least one game)"),
+                              "(default {val_fraction}, at least one game)"),
     ("--temperature-moves", int, "decisions of a self-play game chosen by sampling the "
-                                 "search's visits, before most-visited (default 10)"),
+                                 "search's visits, before most-visited (default {temperature_moves})"),
     ("--explore-rate", float, "share of the later self-play decisions played uniformly at "
-                              "random, the search's own moves between them (default 0)"),
+                              "random, the search's own moves between them (default {explore_rate})"),
     ("--gate-games", int, "games of each gate match, a multiple of the sides; 0: no gate, "
-                          "every new network is the best (default 40)"),
+                          "every new network is the best (default {gate_games})"),
     ("--gate-budget", str, "budget per move in gate and strength matches, both sides: "
-                           "seconds (0.1s, equal time) or iterations (400) (default 0.1s)"),
+                           "seconds (0.1s, equal time) or iterations (400) (default {gate_budget})"),
     ("--gate-by", str, "what a solo gate compares on the same deals: wins, or return (the "
-                       "mean return, for a result that is a score) (default wins)"),
+                       "mean return, for a result that is a score) (default {gate_by})"),
     ("--strength-games", int, "games against plain ISMCTS per generation, 0 for none "
-                              "(default 40)"),
+                              "(default {strength_games})"),
     ("--cpuct", float, "guided search: PUCT constant (default: the search's)"),
     ("--mix", float, "guided search: weight of the network's value against the rollout's "
-                     "(default: the search's)"),
+                     "(default {mix})"),
     ("--late", str, "guided search: the prior of a move new at a grown node, net or uniform "
                     "(default: the search's, net)"),
 ]
@@ -558,9 +565,12 @@ def cmd_train(args) -> int:
     except ImportError as e:            # pragma: no cover - a damaged install
         raise UsageError(str(e)) from None
     settings = {f.name: getattr(args, f.name) for f in fields(RunConfig)
-                if f.name not in ("game", "params") and getattr(args, f.name, None) is not None}
+                if f.name not in ("game", "params", "variants")
+                and getattr(args, f.name, None) is not None}
     params = _game_params(args)
     _make_game(args.game, params)
+    if args.vary:
+        settings["variants"] = _variants(args.vary)
     given = {"game", *settings} | ({"params"} if params else set())
     cfg = RunConfig(game=args.game, params=params, **settings)
     tty = sys.stderr.isatty()
@@ -590,13 +600,30 @@ def cmd_train(args) -> int:
     return 0
 
 
+def _variants(items: list[str]) -> list[dict]:
+    """--vary KEY=V1,V2 (repeatable) as game parameter sets: every combination, the first
+    KEY slowest."""
+    import itertools
+    axes = []
+    for item in items:
+        key, sep, values = item.partition("=")
+        if not sep or not key.strip() or not values.strip():
+            raise UsageError(f"--vary expects KEY=V1,V2,..., got {item!r}")
+        key = key.strip().replace("-", "_")
+        if any(key == k for k, _ in axes):
+            raise UsageError(f"--vary names {key} twice")
+        axes.append((key, [_parse_value(v.strip()) for v in values.split(",")]))
+    return [dict(zip([k for k, _ in axes], combo))
+            for combo in itertools.product(*(vs for _, vs in axes))]
+
+
 def _start_net(args, params) -> bytes:
     """The bytes of --start-from: the network shipped for the game's configuration
     (default) or a file."""
-    from .learn import nets
+    from . import nets
     if nets.is_default(args.start_from):
         path = nets.default_path(_make_game(args.game, params))
-        if not path.exists():
+        if path is None:
             raise UsageError(f"--start-from default: no network ships for {args.game} with "
                              f"these parameters")
     else:
@@ -605,6 +632,45 @@ def _start_net(args, params) -> bytes:
         return path.read_bytes()
     except OSError as e:
         raise UsageError(f"--start-from: cannot read {path}: {e.strerror}") from None
+
+
+# --- nets ------------------------------------------------------------------------------------
+def _nets_dir(args) -> Path:
+    from .nets import loader
+    return Path(args.nets_dir) if args.nets_dir else loader.NETS_DIR
+
+
+def cmd_nets(args) -> int:
+    from .nets import check, listing, manifest
+    folder = _nets_dir(args)
+    faults = check.faults(folder)
+    try:
+        _print(listing.markdown_table(folder) if args.markdown else listing.text_table(folder),
+               end="" if args.markdown else "\n")
+    except manifest.ManifestError:
+        pass                                # the check names it
+    for fault in faults:
+        print(f"boardlab nets: {fault}", file=sys.stderr)
+    if faults:
+        return 1
+    if not args.markdown:
+        n = len(manifest.read(folder)["networks"])
+        _print(f"{n} networks in {folder}: every file is as the manifest says")
+    return 0
+
+
+def cmd_nets_ship(args) -> int:
+    from .learn.ship import ShipError, ship
+    from .nets import manifest
+    folder = _nets_dir(args)
+    try:
+        entry = ship(args.run, folder)
+    except (ShipError, manifest.ManifestError) as e:
+        raise UsageError(f"ship: {e}") from None
+    configs = ", ".join(str(c) for c in entry["configs"])
+    _print(f"{folder / entry['file']}: generation {entry['made_by']['generation']} of "
+           f"{entry['made_by']['run']}, for {entry['game']} {configs}; manifest entry written")
+    return 0
 
 
 # --- parser ----------------------------------------------------------------------------------
@@ -718,13 +784,45 @@ def build_parser() -> argparse.ArgumentParser:
     t.add_argument("--ray", default=None, metavar="ADDRESS",
                    help="play the games as Ray tasks on the cluster at ADDRESS (HOST:PORT, "
                         "ray://HOST:10001, auto) or on a local Ray (local)")
-    for option, kind, text in _TRAIN_OPTIONS:
-        t.add_argument(option, type=kind, default=None, help=text)
+    from .learn.config import RunConfig
+    defaults = {f.name: f.default for f in dataclasses.fields(RunConfig)}
+    for option, kind, text in _TRAIN_OPTIONS:     # the defaults are RunConfig's, one source
+        t.add_argument(option, type=kind, default=None, help=text.format(**defaults))
+    t.add_argument("--vary", action="append", metavar="KEY=V1,V2,...",
+                   help="train one network for several configurations: the game parameter KEY "
+                        "takes each value in turn (repeatable: every combination), e.g. "
+                        "--vary players=2,3,4,5 --vary most_fewest=false,true")
     t.add_argument("--start-from", default=None, metavar="NET",
                    help="begin with this network instead of plain ISMCTS: default (the one "
                         "shipped for the configuration) or a file such as a run's best.blnet; "
                         "it plays generation 0 and generation 1 trains on from it")
     t.set_defaults(func=cmd_train)
+
+    n = sub.add_parser("nets", help="list the networks that ship and check them",
+                       description="List the networks that ship, one row each (game, "
+                                   "configurations, file, size, search settings, strength), "
+                                   "and check every file against the manifest beside them: "
+                                   "exit 1 naming each fault (a missing file, a wrong sha256 "
+                                   "or size, a file the manifest does not list, a network the "
+                                   "kernel refuses for a configuration it claims).")
+    n.add_argument("--markdown", action="store_true",
+                   help="print the rows as the markdown table of docs/learning.md, What ships")
+    n.add_argument("--nets-dir", default=None, metavar="DIR",
+                   help="the networks folder (default: the package's, read by net=default)")
+    n.set_defaults(func=cmd_nets)
+    ns = n.add_subparsers(dest="nets_command", metavar="COMMAND",
+                          title="commands (none: list and check)")
+    sh = ns.add_parser("ship", help="ship a finished training run's best network",
+                       description="Copy a finished training run's best network into the "
+                                   "networks folder as <game>-<key>.blnet and write its "
+                                   "manifest entry (configurations, sha256, size, settings, "
+                                   "the train command, seed, run, generation, the run's "
+                                   "strength match), in place of an entry for the same file.")
+    sh.add_argument("run", metavar="RUN", help="the run's folder (boardlab train --out)")
+    sh.add_argument("--nets-dir", default=argparse.SUPPRESS, metavar="DIR",
+                    help="the networks folder to ship into (default: the package's; a source "
+                         "tree's py/boardlab/data/nets to ship with the next release)")
+    sh.set_defaults(func=cmd_nets_ship)
     return parser
 
 

@@ -144,6 +144,14 @@ class PlayoutStats:
         return self.returns.mean(axis=0)
 
 
+def sides(module, num_players: int) -> tuple[list[str], list[int]]:
+    """:attr:`Game.sides` of a game module's table of ``num_players`` seats."""
+    teams = getattr(module, "TEAMS", None)
+    if teams:
+        return list(teams), [s % len(teams) for s in range(num_players)]
+    return [f"P{s}" for s in range(num_players)], list(range(num_players))
+
+
 class Game:
     """A configured game. Build one with :func:`boardlab.make`."""
 
@@ -177,6 +185,20 @@ class Game:
     def num_actions(self) -> int:
         """Size of the fixed action space: actions are ints in [0, num_actions)."""
         return self._core.num_actions
+
+    @property
+    def sides(self) -> tuple[list[str], list[int]]:
+        """``(side names, side of each seat)``: who wins and loses together. A game module's
+        ``TEAMS`` names teams whose seats alternate (Kitsu's clans); else each seat is a side
+        of its own, P0, P1, ..."""
+        return sides(self._module, self.num_players)
+
+    @property
+    def zero_sum(self) -> bool:
+        """Whether the seats' returns always sum to 0. Every game's returns rank the seats on
+        [-1, 1] (a clan's seats share theirs), so every table of two or more seats is; a solo
+        game's return is the player's result alone."""
+        return self.num_players > 1
 
     def _same_config(self, other: "Game") -> bool:
         return self._name == other._name and self._params == other._params

@@ -95,7 +95,7 @@ def ray_session(address: str | None = None, num_cpus: int | None = None):
         ray.shutdown()
 
 
-def _process_pool(workers: int) -> concurrent.futures.ProcessPoolExecutor:
+def _process_pool(workers: int, shared=None) -> concurrent.futures.ProcessPoolExecutor:
     """Worker processes started from a clean server process (forkserver), not forked from
     this one: a fork copies only the calling thread, so forking a process in which Ray's or
     the app's threads hold a lock can leave a worker stuck on it forever. A worker that dies
@@ -104,7 +104,22 @@ def _process_pool(workers: int) -> concurrent.futures.ProcessPoolExecutor:
     ctx = multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
     if ctx.get_start_method() == "forkserver":
         ctx.set_forkserver_preload(["boardlab.arena", "boardlab.analysis"])
-    return concurrent.futures.ProcessPoolExecutor(max_workers=workers, mp_context=ctx)
+    return concurrent.futures.ProcessPoolExecutor(max_workers=workers, mp_context=ctx,
+                                                  initializer=_keep_shared, initargs=(shared,))
+
+
+_NOT_SHARED = object()      # run_tasks without ``shared``
+_SHARED = None              # a local worker process's copy of run_tasks' ``shared``
+
+
+def _keep_shared(shared) -> None:
+    """A local worker's initializer: keep ``shared`` for every task it runs."""
+    global _SHARED
+    _SHARED = shared
+
+
+def _with_shared(fn, *args):
+    return fn(_SHARED, *args)
 
 
 def _on_node(fn, *args):
@@ -116,8 +131,10 @@ def _on_node(fn, *args):
 def run_tasks(fn: Callable, tasks: Sequence[tuple] | Iterable[tuple], backend: str = "local",
               jobs: int | None = None, address: str | None = None,
               progress: Callable[[int, int], None] | None = None,
-              nodes: collections.Counter | None = None) -> Iterator[tuple]:
-    """Yield ``(index, fn(*tasks[index]))`` as each task finishes.
+              nodes: collections.Counter | None = None, shared=_NOT_SHARED) -> Iterator[tuple]:
+    """Yield ``(index, fn(*tasks[index]))`` as each task finishes; given ``shared`` (None too),
+    ``fn(shared, *tasks[index])``, ``shared`` sent once to each worker (a local process's
+    initializer; one copy in Ray's object store), not with every task: a network's bytes.
 
     ``progress(done, total)`` is called after each one. ``nodes``, if given, counts the
     tasks by the machine that ran them (a Ray node's address; "local" on the local back
@@ -130,7 +147,8 @@ def run_tasks(fn: Callable, tasks: Sequence[tuple] | Iterable[tuple], backend: s
     check_backend(backend, jobs, address)
     tasks = list(tasks)
     total = len(tasks)
-    for done, (node, k, result) in enumerate(_finished(fn, tasks, backend, jobs, address), 1):
+    for done, (node, k, result) in enumerate(_finished(fn, tasks, backend, jobs, address,
+                                                        shared), 1):
         if nodes is not None:
             nodes[node] += 1
         if progress:
@@ -138,16 +156,17 @@ def run_tasks(fn: Callable, tasks: Sequence[tuple] | Iterable[tuple], backend: s
         yield k, result
 
 
-def _finished(fn, tasks, backend, jobs, address):
+def _finished(fn, tasks, backend, jobs, address, shared=_NOT_SHARED):
     """``(node, index, result)`` of each task as it finishes, on the chosen back end."""
     if backend == "local":
         jobs = jobs or 1
         if jobs == 1 or len(tasks) <= 1:
             for k, t in enumerate(tasks):
-                yield "local", k, fn(*t)
+                yield "local", k, fn(*t) if shared is _NOT_SHARED else fn(shared, *t)
             return
-        pool = _process_pool(min(jobs, len(tasks)))
-        futures = {pool.submit(fn, *t): k for k, t in enumerate(tasks)}
+        pool = _process_pool(min(jobs, len(tasks)), None if shared is _NOT_SHARED else shared)
+        call = (fn,) if shared is _NOT_SHARED else (_with_shared, fn)
+        futures = {pool.submit(*call, *t): k for k, t in enumerate(tasks)}
         finished = False
         try:
             for future in concurrent.futures.as_completed(futures):
@@ -162,7 +181,9 @@ def _finished(fn, tasks, backend, jobs, address):
         return
     with ray_session(address, jobs) as ray:
         remote = ray.remote(num_cpus=1)(_on_node)
-        pending = {remote.remote(fn, *t): k for k, t in enumerate(tasks)}
+        # an ObjectRef argument reaches the task as its value, read from the node's store
+        first = () if shared is _NOT_SHARED else (ray.put(shared),)
+        pending = {remote.remote(fn, *first, *t): k for k, t in enumerate(tasks)}
         try:
             while pending:
                 ready, _ = ray.wait(list(pending), num_returns=1)

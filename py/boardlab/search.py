@@ -484,7 +484,7 @@ def ismcts(state, iterations: Optional[int] = None, seconds: Optional[float] = N
     chance outcome brought it) the prior 1 / legal moves instead of evaluating
     the network there (``"net"``, the default). ``net="default"`` plays with the
     ``cpuct``, ``mix`` and ``late`` its network shipped with where they are not given
-    (``boardlab.learn.nets.default_settings``). Each stats row gets the
+    (``boardlab.nets.default_settings``). Each stats row gets the
     network's ``prior`` of the move (None without a network). Not with ``bias``.
     """
     core = core_of(state)
@@ -495,7 +495,7 @@ def ismcts(state, iterations: Optional[int] = None, seconds: Optional[float] = N
     c, seed, threads, final, bias = (opts[k] for k in ("c", "seed", "threads", "final", "bias"))
     guide = {}
     if net is not None:
-        from .learn.nets import default_settings, is_default, load_net
+        from .nets import default_settings, is_default, load_net
         if bias:
             raise ValueError("bias: not with net= (the network's prior takes its place)")
         game = getattr(state, "game", None)

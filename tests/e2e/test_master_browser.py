@@ -7,7 +7,7 @@ Screenshots go to test-output/e2e/ (names starting "master-").
 
 The browser, the server and the helpers are those of test_browser.py."""
 import boardlab
-from boardlab.learn.nets import default_path
+from boardlab.nets import default_path
 from test_app_infra import wait_decision
 from test_browser import (browser, click_decision, goto_page, log_text, open_app,  # noqa: F401
                           server, settle, shots, start_game)

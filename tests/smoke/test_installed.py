@@ -64,7 +64,7 @@ def test_package_data_is_installed(name):
 def test_the_shipped_network_is_installed_and_guides_a_search(name, params, mix):
     """net=default reads the network file the wheel carries, with the settings it shipped
     with (docs/learning.md, what ships)."""
-    from boardlab.learn import nets
+    from boardlab import nets
     game = boardlab.make(name, **params)
     assert nets.default_settings(game).get("mix") == mix
     state = game.new_initial_state(seed=3)
@@ -73,6 +73,13 @@ def test_the_shipped_network_is_installed_and_guides_a_search(name, params, mix)
                     else int(state.legal_actions()[0]))
     result = search.ismcts(state, iterations=200, seed=1, net="default")
     assert sum(row["prior"] for row in result.stats) == pytest.approx(1.0, abs=1e-4)
+
+
+def test_the_shipped_networks_are_as_their_manifest_says():
+    """Every file the wheel carries matches its manifest entry and the kernel takes it for
+    every configuration the entry claims; no network file is left unlisted."""
+    from boardlab.nets import check, loader
+    assert check.faults(loader.NETS_DIR) == []
 
 
 def test_app_sources_are_installed():

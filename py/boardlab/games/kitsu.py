@@ -25,6 +25,8 @@ DEFAULTS = {"players": 4, "track_length": _DATA["track_length"]["default"]}
 PARAMETER_SETS = [{"players": 2}, {"players": 4}, {"players": 6}]  # for generic test suites
 #: Search options tuned for this game (docs/search.md): its heuristic at the leaf beats random rollouts.
 SEARCH_DEFAULTS = {"rollout_depth": 0}
+# Two clans, seats alternating (rulebook: partners sit apart), which win or lose together.
+TEAMS = ("Blue", "Orange")
 
 
 def deck(players: int) -> list[int]:

@@ -1,9 +1,9 @@
-"""boardlab.learn: the learned evaluator of issue 40 (docs/learning.md).
+"""boardlab.learn: training the learned evaluator of issue 40 by self-play, `boardlab train`
+(docs/learning.md).
 
-The network file format (netfile), a numpy reference of the kernel's forward pass
-(reference), the same network in PyTorch (torch_model, needs the `train` extra), the
-kernel's per-game features (features), which network a search uses (nets), and training
-by self-play, `boardlab train` (selfplay, replay, trainer, gate, plot, run; the trainer
-and run need the `train` extra, self-play workers do not). The networks that ship are in
-boardlab/data/nets/, read by `net=default` (docs/learning.md, "What ships").
+config (the run's settings), selfplay, replay, trainer, gate, log, plot, run (the trainer, its
+PyTorch model torch_model and run need the `train` extra; self-play workers do not), and ship (`boardlab nets ship`: a finished
+run's best network into the networks folder, with its manifest entry). What a search needs at
+play time (the file format, the features, the numpy reference, the shipped networks and their
+manifest) is boardlab.nets, which this package imports and which never imports it.
 """

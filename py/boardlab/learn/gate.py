@@ -65,38 +65,62 @@ def _materialise(spec: str, nets: dict[str, bytes]) -> str:
     return ":".join(parts)
 
 
-def play_match_game(game: str, params: dict, specs: list[str], index: int, seed: int,
-                    nets: dict[str, bytes]) -> GameOutcome:
+def play_match_game(nets: dict[str, bytes], game: str, params: dict, specs: list[str],
+                    index: int, seed: int) -> GameOutcome:
     """Game ``index`` of a match (a task for :func:`boardlab.parallel.run_tasks`)."""
     return play_one(game, params, [_materialise(s, nets) for s in specs], index, seed)
 
 
 @dataclass(frozen=True)
 class Match:
-    """One match: a name (for the log), agent specs (the candidate first), games, seed."""
+    """One match: a name (for the log), agent specs (the candidate first), games, seed, and
+    the game parameters it is played with."""
     name: str
     specs: tuple
     games: int
     seed: int
+    params: dict | None = None      # None: the run's
 
 
 def _pair(kind: str, game: str, params: dict, candidate: str, other: str, games: int,
-          seed: int) -> list[Match]:
+          seed: int, variant: dict | None = None) -> list[Match]:
     import boardlab
     n_sides = len(sides_of(game, boardlab.make(game, **params).num_players)[0])
     if n_sides == 1:            # solo: each plays the same deals alone
-        return [Match(f"{kind}:candidate", (candidate,), games, seed),
-                Match(f"{kind}:other", (other,), games, seed)]
-    return [Match(kind, (candidate,) + (other,) * (n_sides - 1), games, seed)]
+        return [Match(f"{kind}:candidate", (candidate,), games, seed, variant),
+                Match(f"{kind}:other", (other,), games, seed, variant)]
+    return [Match(kind, (candidate,) + (other,) * (n_sides - 1), games, seed, variant)]
 
 
-def gate_matches(game, params, candidate, best, games, run_seed, generation) -> list[Match]:
-    return _pair("gate", game, params, candidate, best, games, _mix(run_seed, generation, 0x6A7E))
+def _matches(kind: str, game: str, params: dict, variants, candidate: str, other: str,
+             games: int, seed: int) -> list[Match]:
+    """The matches of a gate or strength step. A run over several configurations (variants)
+    plays ``games`` spread evenly over them, each variant's share rounded up to a multiple of
+    its sides (every side played equally often on shared deals); match names are
+    ``kind/k`` for variant k."""
+    if not variants:
+        return _pair(kind, game, params, candidate, other, games, seed)
+    import boardlab
+    out = []
+    for k, v in enumerate(variants):
+        p = {**params, **v}
+        n_sides = len(sides_of(game, boardlab.make(game, **p).num_players)[0])
+        share = -(-games // len(variants))
+        share = -(-share // n_sides) * n_sides
+        out += _pair(f"{kind}/{k}", game, p, candidate, other, share, _mix(seed, k), p)
+    return out
 
 
-def strength_matches(game, params, candidate, plain, games, run_seed, generation) -> list[Match]:
-    return _pair("strength", game, params, candidate, plain, games,
-                 _mix(run_seed, generation, 0x57E6))
+def gate_matches(game, params, candidate, best, games, run_seed, generation,
+                 variants=()) -> list[Match]:
+    return _matches("gate", game, params, variants, candidate, best, games,
+                    _mix(run_seed, generation, 0x6A7E))
+
+
+def strength_matches(game, params, candidate, plain, games, run_seed, generation,
+                     variants=()) -> list[Match]:
+    return _matches("strength", game, params, variants, candidate, plain, games,
+                    _mix(run_seed, generation, 0x57E6))
 
 
 def _read_log(path: Path) -> list[dict]:
@@ -123,13 +147,13 @@ def run_matches(matches: list[Match], game: str, params: dict, nets: dict[str, b
     from ..parallel import run_tasks
     done = {(r["match"], r["outcome"]["index"]): GameOutcome(**r["outcome"])
             for r in _read_log(log_path)}
-    todo = [(m.name, (game, params, list(m.specs), i, m.seed, nets))
+    todo = [(m.name, (game, m.params or params, list(m.specs), i, m.seed))
             for m in matches for i in range(m.games) if (m.name, i) not in done]
     total = sum(m.games for m in matches)
     if todo:
         with open(log_path, "a", encoding="utf-8") as log:
             for k, outcome in run_tasks(play_match_game, [t for _, t in todo], backend=backend,
-                                        jobs=jobs, address=address):
+                                        jobs=jobs, address=address, shared=nets):
                 name = todo[k][0]
                 done[(name, outcome.index)] = outcome
                 log.write(json.dumps({"match": name, "outcome": asdict(outcome)}) + "\n")
@@ -140,10 +164,11 @@ def run_matches(matches: list[Match], game: str, params: dict, nets: dict[str, b
                 if stop is not None and stop() and len(done) < total:
                     return None
     import boardlab
-    names, _ = sides_of(game, boardlab.make(game, **params).num_players)
     results = {}
     for m in matches:
-        r = MatchResult(game=game, params=params, agents=list(m.specs), games=m.games,
+        p = m.params or params
+        names, _ = sides_of(game, boardlab.make(game, **p).num_players)
+        r = MatchResult(game=game, params=p, agents=list(m.specs), games=m.games,
                         seed=m.seed, side_names=names)
         r.outcomes = sorted((o for (n, _), o in done.items() if n == m.name),
                             key=lambda o: o.index)
@@ -152,6 +177,31 @@ def run_matches(matches: list[Match], game: str, params: dict, nets: dict[str, b
 
 
 def summarise(kind: str, results: dict, by: str = "wins") -> dict:
+    """:func:`summarise_one` of a step's matches; over several configurations (matches named
+    ``kind/k``), their sum: games, wins, other_wins and draws added, score and par weighted
+    by games, the interval of the pooled score, ``kept`` when the candidate's wins above an
+    equal agent's (wins - other_wins / (sides - 1); solo: wins - the other agent's) add up
+    to at least 0; each configuration's own summary under ``variants``."""
+    keys = sorted({name.split(":")[0].split("/", 1)[1] for name in results if "/" in name},
+                  key=int)
+    if not keys:
+        return summarise_one(kind, results, by)
+    parts = [summarise_one(f"{kind}/{k}", results, by) for k in keys]
+    n = sum(p["games"] for p in parts)
+    points = sum(p["score"] * p["games"] for p in parts)
+    lo, hi = wilson_interval(points, n)
+    excess = sum(p["wins"] - (p["other_wins"] / max(1, p["sides"] - 1) if p["sides"] > 1
+                              else p["other_wins"]) for p in parts)
+    return {"games": n, "wins": sum(p["wins"] for p in parts),
+            "other_wins": sum(p["other_wins"] for p in parts),
+            "draws": sum(p["draws"] for p in parts), "score": points / n, "lo": lo, "hi": hi,
+            "par": sum(p["par"] * p["games"] for p in parts) / n, "kept": excess >= 0,
+            "variants": [dict(p, params=results[next(name for name in results if
+                                                     name.split(":")[0] == f"{kind}/{k}")].params)
+                         for k, p in zip(keys, parts)]}
+
+
+def summarise_one(kind: str, results: dict, by: str = "wins") -> dict:
     """The candidate's record in a gate or strength match: games, wins, other_wins (the
     opponents' wins together; solo: the other agent's on the same deals), draws, score
     (wins plus draws shared equally, over games; solo: the win rate) with its 95% interval,
@@ -165,7 +215,7 @@ def summarise(kind: str, results: dict, by: str = "wins") -> dict:
         n, w, o = mine.games, mine.wins[0], theirs.wins[0]
         lo, hi = wilson_interval(w, n)
         s = {"games": n, "wins": w, "other_wins": o, "draws": 0, "score": w / n, "lo": lo,
-             "hi": hi, "par": o / n, "kept": w >= o}
+             "hi": hi, "par": o / n, "kept": w >= o, "sides": 1}
         other = {g.index: g.returns[0] for g in theirs.outcomes}
         pairs = [(g.returns[0], other[g.index]) for g in mine.outcomes if g.index in other]
         if pairs:
@@ -183,5 +233,5 @@ def summarise(kind: str, results: dict, by: str = "wins") -> dict:
     score = (wins[0] + draws / n_sides) / n
     lo, hi = wilson_interval(wins[0] + draws / n_sides, n)
     return {"games": n, "wins": wins[0], "other_wins": others, "draws": draws, "score": score,
-            "lo": lo, "hi": hi, "par": 1.0 / n_sides,
+            "lo": lo, "hi": hi, "par": 1.0 / n_sides, "sides": n_sides,
             "kept": wins[0] * (n_sides - 1) >= others}

@@ -17,24 +17,24 @@ import os
 import shutil
 import warnings
 import zipfile
-from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 
-from .selfplay import GameSamples
+from .samples import FIELDS, GAME_FIELDS, Samples
 
 __all__ = ["atomic_write", "write_npz", "read_npz", "Samples", "GenerationStore", "window",
            "split_games"]
 
-FIELDS = ("x", "seat", "game", "legal_off", "legal", "policy", "value", "search_value")
-
 
 def _fields(d: dict) -> dict:
-    """The Samples fields of a file's arrays; files written before ``search_value`` existed
-    read as NaN there (the search's estimate unknown)."""
-    out = {f: d[f] for f in FIELDS if f in d}
+    """The Samples of a file's arrays; files written before ``search_value`` existed read as
+    NaN there (the search's estimate unknown), a generation's file before ``games`` as its
+    games 0, 1, ... in order."""
+    out = {f: d[f] for f in FIELDS + GAME_FIELDS if f in d}
     out.setdefault("search_value", np.full(d["value"].shape, np.nan, np.float32))
+    if "decisions" in d and "games" not in d:
+        out["games"] = np.arange(len(d["decisions"]), dtype=np.int32)
     return out
 
 
@@ -65,78 +65,6 @@ def write_npz(path: Path, arrays: dict) -> None:
 def read_npz(path: Path) -> dict:
     with np.load(path, allow_pickle=False) as data:
         return {k: data[k] for k in data.files}
-
-
-@dataclass
-class Samples:
-    """Samples of several games, flattened (legal sets ragged through ``legal_off``)."""
-    x: np.ndarray
-    seat: np.ndarray
-    game: np.ndarray        # game index (within its generation) of each sample
-    legal_off: np.ndarray
-    legal: np.ndarray
-    policy: np.ndarray
-    value: np.ndarray
-    search_value: np.ndarray    # the search's root estimate, like value; NaN where unknown
-
-    def __len__(self) -> int:
-        return len(self.x)
-
-    @classmethod
-    def from_games(cls, games: list[GameSamples], n_in: int, n_value: int) -> "Samples":
-        offs, base = [np.zeros(1, np.int64)], 0
-        for g in games:
-            offs.append(g.legal_off[1:] + base)
-            base += int(g.legal_off[-1])
-
-        def cat(parts, dtype, shape=()):
-            parts = [p for p in parts if len(p)]
-            return np.concatenate(parts).astype(dtype) if parts else np.zeros((0, *shape), dtype)
-        return cls(x=cat([g.x for g in games], np.float32, (n_in,)),
-                   seat=cat([g.seat for g in games], np.int8),
-                   game=cat([np.full(len(g.x), g.index, np.int32) for g in games], np.int32),
-                   legal_off=np.concatenate(offs).astype(np.int64),
-                   legal=cat([g.legal for g in games], np.int32),
-                   policy=cat([g.policy for g in games], np.float32),
-                   value=cat([g.value for g in games], np.float32, (n_value,)),
-                   search_value=cat([g.search_value if g.search_value is not None
-                                     else np.full(g.value.shape, np.nan, np.float32)
-                                     for g in games], np.float32, (n_value,)))
-
-    @classmethod
-    def concat(cls, parts: list["Samples"]) -> "Samples":
-        offs, base = [np.zeros(1, np.int64)], 0
-        for p in parts:
-            offs.append(p.legal_off[1:] + base)
-            base += int(p.legal_off[-1])
-        return cls(**{f: np.concatenate([getattr(p, f) for p in parts])
-                      for f in FIELDS if f != "legal_off"},
-                   legal_off=np.concatenate(offs))
-
-    def select(self, rows: np.ndarray) -> "Samples":
-        """The samples at ``rows`` (in that order)."""
-        rows = np.asarray(rows, dtype=np.int64)
-        starts, ends = self.legal_off[rows], self.legal_off[rows + 1]
-        lengths = ends - starts
-        take = (np.concatenate([np.arange(s, e) for s, e in zip(starts, ends)])
-                if len(rows) else np.zeros(0, np.int64))
-        return Samples(x=self.x[rows], seat=self.seat[rows], game=self.game[rows],
-                       legal_off=np.concatenate([[0], np.cumsum(lengths)]).astype(np.int64),
-                       legal=self.legal[take], policy=self.policy[take], value=self.value[rows],
-                       search_value=self.search_value[rows])
-
-    def dense(self, n_actions: int):
-        """(x, legal mask, policy target) with the action axis dense, for a batch."""
-        n = len(self)
-        mask = np.zeros((n, n_actions), dtype=bool)
-        target = np.zeros((n, n_actions), dtype=np.float32)
-        rows = np.repeat(np.arange(n), np.diff(self.legal_off))
-        mask[rows, self.legal] = True
-        target[rows, self.legal] = self.policy
-        return self.x, mask, target
-
-    def arrays(self) -> dict:
-        return {f: getattr(self, f) for f in FIELDS}
 
 
 def split_games(games_per_gen: int, val_fraction: float) -> int:
@@ -170,12 +98,12 @@ class GenerationStore:
         return int(read_npz(self.path(gen))["decisions"].sum())
 
     # --- a generation in progress ---
-    def recover(self, gen: int) -> dict[int, GameSamples]:
+    def recover(self, gen: int) -> dict[int, Samples]:
         """The games already finished in generation ``gen``'s chunks, by index. Temporary
         files of a killed write are removed; an unreadable chunk is dropped with a warning
         (its games are played again)."""
         part = self.part_dir(gen)
-        done: dict[int, GameSamples] = {}
+        done: dict[int, Samples] = {}
         if not part.exists():
             return done
         for f in sorted(part.iterdir()):
@@ -183,41 +111,25 @@ class GenerationStore:
                 f.unlink()
                 continue
             try:
-                done.update({g.index: g for g in self._read_chunk(f)})
+                s = Samples(**_fields(read_npz(f)))
+                done.update({int(i): s.of_game(int(i)) for i in s.games})
             except Exception as e:          # noqa: BLE001 - any damage: play those games again
                 warnings.warn(f"dropping the unreadable self-play chunk {f} ({e}); its games "
                               f"are played again", stacklevel=2)
                 f.unlink()
         return done
 
-    def write_chunk(self, gen: int, games: list[GameSamples]) -> None:
+    def write_chunk(self, gen: int, games: list[Samples]) -> None:
         part = self.part_dir(gen)
         part.mkdir(parents=True, exist_ok=True)
         taken = [int(f.name[6:10]) for f in part.glob("chunk-*.npz")]
         k = max(taken, default=-1) + 1
-        s = Samples.from_games(games, self.n_in, self.n_value)
-        write_npz(part / f"chunk-{k:04d}.npz",
-                  {**s.arrays(), "games": np.array([g.index for g in games], np.int32),
-                   "decisions": np.array([g.decisions for g in games], np.int32)})
+        write_npz(part / f"chunk-{k:04d}.npz", Samples.concat(games).arrays())
 
-    def _read_chunk(self, path: Path) -> list[GameSamples]:
-        d = read_npz(path)
-        s = Samples(**_fields(d))
-        out = []
-        for index, decisions in zip(d["games"].tolist(), d["decisions"].tolist()):
-            rows = np.flatnonzero(s.game == index)
-            g = s.select(rows)
-            out.append(GameSamples(index=index, x=g.x, seat=g.seat, legal_off=g.legal_off,
-                                   legal=g.legal, policy=g.policy, value=g.value,
-                                   decisions=decisions, search_value=g.search_value))
-        return out
-
-    def finish(self, gen: int, games: dict[int, GameSamples]) -> Samples:
+    def finish(self, gen: int, games: dict[int, Samples]) -> Samples:
         """Merge every game of the generation, in game order, into its file."""
-        order = sorted(games)
-        s = Samples.from_games([games[i] for i in order], self.n_in, self.n_value)
-        write_npz(self.path(gen), {**s.arrays(), "decisions": np.array(
-            [games[i].decisions for i in order], np.int32)})
+        s = Samples.concat([games[i] for i in sorted(games)])
+        write_npz(self.path(gen), s.arrays())
         shutil.rmtree(self.part_dir(gen), ignore_errors=True)
         return s
 

@@ -23,148 +23,29 @@ time budget makes the gate's games depend on the machine's speed).
 """
 from __future__ import annotations
 
-import csv
 import hashlib
-import io
 import json
 import math
 import os
 import shutil
 import time
-from dataclasses import asdict, dataclass, fields, replace
+from dataclasses import asdict, fields, replace
 from pathlib import Path
 
-from ..arena import _mix, sides_of
-from ..search import check_options
-from .nets import config_key
+import numpy as np
+
+from ..arena import _mix
+from ..nets import config_key
+from .config import ConfigError, RunConfig, open_config, run_key
+from .log import LOG_COLUMNS, TIME_COLUMNS, write_log
 from .replay import GenerationStore, atomic_write, split_games, window
 from .selfplay import SelfPlayConfig, play_game
 
 __all__ = ["RunConfig", "ConfigError", "TORCH_MISSING", "train_run", "LOG_COLUMNS", "TIME_COLUMNS"]
-
 TORCH_MISSING = 'boardlab train needs PyTorch: pip install "boardlab[train]"'
 STATE_VERSION = 1
 CHUNK_GAMES = 10            # self-play games saved together (a kill loses fewer than these) ...
 CHUNK_SECONDS = 60.0        # ... or whatever finished in this long
-
-
-class ConfigError(ValueError):
-    """A bad training option; ``option`` names it (the field of RunConfig)."""
-
-    def __init__(self, option: str, message: str):
-        super().__init__(f"{option}: {message}")
-        self.option = option
-        self.detail = message
-
-
-@dataclass(frozen=True)
-class RunConfig:
-    """Everything that decides a run's results (kept in DIR/config.json)."""
-    game: str
-    params: dict
-    seed: int = 0
-    games_per_gen: int = 200
-    iterations: int = 800           # self-play search iterations per decision
-    width: int = 128
-    blocks: int = 2
-    window: int = 4                 # generations of self-play the learner trains on
-    epochs: int = 2
-    batch: int = 256
-    lr: float = 1e-3
-    weight_decay: float = 1e-4
-    value_search_weight: float = 1.0    # share of the search's root estimate in the value target
-    val_fraction: float = 0.1       # of each generation's games, held out for validation
-    temperature_moves: int = 10
-    explore_rate: float = 0.0       # share of the later decisions played uniformly at random
-    gate_games: int = 40            # 0: no gate, every new network is the best (AlphaZero)
-    gate_budget: str = "0.1s"       # per move, both sides: seconds (equal time) or iterations
-    gate_by: str = "wins"           # solo: games won, or "return" (mean return, same deals)
-    strength_games: int = 40
-    cpuct: float | None = None      # guided search options (None: the search's defaults)
-    mix: float | None = None
-    late: str | None = None
-    start_from: str | None = None   # sha256 of network 0's file (None: plain ISMCTS begins)
-
-    def checked(self) -> "RunConfig":
-        """This config with the game's parameters completed; ConfigError naming the first
-        bad option."""
-        import boardlab
-        try:
-            game = boardlab.make(self.game, **self.params)
-        except (ValueError, TypeError, KeyError) as e:
-            raise ConfigError("game", f"bad game or parameters: {e}") from None
-        if game._core.feature_size <= 0:
-            raise ConfigError("game", f"{self.game} has no network features in the kernel")
-
-        def integer(name, low, high=2**31 - 1):
-            v = getattr(self, name)
-            if isinstance(v, bool) or not isinstance(v, int) or not low <= v <= high:
-                raise ConfigError(name, f"must be an integer in [{low}, {high}], got {v!r}")
-
-        def real(name, low, high, open_low=False, none_ok=False):
-            v = getattr(self, name)
-            if v is None and none_ok:
-                return
-            ok = isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v) \
-                and (v > low if open_low else v >= low) and v <= high
-            if not ok:
-                raise ConfigError(name, f"must be a number in {'(' if open_low else '['}{low}, "
-                                        f"{high}], got {v!r}")
-        integer("seed", 0, 2**63 - 1)
-        integer("games_per_gen", 2, 10**7)
-        integer("iterations", 1, 2**32 - 1)
-        integer("width", 1, 4096)
-        integer("blocks", 0, 64)
-        integer("window", 1, 10**6)
-        integer("epochs", 1, 10**6)
-        integer("batch", 1, 10**7)
-        integer("temperature_moves", 0, 10**6)
-        real("lr", 0, 10, open_low=True)
-        real("weight_decay", 0, 10)
-        real("value_search_weight", 0, 1)
-        real("explore_rate", 0, 1)
-        real("val_fraction", 0, 0.5, open_low=True)
-        real("cpuct", 0, 1e6, none_ok=True)
-        real("mix", 0, 1, none_ok=True)
-        try:
-            check_options(late=self.late)       # the search's own rule for the option
-        except ValueError as e:
-            raise ConfigError("late", str(e).removeprefix("late ")) from None
-        n_sides = len(sides_of(self.game, game.num_players)[0])
-        for name in ("gate_games", "strength_games"):
-            v = getattr(self, name)
-            integer(name, 0, 10**7)
-            if v % n_sides:
-                raise ConfigError(name, f"must be a multiple of {n_sides} (every side played "
-                                        f"equally often on shared deals), got {v}")
-        if self.gate_by not in ("wins", "return"):
-            raise ConfigError("gate_by", f"must be wins or return, got {self.gate_by!r}")
-        if self.gate_by == "return" and n_sides != 1:
-            raise ConfigError("gate_by", f"return compares one agent's games with another's on "
-                                         f"the same deals: solo games only ({self.game} with "
-                                         f"{game.num_players} players has {n_sides} sides)")
-        from ..agents import make_agent
-        try:
-            make_agent(f"ismcts:{self.gate_budget}")
-        except ValueError as e:
-            raise ConfigError("gate_budget", f"must be seconds (0.1s) or iterations (400): "
-                                             f"{e}") from None
-        return RunConfig(**{**asdict(self), "params": dict(game.params)})
-
-    def to_json(self) -> str:
-        return json.dumps(asdict(self), indent=1, sort_keys=True) + "\n"
-
-
-LOG_COLUMNS = [
-    "generation", "best", "selfplay_games", "samples", "decisions", "train_samples",
-    "val_samples", "train_value", "train_policy", "train_loss", "val_value", "val_value_r2",
-    "val_policy", "val_loss", "gate_opponent", "gate_games", "gate_wins", "gate_other_wins",
-    "gate_draws", "gate_score", "gate_return", "gate_other_return", "kept", "strength_games",
-    "strength_score", "strength_lo", "strength_hi", "strength_par", "strength_return",
-    "strength_return_lo", "strength_return_hi", "strength_other_return", "selfplay_seconds",
-    "games_per_second", "train_seconds", "gate_seconds", "strength_seconds"]
-#: Columns that depend on the machine's speed, not on the seed.
-TIME_COLUMNS = [c for c in LOG_COLUMNS if c.endswith("seconds") or c == "games_per_second"]
 
 
 class _Run:
@@ -173,9 +54,10 @@ class _Run:
         import boardlab
         self.out, self.cfg = out, cfg
         self.game = boardlab.make(cfg.game, **cfg.params)
-        self.key = config_key(self.game)
+        games = cfg.games(self.game)
+        self.key = run_key(cfg)
         self.shape = {"n_in": self.game._core.feature_size, "width": cfg.width,
-                      "blocks": cfg.blocks, "n_value": self.game.num_players,
+                      "blocks": cfg.blocks, "n_value": max(g.num_players for g in games),
                       "n_actions": self.game.num_actions}
         self.store = GenerationStore(out / "samples", self.shape["n_in"], self.shape["n_value"])
         (out / "nets").mkdir(exist_ok=True)
@@ -257,7 +139,10 @@ class _Run:
                 result["seconds"] = time.monotonic() - t0
                 rec[name] = result
                 self.save()
-                self.write_log()        # a run stopped in self-play logs its gate already
+                # a run stopped in self-play logs its gate already
+                write_log(self.out, self.state, f"{self.cfg.game} {self.key}: network of each "
+                          f"generation vs plain ISMCTS, {self.cfg.gate_budget} a move",
+                          self.cfg.gate_by)
 
     def selfplay(self, g: int, rec: dict):
         from ..parallel import run_tasks
@@ -269,7 +154,8 @@ class _Run:
                     "decisions": self.store.decisions(g), "by": self.state["best"],
                     "games_per_second": 0.0}
         sp = SelfPlayConfig(cfg.game, cfg.params, cfg.iterations, cfg.temperature_moves,
-                            cfg.cpuct, cfg.mix, cfg.late, cfg.explore_rate)
+                            cfg.cpuct, cfg.mix, cfg.late, cfg.explore_rate, tuple(cfg.variants),
+                            self.shape["n_value"])
         done = self.store.recover(g)
         todo = [i for i in range(cfg.games_per_gen) if i not in done]
         net = self.best_bytes()
@@ -282,11 +168,11 @@ class _Run:
             if buffer:
                 self.store.write_chunk(g, buffer)
             buffer, last_flush = [], time.monotonic()
-        tasks = [(sp, net, cfg.seed, g, i) for i in todo]
+        tasks = [(sp, cfg.seed, g, i) for i in todo]
         try:
             for _, game in run_tasks(play_game, tasks, backend=self.backend, jobs=self.jobs,
-                                     address=self.address):
-                done[game.index] = game
+                                     address=self.address, shared=net):
+                done[int(game.games[0])] = game
                 buffer.append(game)
                 played += 1
                 now = time.monotonic()
@@ -306,12 +192,14 @@ class _Run:
         self.report(f"gen {g} self-play ({who}): {cfg.games_per_gen} games, {len(samples)} "
                     f"samples, {rate:.2f} games/s")
         return {"games": cfg.games_per_gen, "samples": len(samples),
-                "decisions": sum(gm.decisions for gm in done.values()), "by": self.state["best"],
+                "decisions": int(sum(gm.decisions.sum() for gm in done.values())),
+                "by": self.state["best"],
                 "games_per_second": rate}
 
     def train(self, g: int, rec: dict):
         from .. import _net
-        from . import netfile, trainer
+        from ..nets import netfile
+        from . import trainer
         cfg = self.cfg
         settings = self.train_settings()
         gens = list(range(max(0, g - cfg.window), g))
@@ -330,7 +218,9 @@ class _Run:
         v = trainer.evaluate(model, val_set, search_weight=cfg.value_search_weight)
         # What the value explains of held-out games: 1 - MSE / the target's variance; at or
         # below 0 the value has learnt the training games, not the positions.
-        spread = float(trainer.value_target(val_set, cfg.value_search_weight).var(axis=0).mean())
+        # NaN: the outputs of seats a sample's table does not have
+        spread = float(np.nanmean(np.nanvar(trainer.value_target(val_set, cfg.value_search_weight),
+                                            axis=0)))
         r2 = 1 - v.value / spread if spread > 0 else float("nan")
         blob = netfile.to_bytes(model.to_spec(cfg.game, self.key), "float16")
         _net.Net.from_bytes(blob).check_game(self.game._core)     # the kernel takes it
@@ -352,7 +242,8 @@ class _Run:
         cand_spec = gate.agent_spec(cfg.gate_budget, cand, cfg.cpuct, cfg.mix, cfg.late)
         other_spec = gate.agent_spec(cfg.gate_budget, other_net, cfg.cpuct, cfg.mix, cfg.late)
         games = cfg.gate_games if kind == "gate" else cfg.strength_games
-        matches = make(cfg.game, cfg.params, cand_spec, other_spec, games, cfg.seed, g)
+        matches = make(cfg.game, cfg.params, cand_spec, other_spec, games, cfg.seed, g,
+                       tuple(cfg.variants))
         total = sum(m.games for m in matches)
 
         def progress(done, _total):
@@ -413,63 +304,6 @@ class _Run:
             self.report(self._describe(g, "strength", s))
         return s
 
-    # --- log and plot ---
-    def rows(self) -> list[dict]:
-        out = []
-        for r in self.state["generations"]:
-            sp, t, gt, st = r.get("selfplay"), r.get("train"), r.get("gate"), r.get("strength")
-            if not (sp or t):
-                continue
-            row = dict.fromkeys(LOG_COLUMNS, "")
-            row.update(generation=r["generation"])
-            if sp:
-                row.update(best=sp["by"], selfplay_games=sp["games"], samples=sp["samples"],
-                           decisions=sp["decisions"], selfplay_seconds=f"{sp['seconds']:.1f}",
-                           games_per_second=f"{sp['games_per_second']:.3f}")
-            if t:
-                row.update(train_samples=t["train_samples"], val_samples=t["val_samples"],
-                           train_value=f"{t['train_value']:.5f}",
-                           train_policy=f"{t['train_policy']:.5f}",
-                           train_loss=f"{t['train_value'] + t['train_policy']:.5f}",
-                           val_value=f"{t['val_value']:.5f}", val_policy=f"{t['val_policy']:.5f}",
-                           val_value_r2=(f"{t['val_value_r2']:.4f}" if "val_value_r2" in t else ""),
-                           val_loss=f"{t['val_value'] + t['val_policy']:.5f}",
-                           train_seconds=f"{t['seconds']:.1f}")
-            if gt:
-                row.update(gate_opponent=gt["opponent"], gate_games=gt["games"],
-                           kept=int(gt["kept"]), gate_seconds=f"{gt['seconds']:.1f}")
-            if gt and gt["games"]:
-                row.update(gate_wins=gt["wins"], gate_other_wins=gt["other_wins"],
-                           gate_draws=gt["draws"], gate_score=f"{gt['score']:.4f}")
-            if gt and "return" in gt:
-                row.update(gate_return=f"{gt['return']:.5f}",
-                           gate_other_return=f"{gt['other_return']:.5f}")
-            if st and st.get("games"):
-                row.update(strength_games=st["games"], strength_score=f"{st['score']:.4f}",
-                           strength_lo=f"{st['lo']:.4f}", strength_hi=f"{st['hi']:.4f}",
-                           strength_par=f"{st['par']:.4f}",
-                           strength_seconds=f"{0.0 if st.get('reused_gate') else st['seconds']:.1f}")
-            if st and "return" in st:      # solo: the paired interval, about the mean
-                row.update(strength_return=f"{st['return']:.5f}",
-                           strength_return_lo=f"{st['other_return'] + st['diff_lo']:.5f}",
-                           strength_return_hi=f"{st['other_return'] + st['diff_hi']:.5f}",
-                           strength_other_return=f"{st['other_return']:.5f}")
-            out.append(row)
-        return out
-
-    def write_log(self) -> None:
-        from .plot import strength_svg
-        rows = self.rows()
-        buf = io.StringIO()
-        w = csv.DictWriter(buf, LOG_COLUMNS, lineterminator="\n")
-        w.writeheader()
-        w.writerows(rows)
-        atomic_write(self.out / "log.csv", buf.getvalue().encode())
-        title = (f"{self.cfg.game} {self.key}: network of each generation vs plain ISMCTS, "
-                 f"{self.cfg.gate_budget} a move")
-        metric = "return" if self.cfg.gate_by == "return" else "score"
-        atomic_write(self.out / "strength.svg", strength_svg(rows, title, metric).encode())
-
 
 def _lock(out: Path):
     """An exclusive lock on DIR for this process (two runs in one folder would mix files)."""
@@ -486,48 +320,29 @@ def _lock(out: Path):
     return f
 
 
-def open_config(out: Path, cfg: RunConfig, given: set[str]) -> RunConfig:
-    """The run's config: ``cfg`` for a new run; for a run already in ``out``, the stored one,
-    which options in ``given`` (the ones the caller set) must not contradict."""
-    path = out / "config.json"
-    if not path.exists():
-        if out.exists() and any(p.name != ".lock" for p in out.iterdir()):
-            raise ConfigError("out", f"{out} is not empty and holds no training run "
-                                     f"(no config.json); choose a new folder")
-        return cfg.checked()
-    try:
-        # A run from before --value-search-weight trained on outcomes alone: it keeps doing so.
-        stored = RunConfig(**{"value_search_weight": 0.0, **json.loads(path.read_text())})
-    except (ValueError, TypeError) as e:
-        raise ConfigError("out", f"{path} cannot be read as a run's settings: {e}") from None
-    mine = asdict(cfg.checked())               # the game's defaults filled in, as stored
-    for f in fields(RunConfig):
-        if f.name in given and mine[f.name] != getattr(stored, f.name):
-            raise ConfigError(f.name, f"the run in {out} has {getattr(stored, f.name)!r}, "
-                                      f"not {mine[f.name]!r} (a run keeps its settings)")
-    return stored
-
-
 def _with_start(cfg: RunConfig, start_net: bytes, given: set[str]) -> RunConfig:
     """``cfg`` for a run that begins with the network file ``start_net``: its sha256 as
     start_from, its width and blocks (options in ``given`` that set them otherwise are
     refused); ConfigError (start_from) when it is not a network of this game and
     configuration."""
     from .. import _net
-    from . import netfile
+    from ..nets import netfile
     import boardlab
     cfg = cfg.checked()
     try:
         spec = netfile.from_bytes(start_net)
     except (ValueError, KeyError) as e:
         raise ConfigError("start_from", f"not a network file that can be read: {e}") from None
-    game = boardlab.make(cfg.game, **cfg.params)
-    key = config_key(game)
-    if (spec.game, spec.config) != (cfg.game, key):
+    key = run_key(cfg)
+    # A run over several configurations may begin from a network of one of them (its value
+    # head is widened to the run's seats by _write_start).
+    fits = [g for g in cfg.games() if config_key(g) == spec.config] if spec.config != key \
+        else [boardlab.make(cfg.game, **cfg.params)]
+    if spec.game != cfg.game or not fits:
         raise ConfigError("start_from", f"a network for {spec.game} {spec.config}, "
                                         f"not for {cfg.game} {key}")
     try:
-        _net.Net.from_bytes(start_net).check_game(game._core)
+        _net.Net.from_bytes(start_net).check_game(fits[0]._core)
     except ValueError as e:
         raise ConfigError("start_from", f"the kernel refuses it: {e}") from None
     if spec.value_activation != "tanh":
@@ -541,16 +356,34 @@ def _with_start(cfg: RunConfig, start_net: bytes, given: set[str]) -> RunConfig:
                         "start_from": hashlib.sha256(start_net).hexdigest()})
 
 
+def _fitted(start_net: bytes, key: str, n_value: int) -> bytes:
+    """``start_net`` as network 0 of a run with configuration ``key`` and ``n_value`` value
+    outputs: a network of one of the run's player counts gets an output for each further seat,
+    a copy of its last one (another opponent's value, as good a start as any), and the run's
+    key, so that it plays every configuration of the run; else unchanged."""
+    from ..nets import netfile
+    spec = netfile.from_bytes(start_net)
+    if spec.config == key and spec.n_value == n_value:
+        return start_net
+    extra = n_value - spec.n_value
+    for name in ("v_w", "v_b"):
+        w = spec.weights[name]
+        spec.weights[name] = np.concatenate([w] + [w[-1:]] * extra) if extra > 0 else w
+    spec.config, spec.n_value = key, n_value
+    return netfile.to_bytes(spec, "float16")
+
+
 def _write_start(run: "_Run", start_net: bytes | None) -> None:
     """Network 0 of a run that begins with a network: its file, the learner built from it
     (a fresh optimizer) and the best so far; once, the files then stay as they are."""
-    from . import netfile, trainer
+    from ..nets import netfile
+    from . import trainer
     cfg, path = run.cfg, run.net_path(0)
     if not path.exists():
         if start_net is None or hashlib.sha256(start_net).hexdigest() != cfg.start_from:
             raise ConfigError("start_from", f"{path} is missing: give --start-from with the "
                                             f"network the run began with")
-        atomic_write(path, start_net)
+        atomic_write(path, _fitted(start_net, run.key, run.shape["n_value"]))
     if not run.net_path(0, "pt").exists():
         spec = netfile.from_bytes(path.read_bytes())
         run.save_learner(0, *trainer.learner_from_spec(spec, run.train_settings()))

@@ -24,9 +24,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..arena import _mix, _sample_chance, sides_of
+from ..arena import _mix, _sample_chance
+from .samples import Samples
 
-__all__ = ["SelfPlayConfig", "GameSamples", "play_game", "game_seed"]
+__all__ = ["SelfPlayConfig", "play_game", "game_seed"]
 
 
 @dataclass(frozen=True)
@@ -40,20 +41,17 @@ class SelfPlayConfig:
     mix: float | None = None
     late: str | None = None
     explore_rate: float = 0.0       # after those, the share of decisions played at random
+    # One network for several configurations (player counts): game i is played with
+    # params updated by variants[i % len(variants)], and its value rows have n_value
+    # outputs, NaN for the seats its table does not have (None: n_value is its seats).
+    variants: tuple = ()
+    n_value: int | None = None
 
-
-@dataclass
-class GameSamples:
-    """The samples of one game, as arrays (ragged legal sets flattened with offsets)."""
-    index: int              # game index in its generation
-    x: np.ndarray           # (n, n_in) float32 features of the seat to move
-    seat: np.ndarray        # (n,) int8
-    legal_off: np.ndarray   # (n + 1,) int64: sample i's legal actions are legal[off[i]:off[i+1]]
-    legal: np.ndarray       # int32 action ids, ascending within a sample
-    policy: np.ndarray      # float32 visit shares aligned with ``legal`` (sum 1 per sample)
-    value: np.ndarray       # (n, n_value) float32 in [-1, 1], index k = seat (seat + k) % n
-    decisions: int          # all decisions of the game (one-legal-action ones included)
-    search_value: np.ndarray | None = None  # (n, n_value) float32, NaN where unknown
+    def params_of(self, index: int) -> dict:
+        """The game parameters of self-play game ``index``."""
+        if not self.variants:
+            return dict(self.params)
+        return {**self.params, **self.variants[index % len(self.variants)]}
 
 
 def game_seed(run_seed: int, generation: int, index: int) -> int:
@@ -83,13 +81,13 @@ def _search(state, cfg: SelfPlayConfig, net, seed: int):
                   mix=cfg.mix, late=cfg.late)
 
 
-def play_game(cfg: SelfPlayConfig, net_bytes: bytes | None, run_seed: int, generation: int,
-              index: int) -> GameSamples:
+def play_game(net_bytes: bytes | None, cfg: SelfPlayConfig, run_seed: int, generation: int,
+              index: int) -> Samples:
     """Play self-play game ``index`` of ``generation`` (``net_bytes``: the best network's
     file image, None for plain ISMCTS) and return its samples."""
     import boardlab
     net = _net_from_bytes(net_bytes)
-    game = boardlab.make(cfg.game, **cfg.params)
+    game = boardlab.make(cfg.game, **cfg.params_of(index))
     seed = game_seed(run_seed, generation, index)
     state = game.new_initial_state(seed=seed)
     chance_rng = random.Random(seed)
@@ -139,16 +137,21 @@ def play_game(cfg: SelfPlayConfig, net_bytes: bytes | None, run_seed: int, gener
                      dtype=np.float32).reshape(len(seats), n)
     search_value = np.full((len(seats), n), np.nan, dtype=np.float32)
     search_value[:, 0] = root_q
-    sides, side_of = sides_of(cfg.game, n)
-    if len(sides) == 2 and n > 1 and abs(float(final.sum())) < 1e-6:   # two sides, zero-sum
+    sides, side_of = game.sides
+    if len(sides) == 2 and game.zero_sum:      # what one side wins, the other loses
         for i, s in enumerate(seats):
             for k in range(1, n):
                 same = side_of[(s + k) % n] == side_of[s]
                 search_value[i, k] = root_q[i] if same else -root_q[i]
+    width = cfg.n_value or n
+    if width > n:                       # outputs of seats this table does not have: unknown
+        pad = np.full((len(seats), width - n), np.nan, dtype=np.float32)
+        value, search_value = np.hstack([value, pad]), np.hstack([search_value, pad])
     n_in = game._core.feature_size
-    return GameSamples(
-        index=index, x=np.array(xs, dtype=np.float32).reshape(len(xs), n_in), seat=seat_arr,
-        legal_off=np.array(offs, dtype=np.int64),
+    return Samples(
+        x=np.array(xs, dtype=np.float32).reshape(len(xs), n_in), seat=seat_arr,
+        game=np.full(len(xs), index, np.int32), legal_off=np.array(offs, dtype=np.int64),
         legal=np.concatenate(legal_all) if legal_all else np.zeros(0, np.int32),
         policy=np.concatenate(policy_all) if policy_all else np.zeros(0, np.float32),
-        value=value, decisions=decisions, search_value=search_value)
+        value=value, search_value=search_value, games=np.array([index], np.int32),
+        decisions=np.array([decisions], np.int32))

@@ -7,7 +7,7 @@ import numpy as np
 import torch
 from torch import nn
 
-from .netfile import NetSpec
+from ..nets.netfile import NetSpec
 
 
 class Block(nn.Module):

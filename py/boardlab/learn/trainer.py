@@ -1,7 +1,7 @@
 """The learner: PyTorch training of PolicyValueNet on a replay window (needs the `train`
 extra), and its checkpoints.
 
-Loss per sample = value MSE (mean over the value outputs) + policy cross-entropy against the
+Loss per sample = value MSE (mean over the outputs of the table's seats) + policy cross-entropy against the
 search's visit distribution (over the legal actions); Adam with weight decay. The value target
 is the game's final returns, or with ``value_search_weight`` w > 0, (1 - w) * returns + w * the
 search's root estimate where the search gave one. Everything is
@@ -16,7 +16,7 @@ from dataclasses import dataclass
 import numpy as np
 import torch
 
-from .replay import Samples
+from .samples import Samples
 from .torch_model import PolicyValueNet
 
 __all__ = ["TrainSettings", "Losses", "new_learner", "train_epochs", "evaluate", "save_checkpoint",
@@ -69,7 +69,11 @@ def _optimizer(model, settings: TrainSettings):
 
 def _loss(model, x, mask, target, value):
     v, logp = model(x, mask)
-    value_loss = ((v - value) ** 2).mean(dim=1)
+    # The mean over the seats of the sample's table: a network for several player counts
+    # has an output per seat of the largest, and the others' targets are NaN.
+    seated = ~torch.isnan(value)
+    err = torch.where(seated, (v - torch.nan_to_num(value)) ** 2, torch.zeros_like(v))
+    value_loss = err.sum(dim=1) / seated.sum(dim=1).clamp(min=1)
     # Illegal actions have log-prior -inf and target 0: leave them out, not 0 * -inf.
     policy_loss = -torch.where(mask, target * logp, torch.zeros_like(logp)).sum(dim=1)
     return value_loss, policy_loss

@@ -1,11 +1,10 @@
 """Which network a search uses: the shipped one for a game's configuration
 (``net=default``) or a file of one's own (``net=PATH``), loaded once per file.
 
-Shipped networks live in ``boardlab/data/nets/<game>-<key>.blnet``; the key names
-what the encoding cannot share (the number of seats; Nukumi's solo mode). Other
-options of a configuration (Kitsu's track length, Kyūshū's side, ...) read the same
-network; ``settings.json`` beside them names the search settings each was trained
-with. docs/learning.md lists what ships.
+What ships is what ``manifest.json`` in the networks folder lists (:mod:`.manifest`): the
+entry whose configurations match the game's parameters gives the file, checked against its
+sha256 and size, and the search settings it plays with. A file the manifest does not list
+is never used. docs/learning.md, "What ships", is printed from the same manifest.
 """
 from __future__ import annotations
 
@@ -14,11 +13,12 @@ import threading
 from pathlib import Path
 
 from .. import _net
+from . import manifest
 
-_NETS_DIR = Path(__file__).resolve().parent.parent / "data" / "nets"
+#: The folder ``net=default`` reads (the package's; tests point it at a folder of their own).
+NETS_DIR = Path(__file__).resolve().parent.parent / "data" / "nets"
 _cache: dict[tuple, "_net.Net"] = {}
 _lock = threading.Lock()
-_settings: dict[Path, dict] = {}   # settings.json of a networks folder, read once
 
 
 def config_key(game) -> str:
@@ -30,27 +30,28 @@ def config_key(game) -> str:
     return key
 
 
-def default_path(game) -> Path:
-    """Where the shipped network of the game's configuration is (it may not exist)."""
-    stem = config_key(game).replace("=", "").replace(",", "-")
-    return _NETS_DIR / f"{game.name}-{stem}.blnet"
+def default_entry(game) -> dict | None:
+    """The manifest's entry for the game's configuration, None where no network ships."""
+    return manifest.entry_for(NETS_DIR, game)
+
+
+def default_path(game) -> Path | None:
+    """The shipped network file of the game's configuration, None where none ships."""
+    entry = default_entry(game)
+    return NETS_DIR / entry["file"] if entry else None
 
 
 def default_settings(game) -> dict:
-    """The guided-search settings the shipped network of the game's configuration was trained
-    and measured with ({"mix": 0.5}; {} where the search's defaults apply or none ships),
-    from ``settings.json`` beside the networks. ``net=default`` uses them unless the caller
-    gives its own."""
-    if _NETS_DIR not in _settings:
-        import json
-        path = _NETS_DIR / "settings.json"
-        _settings[_NETS_DIR] = json.loads(path.read_text()) if path.is_file() else {}
-    return dict(_settings[_NETS_DIR].get(default_path(game).name, {}))
+    """The guided-search settings the shipped network of the game's configuration plays with
+    ({"mix": 0.5}; {} where the search's defaults apply or none ships), from the manifest.
+    ``net=default`` uses them unless the caller gives its own."""
+    entry = default_entry(game)
+    return dict(entry["settings"]) if entry else {}
 
 
 def shipped() -> list[str]:
-    """File names of the networks shipped with this package."""
-    return sorted(p.name for p in _NETS_DIR.glob("*.blnet")) if _NETS_DIR.is_dir() else []
+    """File names of the networks shipped with this package (the manifest's)."""
+    return sorted(e["file"] for e in manifest.read(NETS_DIR)["networks"])
 
 
 def is_default(which) -> bool:
@@ -72,8 +73,12 @@ def load_net(which, game) -> "_net.Net":
         if core_game is game:
             raise ValueError("net=default needs the game's configuration: search a "
                              "boardlab.State, not a kernel state")
-        path = default_path(game)
-        if not path.is_file():
+        try:
+            entry = default_entry(game)
+            path = manifest.verified_path(NETS_DIR, entry) if entry else None
+        except manifest.ManifestError as e:
+            raise ValueError(f"net=default: {e}") from None
+        if path is None:
             raise ValueError(f"net=default: no network ships for {game.name} with "
                              f"{config_key(game)} (shipped: {', '.join(shipped()) or 'none'})")
     else:
