@@ -35,8 +35,8 @@ from boardlab.nets import loader, manifest
 
 
 def margin(r) -> str:
-    """Agent 0's side's mean points (returns where the game counts none) minus agent 1's, per
-    game: mean and 95% interval (normal)."""
+    """Agent 0's side's mean points (returns where the game counts none) minus the other
+    agents' sides' mean, per game: mean and 95% interval (normal)."""
     if not r.outcomes:
         return ""
     points = r.outcomes[0].scores is not None
@@ -46,7 +46,9 @@ def margin(r) -> str:
         per_seat = o.scores if points else o.returns
         seats = [s for s, sd in enumerate(side_of) if sd == o.side_of_agent[agent]]
         return sum(per_seat[s] for s in seats) / len(seats)
-    mean, half = mean_interval([side_mean(o, 0) - side_mean(o, 1) for o in r.outcomes])
+    others = range(1, len(r.agents))
+    mean, half = mean_interval([side_mean(o, 0) - sum(side_mean(o, a) for a in others)
+                                / len(others) for o in r.outcomes])
     f = ".1f" if points else ".3f"
     return (f"{'points' if points else 'return'} {mean:+{f}} "
             f"[{mean - half:+{f}}, {mean + half:+{f}}]")
@@ -72,10 +74,11 @@ def _configuration(text: str) -> tuple[str, dict, str]:
 
 def measurement(r, name: str, params: dict, seconds: float, seed: int, command: str) -> dict:
     """The match's figure as a manifest measurement (boardlab.nets.manifest)."""
-    _, side_of = sides_of(name, params["players"])
+    names, side_of = sides_of(name, params["players"])
     seats = side_of.count(0)
-    compared = "guided vs plain ISMCTS, equal time" if seats == 1 else \
-        f"a guided side of {seats} seats vs a plain one, equal time"
+    compared = ("guided vs plain ISMCTS, equal time" if len(names) == 2 else
+                f"a guided seat vs plain ISMCTS in the {len(names) - 1} others, equal time") \
+        if seats == 1 else f"a guided side of {seats} seats vs a plain one, equal time"
     lo, hi = r.confidence_interval(0)
     return {"compared": compared, "budget": f"{seconds:g} s a move", "games": len(r.outcomes),
             "seeds": f"match seed {seed}", "wins": r.wins[0], "losses": sum(r.wins[1:]),
@@ -105,18 +108,23 @@ def main(argv=None):
                          "GAME:...:default (a file of one's own has no manifest entry)")
     print(f"# guided vs plain ISMCTS, {args.seconds:g} s a move each, {args.games} games, "
           f"seats swapped on shared deals, seed {args.seed}, {args.jobs} jobs")
+    print("# more than two sides: one guided seat, plain ISMCTS in every other; 'fair' is the "
+          "share an equal agent wins (1 / sides)")
     print(f"{'configuration':24} {'guided wins':>11} {'plain wins':>10} {'draws':>5} "
-          f"{'guided %':>8} {'95% interval':>16} {'minutes':>7}  guided - plain per game [95%]")
+          f"{'guided %':>8} {'95% interval':>16} {'fair':>5} {'minutes':>7}  "
+          f"guided - plain per game [95%]")
     for name, params, net in configs:
         budget = f"ismcts:{args.seconds:g}s"
+        n_sides = len(sides_of(name, boardlab.make(name, **params).num_players)[0])
         t0 = time.perf_counter()
-        r = play_match(name, params, [f"{budget}:net={net}", budget], args.games, seed=args.seed,
-                       jobs=args.jobs)
+        r = play_match(name, params, [f"{budget}:net={net}"] + [budget] * (n_sides - 1),
+                       args.games, seed=args.seed, jobs=args.jobs)
         lo, hi = r.confidence_interval(0)
         label = f"{name} {nets.config_key(boardlab.make(name, **params))}"
-        print(f"{label:24} {r.wins[0]:11d} {r.wins[1]:10d} {r.draws:5d} "
+        print(f"{label:24} {r.wins[0]:11d} {sum(r.wins[1:]):10d} {r.draws:5d} "
               f"{100 * r.win_rate(0):7.1f}% [{100 * lo:5.1f}, {100 * hi:5.1f}]% "
-              f"{(time.perf_counter() - t0) / 60:7.1f}  {margin(r)}", flush=True)
+              f"{100 / n_sides:4.1f}% {(time.perf_counter() - t0) / 60:7.1f}  {margin(r)}",
+              flush=True)
         if args.manifest:
             game = boardlab.make(name, **params)
             entry = nets.default_entry(game)
