@@ -63,15 +63,8 @@ def folder(tmp_path, monkeypatch):
 
 def _config_of(command: str) -> RunConfig:
     """The RunConfig `boardlab train` builds from ``command`` (as cmd_train does)."""
-    from dataclasses import fields
-    from boardlab.cli import _game_params, _variants
-    args = build_parser().parse_args(shlex.split(command)[1:])
-    settings = {f.name: getattr(args, f.name) for f in fields(RunConfig)
-                if f.name not in ("game", "params", "variants")
-                and getattr(args, f.name, None) is not None}
-    if args.vary:
-        settings["variants"] = _variants(args.vary)
-    return RunConfig(game=args.game, params=_game_params(args), **settings).checked()
+    from boardlab.cli import run_config
+    return run_config(build_parser().parse_args(shlex.split(command)[1:]))[0].checked()
 
 
 def test_ship_copies_the_best_network_and_writes_its_entry(tmp_path, folder):

@@ -559,20 +559,12 @@ _TRAIN_OPTIONS = [
 
 
 def cmd_train(args) -> int:
-    from dataclasses import fields
     try:
-        from .learn.run import ConfigError, RunConfig, train_run
+        from .learn.run import ConfigError, train_run
     except ImportError as e:            # pragma: no cover - a damaged install
         raise UsageError(str(e)) from None
-    settings = {f.name: getattr(args, f.name) for f in fields(RunConfig)
-                if f.name not in ("game", "params", "variants")
-                and getattr(args, f.name, None) is not None}
-    params = _game_params(args)
-    _make_game(args.game, params)
-    if args.vary:
-        settings["variants"] = _variants(args.vary)
-    given = {"game", *settings} | ({"params"} if params else set())
-    cfg = RunConfig(game=args.game, params=params, **settings)
+    cfg, given = run_config(args)
+    params = cfg.params
     tty = sys.stderr.isatty()
 
     def report(text, transient=False):
@@ -598,6 +590,20 @@ def cmd_train(args) -> int:
     _print(f"best network: {best}" if best.exists() else
            "no network has passed its gate yet (no best.blnet)")
     return 0
+
+
+def run_config(args):
+    """(RunConfig, the options the command line set) of parsed `boardlab train` options."""
+    from .learn.config import RunConfig
+    settings = {f.name: getattr(args, f.name) for f in dataclasses.fields(RunConfig)
+                if f.name not in ("game", "params", "variants")
+                and getattr(args, f.name, None) is not None}
+    params = _game_params(args)
+    _make_game(args.game, params)
+    if args.vary:
+        settings["variants"] = _variants(args.vary)
+    given = {"game", *settings} | ({"params"} if params else set())
+    return RunConfig(game=args.game, params=params, **settings), given
 
 
 def _variants(items: list[str]) -> list[dict]:
