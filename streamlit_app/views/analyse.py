@@ -236,6 +236,10 @@ def review_controls(base, live_seat, show_all, slider_key: str, g: dict,
                 st.rerun()                        # the page: no more timer, graph complete
             st.progress(job.progress, text=f"Analysed {len(job.rows)} of {len(job.todo)} "
                                            "decisions")
+        elif running:
+            # Finished or stopped, but the page still shows Stop and keeps this timer: the
+            # rerun that ends them was lost (a loaded run kept Stop on screen after the end).
+            st.rerun()
         elif job.stopped and not job.done:
             st.caption(f"Stopped after {len(job.rows)} of {len(job.todo)} decisions.")
         drawing = time.perf_counter()
