@@ -190,15 +190,15 @@ def summarise(kind: str, results: dict, by: str = "wins") -> dict:
     n = sum(p["games"] for p in parts)
     points = sum(p["score"] * p["games"] for p in parts)
     lo, hi = wilson_interval(points, n)
-    excess = sum(p["wins"] - (p["other_wins"] / max(1, p["sides"] - 1) if p["sides"] > 1
-                              else p["other_wins"]) for p in parts)
+    excess = sum(p["wins"] - p["other_wins"] / max(1, p["sides"] - 1) for p in parts)
+
+    def params(k):
+        return (results.get(f"{kind}/{k}") or results[f"{kind}/{k}:candidate"]).params
     return {"games": n, "wins": sum(p["wins"] for p in parts),
             "other_wins": sum(p["other_wins"] for p in parts),
             "draws": sum(p["draws"] for p in parts), "score": points / n, "lo": lo, "hi": hi,
             "par": sum(p["par"] * p["games"] for p in parts) / n, "kept": excess >= 0,
-            "variants": [dict(p, params=results[next(name for name in results if
-                                                     name.split(":")[0] == f"{kind}/{k}")].params)
-                         for k, p in zip(keys, parts)]}
+            "variants": [dict(p, params=params(k)) for k, p in zip(keys, parts)]}
 
 
 def summarise_one(kind: str, results: dict, by: str = "wins") -> dict:
