@@ -324,16 +324,26 @@ def draw_board(state, viewer, show_all: bool, key: str = "board",
     return obs
 
 
-def stats_table(result, priors: dict | None = None):
+def stats_table(result, priors: dict | None = None, state=None):
     """The analysis table and a bar chart of a SearchResult (``priors``: the learned
-    network's prior of each move, shown beside the search's visits)."""
+    network's prior of each move, shown beside the search's visits); ``state``: the position
+    searched, whose moves and line are then named in the buttons' words (the searched
+    seat's), the notation kept in a hidden column."""
     import pandas as pd
     import plotly.graph_objects as go
     from .session import search_rows
 
-    rows = search_rows(result, priors)
+    names = namer = None
+    if state is not None:
+        from .games import ui_for
+        from .move_names import LineNamer
+        namer = LineNamer(ui_for(state.game.name), state, result.player)
+        names = {int(s["action"]): namer.name([(result.player, s["move"])])
+                 for s in result.stats}
+    rows = search_rows(result, priors, names)
     df = pd.DataFrame(rows)
-    st.dataframe(df, hide_index=True, width="stretch", key=None)
+    st.dataframe(df, hide_index=True, width="stretch", key=None,
+                 column_config={"notation": None})      # kept for tools, not on screen
     st.caption(("**network %**: how likely the learned network, reading the position at a "
                 "glance without any search, thinks the move is the one to play; "
                 if "network %" in df.columns else "") +
@@ -355,8 +365,10 @@ def stats_table(result, priors: dict | None = None):
     st.plotly_chart(fig, width="stretch")
     if result.principal_variation:
         from .review import move_words
+        line = [(p, m) for p, m in result.principal_variation[:12]]
+        words = (namer.names(line) if namer is not None else
+                 [move_words(m, p, result.player) for p, m in line])
         st.markdown("**Principal variation** (the line the search expects, most visited move "
                     "after most visited move): " + " → ".join(
-                        f"P{p} {move_words(m, p, result.player)}"
-                        for p, m in result.principal_variation[:12]))
+                        f"P{p} {w}" for (p, _), w in zip(line, words)))
     return df

@@ -14,7 +14,9 @@ OTHER = "#5c5c5c"           # the rest of the bar when the other side has no one
 def eval_bar_html(ev: dict | None, height: int = 320, colour: str = "#f2f2f2",
                   other: str = OTHER, label: str | None = None) -> str:
     """HTML of the bar for an :func:`review.evaluation`-like dict (``win_pct`` and ``pm`` of
-    the side shown, ``seat``; optional ``best_move``, ``within_noise``, ``note``), None: not
+    the side shown, ``seat``; optional ``best_move`` (in the buttons' words) and
+    ``best_code`` (its notation, kept in a data attribute for tools), ``within_noise``,
+    ``note``, ``verdict`` and ``verdict_tip`` (:func:`review.verdict`)), None: not
     evaluated yet. ``colour``: that side's, ``other``: the rest's; ``label`` names the side
     (default P<seat>)."""
     if ev is None:
@@ -24,16 +26,21 @@ def eval_bar_html(ev: dict | None, height: int = 320, colour: str = "#f2f2f2",
     pct = min(max(ev["win_pct"], 0.0), 100.0)
     lo, hi = max(pct - ev["pm"], 0.0), min(pct + ev["pm"], 100.0)
     who = label or f"P{ev['seat']}"
-    noise = ("<br>best ≈ next: within noise" if ev.get("within_noise") else "")
+    # at a reviewed decision the review's verdict on the move played (review.verdict), the
+    # same words as its table and marks; elsewhere whether the best two moves are apart
+    under = ev.get("verdict") or ("best ≈ next: within noise" if ev.get("within_noise") else "")
+    noise = f"<br>{html.escape(under)}" if under else ""
     best = f"; best {ev['best_move']}" if ev.get("best_move") else ""
     network = ev.get("source") == "network"       # a reading at a glance: no interval
     title = html.escape((f"Win % of {who}: {pct:.1f}%" if network else
                          f"Win % of {who}: {pct:.1f}% ± {ev['pm']:.1f} (95% interval over the "
-                         f"search's visits)") + best + (f". {ev['note']}" if ev.get("note") else ""))
+                         f"search's visits)") + best + (f". {ev['note']}" if ev.get("note") else "")
+                        + (f". {ev['verdict_tip']}" if ev.get("verdict_tip") else ""))
     spread = "network" if network else f"± {ev['pm']:.1f}"
+    code = (f'data-best-code="{html.escape(ev["best_code"])}" ' if ev.get("best_code") else "")
     return (
         f'<div class="bl-evalbar" data-side="{html.escape(who)}" data-win="{pct:.1f}" '
-        f'data-source="{"network" if network else "search"}" '
+        f'data-source="{"network" if network else "search"}" {code}'
         f'title="{title}" style="width:54px;text-align:center;font-size:11px">'
         f'<div style="position:relative;height:{height}px;border:1px solid #555;'
         f'border-radius:4px;background:{other};overflow:hidden">'
@@ -62,6 +69,15 @@ def hint_box(result, state, ui) -> None:
     st.markdown(hint_table(top, state, ui), unsafe_allow_html=True)
     if ev["within_noise"]:
         st.caption("The best two are within the search's noise: it cannot tell them apart.")
+
+
+def named_evaluation(result, state, ui, viewer=None) -> dict:
+    """:func:`review.evaluation` of a search at ``state``, its best move in the buttons'
+    words as ``viewer`` reads them (``best_code``: the notation, for tools)."""
+    from .review import evaluation
+    ev = evaluation(result)
+    return dict(ev, best_move=ui.move_label(state, int(result.best_action), viewer),
+                best_code=ev["best_move"])
 
 
 def then_text(state, result, ui) -> str:
@@ -150,7 +166,6 @@ def beside_board(sess, on: bool, iterations: int | None = None):
     if not on:
         return st.container(key="play_parts"), lambda: None
     from .games import ui_for
-    from .review import evaluation
     from .session import ANALYSIS_ITERATIONS, analysis_budget, mix, run_search
     iterations = iterations or ANALYSIS_ITERATIONS
     state = sess.state
@@ -165,6 +180,8 @@ def beside_board(sess, on: bool, iterations: int | None = None):
         shown = state.clone()           # another tab may move the game on meanwhile
         return board_col, deferred_bar(
             "bl_play_eval", (sess.game.name, sess.seed, tuple(shown.history), iterations),
-            shown, seat, lambda: evaluation(run_search(shown, analysis_budget(iterations),
-                                                       mix(sess.seed, len(shown.history), 13))),
+            shown, seat, lambda: named_evaluation(
+                run_search(shown, analysis_budget(iterations),
+                           mix(sess.seed, len(shown.history), 13)),
+                shown, ui_for(sess.game.name)),
             colour=colour)

@@ -43,7 +43,7 @@ __all__ = ["THRESHOLDS", "Review", "asked_budget", "load_review", "move_words", 
            "review_from_data", "review_in_record", "save_review", "budget_warning",
            "noise_note", "classify", "content_key", "evaluation",
            "observer_view", "resolution", "result_point", "side_lines", "side_value", "summary",
-           "win_interval"]
+           "verdict", "win_interval"]
 
 # A page's background review analyses decisions for about this long per run of its fragment
 # (at least one), then draws what it has: a small budget goes fast, a large one still shows
@@ -88,7 +88,10 @@ def evaluation(result) -> dict:
     others = [s for s in ranked if int(s["action"]) != int(result.best_action)]
     if others:
         o_pct, o_pm = win_interval(others[0]["win_prob"], others[0]["visits"])
-        noise = abs(pct - o_pct) <= pm + o_pm
+        # the review's test (Review.analyse): a difference of two moves is noise up to the
+        # two ± combined as a difference's (hypot), not up to their sum (intervals that
+        # overlap): with the sum, a played runner-up the review flagged was "within noise"
+        noise = abs(pct - o_pct) <= math.hypot(pm, o_pm)
     return {"win_pct": pct, "pm": pm, "seat": int(result.player),
             "best_move": result.best_move, "within_noise": noise,
             "runner_up": others[0]["move"] if others else None}
@@ -135,6 +138,31 @@ def classify(lost: float, noise: float) -> str:
         if lost >= threshold:
             return label
     return ""
+
+
+MARK_SIGN = {"blunder": "??", "mistake": "?", "inaccuracy": "?!"}
+
+
+def verdict(row: dict) -> tuple[str, str]:
+    """(a few words under the evaluation bar, a sentence for its tooltip): the review's
+    verdict on the move played at a reviewed decision, from the same numbers as its table
+    and marks (``label``, ``win_pct_lost`` and its ``noise``). The bar says this at a
+    reviewed decision, not whether the best two moves are apart: that note ("within noise")
+    stood beside a move the review flagged as a blunder."""
+    label, lost, noise = row["label"], row["win_pct_lost"], row["noise"]
+    if label == "unknown":
+        return "played: not searched", "The search never tried the move played."
+    if int(row["played_action"]) == int(row["ai_action"]):
+        return "played the best move", "The move played is the search's best."
+    loss = f"{lost:.1f} ± {noise:.1f} win-% points"
+    if label:
+        return (f"played: {MARK_SIGN[label]} {label}",
+                f"The move played lost {loss}: a {label} ({MARK_SIGN[label]}).")
+    if lost <= noise:
+        return ("played ≈ best: within noise",
+                f"The move played lost {loss}: within the noise, not flagged.")
+    return ("played: small loss",
+            f"The move played lost {loss}: less than an inaccuracy, not flagged.")
 
 
 def content_key(state, *options) -> str:

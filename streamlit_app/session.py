@@ -552,21 +552,24 @@ def search_line(result) -> tuple[str, ...]:
     return tuple(out)
 
 
-def search_rows(result, priors: dict | None = None) -> list[dict]:
+def search_rows(result, priors: dict | None = None, names: dict | None = None) -> list[dict]:
     """The per-move table of a SearchResult, most visited first; with the learned
     network's prior of each move (``priors``: action -> probability, or the guided
-    search's own) beside the search's visits."""
+    search's own) beside the search's visits; ``names``: action -> the move in words (its
+    notation then in a last column, "notation")."""
     rows = sorted(result.stats, key=lambda s: (-s["visits"], s["action"]))
     if priors is None and rows and rows[0].get("prior") is not None:
         priors = {s["action"]: s["prior"] for s in rows}
     out = []
     for s in rows:
-        row = {"move": s["move"]}
+        row = {"move": names.get(int(s["action"]), s["move"]) if names else s["move"]}
         if priors:
             row["network %"] = round(100.0 * priors.get(s["action"], 0.0), 1)
         row.update({"visits": int(s["visits"]), "share %": round(100.0 * s["share"], 1),
                     "win %": round(100.0 * s["win_prob"], 1),
                     "mean value": round(float(s["mean"]), 3)})
+        if names:
+            row["notation"] = s["move"]
         out.append(row)
     return out
 

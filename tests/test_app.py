@@ -282,7 +282,8 @@ def test_analysis_from_a_seat():
     table = at.dataframe[0].value
     assert int(table["visits"].sum()) == 200
     # only moves from the entered hand are searched
-    assert all(m.split()[1] in {"B1", "B4", "O4", "O6", "Black", "Katana"} for m in table["move"])
+    assert all(m.split()[1] in {"B1", "B4", "O4", "O6", "Black", "Katana"}
+               for m in table["notation"])
 
 
 def test_analysis_from_a_seat_with_track_tokens_and_cards_seen():
@@ -321,7 +322,7 @@ def test_analysis_from_a_seat_with_track_tokens_and_cards_seen():
     assert not at.exception, at.exception
     table = at.dataframe[0].value
     assert int(table["visits"].sum()) == 300
-    assert any("with +3" in m for m in table["move"])          # the held token may be played
+    assert any("with +3" in m for m in table["notation"])          # the held token may be played
     assert any("Principal variation" in m.value for m in at.markdown)
     assert any("Best move for P2" in m.value for m in at.markdown)
 

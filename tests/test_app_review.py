@@ -158,7 +158,11 @@ def test_review_of_an_uploaded_record_graph_table_and_better_move():
     assert not at.exception, at.exception
     slider = [s for s in at.slider if s.key.startswith("an_ply")][0]
     assert slider.value == d
-    assert any(f"Better move: `{flagged[0]['ai_move']}`" in m.value for m in at.markdown)
+    from boardlab.streamlit_app.games import ui_for
+    from boardlab.streamlit_app.session import state_at
+    pos = state_at(job.base, flagged[0]["ply"])         # named as its button is, not "play O2"
+    words = ui_for("kitsu").move_label(pos, flagged[0]["ai_action"], flagged[0]["seat"])
+    assert any(f"Better move: {words}**" in m.value for m in at.markdown)
     # its button ringed (buttons are keyed <input key>_act_<action>)
     assert any(f"st-key-an_better_{d}" in h.proto.body
                and f"_act_{flagged[0]['ai_action']}" in h.proto.body for h in at.get("html"))

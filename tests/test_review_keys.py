@@ -43,7 +43,7 @@ def test_an_edited_position_with_the_same_seed_does_not_show_the_old_result():
     set_up(at, "B2 B3 O1 O2 White Katana")      # another hand: another position, same seed
     assert not best_move_lines(at), "the first position's result is shown for the second"
     at.button(key="an_seat_run").click().run()
-    moves = set(at.dataframe[0].value["move"])
+    moves = set(at.dataframe[0].value["notation"])
     assert all(m.split()[1] in {"B2", "B3", "O1", "O2", "White", "Katana"} for m in moves)
 
 

@@ -27,6 +27,10 @@ What a subclass may override:
 * ``decision_label(state, action)`` - a decision button's text naming its effect ("Logging:
   pay 1 wood → +2 wood"; default: the notation) and ``decision_tip(state, action)`` - its
   longer tooltip (default: none); :func:`action_buttons` uses both;
+* ``move_label(state, action, viewer)`` - the button's words for ``action`` as ``viewer``
+  reads them where the move is named outside the decision panel (review, evaluation bar,
+  search line and tree; default: ``decision_label``); a game whose label speaks to a seat
+  ("you lead", "your partner") names it from ``viewer``'s seat;
 * ``best_move_mark(state, action)`` - the place ids of the board to ring for the hint's or
   the analysis' best move (default: none), and ``best_move_arrow(state, action)`` - (from
   id, to id) when that move goes from one place to another (an arrow is drawn; default None);
@@ -182,6 +186,13 @@ class GameUI:
     def decision_tip(self, state, action: int) -> str:
         """The tooltip of the button for ``action``: what it costs and gives, in words."""
         return ""
+
+    def move_label(self, state, action: int, viewer=None) -> str:
+        """``action`` of the seat to move in ``state``, in its button's words, as ``viewer``
+        (a seat, or None: the mover) reads it in the review, the bar, a search's line or
+        tree. The words come from the notation and what every seat sees, so they tell the
+        viewer nothing the notation does not (default: :meth:`decision_label`)."""
+        return self.decision_label(state, action)
 
     def best_move_mark(self, state, action: int) -> list[str]:
         """The ids of the board's places that show ``action`` (ringed for a best move)."""

@@ -335,6 +335,12 @@ class KitsuUI(GameUI):
         seat = state.current_player
         return kt.decision_label(state.action_to_string(action), state.observation(seat), seat)
 
+    def move_label(self, state, action: int, viewer=None) -> str:
+        """The button's words, said from ``viewer``'s seat: "You lead", "(your partner)" are
+        the viewer's, not the mover's (the label reads only the public clans besides)."""
+        seat = state.current_player if viewer is None else viewer
+        return kt.decision_label(state.action_to_string(action), state.observation(seat), seat)
+
     def decision_tip(self, state, action: int) -> str:
         seat = state.current_player
         return kt.decision_tip(state.action_to_string(action), state.observation(seat), seat)

@@ -14,15 +14,16 @@ import boardlab
 from boardlab.arena import sides_of
 from boardlab.streamlit_app import board_component as bc
 from boardlab.streamlit_app import common, eval_bar, open_hands_column, review
-from boardlab.streamlit_app.eval_bar import network_bar, show_eval_bar
+from boardlab.streamlit_app.eval_bar import named_evaluation, network_bar, show_eval_bar
 from boardlab.streamlit_app.friends import tables
 from boardlab.streamlit_app.games import ui_for
 from boardlab.streamlit_app.games.base import search_line
-from boardlab.streamlit_app.review import (THRESHOLDS, Review, asked_budget, budget_warning,
-                                           content_key, load_review, noise_note, save_review,
+from boardlab.streamlit_app.move_names import review_names
+from boardlab.streamlit_app.review import (MARK_SIGN, THRESHOLDS, Review, asked_budget,
+                                           budget_warning, content_key, load_review, noise_note, save_review,
                                            review_in_record,
-                                           evaluation, network_points, result_point,
-                                           side_lines, side_value, summary)
+                                           network_points, result_point,
+                                           side_lines, side_value, summary, verdict)
 from boardlab.streamlit_app.store import AccessDenied, NoSuchGame, StoreError
 from boardlab.streamlit_app.session import (HUMAN, budget_text, decision_plies, duration_text,
                                             load_record, mix, network_reading, peeked_at,
@@ -63,11 +64,12 @@ def analyse_block(pos, player, key: str, title: str, refused: str | None = None)
     saved = an.get(f"{key}_result")
     if saved and saved[0] == ident:
         result = saved[1]
-        st.markdown(f"**Best move for P{player}: `{result.best_move}`** — "
+        words = ui_for(pos.game.name).move_label(pos, int(result.best_action), player)
+        st.markdown(f"**Best move for P{player}: {words}** — "
                     f"{result.iterations:,} iterations in {duration_text(result.seconds)}. "
                     "Open **Search tree** to explore the search.")
         reading = network_reading(pos, player)          # the seat's own knowledge
-        common.stats_table(result, reading[1] if reading else None)
+        common.stats_table(result, reading[1] if reading else None, pos)
         return result
     return None
 
@@ -105,10 +107,12 @@ def bar_style(g: dict, side: int) -> dict:
             "other": g["colours"][others[0]] if len(others) == 1 else eval_bar.OTHER}
 
 
-def bar_value(g: dict, pos, row, result) -> tuple[dict | None, int]:
+def bar_value(g: dict, pos, row, result, viewer=None) -> tuple[dict | None, int]:
     """(the bar's evaluation, its side) at this position: the graph's value (the review's
-    row, or the result at the end), else a search run here, turned to the graph's side
-    (with more than two sides a search gives its mover's side only)."""
+    row, with the review's verdict on the move played), else a search run here, turned to
+    the graph's side (with more than two sides a search gives its mover's side only); its
+    best move in the buttons' words as ``viewer`` reads them."""
+    ui = ui_for(pos.game.name)
     side, side_of = g["side"], g["side_of"]
     if pos.is_terminal():
         end = result_point(pos, side_of)
@@ -117,11 +121,13 @@ def bar_value(g: dict, pos, row, result) -> tuple[dict | None, int]:
         v = side_value(row, side, side_of)
         shown = side if v is not None else side_of[row["seat"]]
         pct, pm = v if v is not None else (row["win_pct"], row["pm"])
-        return {"win_pct": pct, "pm": pm, "seat": row["seat"], "best_move": row["ai_move"],
-                "within_noise": row["within_noise"],
+        under, tip = verdict(row)
+        return {"win_pct": pct, "pm": pm, "seat": row["seat"],
+                "best_move": ui.move_label(pos, int(row["ai_action"]), viewer),
+                "best_code": row["ai_move"], "verdict": under, "verdict_tip": tip,
                 "note": f"read from P{row.get('view_seat', row['seat'])}'s knowledge"}, shown
     if result is not None:
-        ev = evaluation(result)
+        ev = named_evaluation(result, pos, ui, viewer)
         mover_side = side_of[ev["seat"]]
         if mover_side != side and len(g["sides"]) == 2:
             ev = dict(ev, win_pct=100.0 - ev["win_pct"])
@@ -257,6 +263,7 @@ def review_controls(base, live_seat, show_all, slider_key: str, g: dict,
             note = noise_note(rows) if not warning and game_key in asked else None
             if note:
                 st.caption(note)
+            rows = named(base, rows, g["observer"])
             end = (len(job.plies), result_point(base, side_of)) if job.done else None
             win_graph(rows, side_of, viewer_side, side_label, g["colours"], len(job.plies),
                       end, job.observer, net_pts if job.observer == g["observer"] else None)
@@ -274,8 +281,21 @@ def review_controls(base, live_seat, show_all, slider_key: str, g: dict,
     return job
 
 
-MARK_STYLE = {"blunder": ("??", "x", 13), "mistake": ("?", "diamond", 11),
-              "inaccuracy": ("?!", "circle-open", 11)}
+MARK_STYLE = {label: (MARK_SIGN[label], symbol, size) for label, symbol, size in
+              (("blunder", "x", 13), ("mistake", "diamond", 11), ("inaccuracy", "circle-open", 11))}
+
+
+def named(base, rows, viewer) -> list[dict]:
+    """The review's rows with their moves in the buttons' words as ``viewer`` reads them
+    (``played_name``, ``ai_name``; the notation stays in ``played_move``, ``ai_move``),
+    named once per game, rows and viewer (a replay of the game)."""
+    key = (Review.key_for(base, None), tuple(r["decision"] for r in rows), viewer)
+    if an.get("rv_names_key") != key:
+        an["rv_names"] = review_names(ui_for(base.game.name), base, rows, viewer)
+        an["rv_names_key"] = key
+    names = an["rv_names"]
+    return [dict(r, played_name=names[r["decision"]][0], ai_name=names[r["decision"]][1])
+            for r in rows]
 
 
 def win_graph(rows, side_of, viewer_side, side_label, colours, decisions: int,
@@ -298,7 +318,7 @@ def win_graph(rows, side_of, viewer_side, side_label, colours, decisions: int,
         r = by_decision.get(d)
         if r is None:
             return ["", "the end: the result", ""]
-        return [f"P{r['seat']}", f"played {r['played_move']}", f", best {r['ai_move']}"]
+        return [f"P{r['seat']}", f"played {r['played_name']}", f", best {r['ai_name']}"]
 
     for sd in shown:
         pts = lines[sd]
@@ -328,7 +348,7 @@ def win_graph(rows, side_of, viewer_side, side_label, colours, decisions: int,
             textfont={"color": "#b3261e", "size": 13}, name=f"{label} ({sign})",
             marker={"symbol": symbol, "size": size, "color": "#b3261e",
                     "line": {"width": 2, "color": "#b3261e"}},
-            customdata=[[f"P{r['seat']}", r["played_move"], r["ai_move"], r["win_pct_lost"]]
+            customdata=[[f"P{r['seat']}", r["played_name"], r["ai_name"], r["win_pct_lost"]]
                         for r, _ in on],
             hovertemplate=f"decision %{{x}}: {label}<br>%{{customdata[0]}} played "
                           "%{customdata[1]} (-%{customdata[3]:.1f}%), best "
@@ -388,7 +408,7 @@ def review_table(rows, seats, slider_key: str, unreliable: bool = False) -> None
     mine = [r for r in rows if r["seat"] in seats]
     if not mine:
         return
-    marks = {"blunder": "?? blunder", "mistake": "? mistake", "inaccuracy": "?! inaccuracy",
+    marks = {**{label: f"{sign} {label}" for label, sign in MARK_SIGN.items()},
              "unknown": "not searched", "": ""}
     st.markdown("**Summary per seat** — accuracy: share of decisions that are not an "
                 "inaccuracy, mistake or blunder (" + ", ".join(
@@ -406,10 +426,13 @@ def review_table(rows, seats, slider_key: str, unreliable: bool = False) -> None
                "noise. (The graph reads every decision from one seat, so at the other seat's "
                "decisions it differs from the mover's win %.)")
     st.container(key="rv_table_box").dataframe(pd.DataFrame([{
-        "decision": r["decision"], "seat": f"P{r['seat']}", "played": r["played_move"],
-        "AI": r["ai_move"], "mover's win % (best move)": f"{r['win_pct']:.1f} ± {r['pm']:.1f}",
-        "win % lost": lost_text(r), "flag": flag_text(r, marks)} for r in mine]),
-        hide_index=True, key="rv_table", height=240)
+        "decision": r["decision"], "seat": f"P{r['seat']}", "played": r["played_name"],
+        "AI": r["ai_name"], "mover's win % (best move)": f"{r['win_pct']:.1f} ± {r['pm']:.1f}",
+        "win % lost": lost_text(r), "flag": flag_text(r, marks),
+        "played (notation)": r["played_move"], "AI (notation)": r["ai_move"]} for r in mine]),
+        hide_index=True, key="rv_table", height=240,
+        # the kernel's notation stays in the table's data (for tools), not on screen
+        column_config={"played (notation)": None, "AI (notation)": None})
     flagged = [r for r in mine if r["label"] in ("inaccuracy", "mistake", "blunder")]
     if flagged:
         c1, c2 = st.columns([3, 1])
@@ -417,7 +440,7 @@ def review_table(rows, seats, slider_key: str, unreliable: bool = False) -> None
         pick = by_decision[c1.selectbox(
             "Flagged decision", list(by_decision), key="rv_flag",
             format_func=lambda d: f"{d}: P{by_decision[d]['seat']} "
-            f"{by_decision[d]['played_move']} ({by_decision[d]['label']}, "
+            f"{by_decision[d]['played_name']} ({by_decision[d]['label']}, "
             f"-{by_decision[d]['win_pct_lost']:.1f}%)")]
         if c2.button("Show the better move", key="rv_show"):
             ss["an_jump"] = pick["decision"]
@@ -602,8 +625,10 @@ with tab_game:
         with board_col:
             obs = common.draw_board(pos, viewer, show_all, key="an_board")
             if row is not None and an.get("better") == i:
-                st.markdown(f"**Better move: `{row['ai_move']}`** (marked in purple) — "
-                            f"played `{row['played_move']}`, {row['win_pct_lost']:.1f} win-% "
+                played, better = (ui.move_label(pos, int(row[k]), viewer)
+                                  for k in ("played_action", "ai_action"))
+                st.markdown(f"**Better move: {better}** (marked in purple) — "
+                            f"played {played}, {row['win_pct_lost']:.1f} win-% "
                             f"points lost ({row['label']}). This input only shows the move.")
                 ui.move_input(pos, obs, key=f"an_better_{i}", hint=row["ai_action"])
                 mark_button(f"an_better_{i}", row["ai_action"])
@@ -622,7 +647,7 @@ with tab_game:
                                    f"Analysis of P{mover} after {plies[i]} actions", refused)
             open_hands_column.position_column(pos, mover, live_seat, show_all, "an_game", an)
         if pos.is_terminal() or mover >= 0:
-            ev, side = bar_value(g, pos, row, result)    # the graph's side and value here
+            ev, side = bar_value(g, pos, row, result, viewer)   # the graph's side and value
             with bar_col:
                 show_eval_bar(ev, **bar_style(g, side))
         job = review_controls(base, live_seat, show_all, slider_key, g, peeked, store_id)

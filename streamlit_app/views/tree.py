@@ -2,7 +2,8 @@
 seat's move is never kept here: its tree would show that seat's hand). Only the focused node
 and a few levels of its top-k children are fetched and drawn, never the whole tree. Every
 ring is coloured by the win % of one side (the side the Analyse graph is drawn for, else the
-seat searched for), and moves the search cannot name are said in words."""
+seat searched for); moves are named in the buttons' words (move_names.LineNamer), and those
+the search cannot name are said in words."""
 import json
 
 import plotly.graph_objects as go
@@ -10,7 +11,8 @@ import streamlit as st
 
 from boardlab.arena import sides_of
 from boardlab.streamlit_app import common
-from boardlab.streamlit_app.review import move_words
+from boardlab.streamlit_app.games import ui_for
+from boardlab.streamlit_app.move_names import LineNamer
 
 ss = st.session_state
 st.title("Search tree")
@@ -26,6 +28,7 @@ result = last["result"]
 st.caption(f"{last['title']} — {result.iterations:,} iterations, {result.nodes:,} nodes in the "
            f"tree, searched for P{result.player}.")
 game = last["state"].game
+namer = LineNamer(ui_for(game.name), last["state"], result.player)
 side_names, side_of = sides_of(game.name, game.num_players)
 two_sides = len(set(side_of)) == 2
 side = ss.get("rv_side") if ss.get("rv_side") in set(side_of) else side_of[result.player]
@@ -56,13 +59,14 @@ depth = min(len(path) + levels, MAX_DEPTH)
 with st.spinner("Reading the tree…"):
     root = fetch(depth)
 # walk to the focus (the path may be stale if k shrank)
-focus, names = root, []
+focus, names, focus_line = root, [], []       # focus_line: (player, notation) from the root
 for j, idx in enumerate(path):
     if idx >= len(focus["children"]):
         del path[j:]
         break
     focus = focus["children"][idx]
-    names.append(f"P{focus['player']} {move_words(focus['move'], focus['player'], result.player)}")
+    focus_line.append((focus["player"], focus["move"]))
+    names.append(f"P{focus['player']} {namer.name(focus_line)}")
 
 
 def win(node) -> float:
@@ -98,10 +102,9 @@ if path and crumbs[1].button("Up one level", key="tr_up"):
 ids, labels, parents, values, colours, hover, custom = [], [], [], [], [], [], []
 
 
-def add(node, nid, parent, lvl, trail):
+def add(node, nid, parent, lvl, trail, line):
     ids.append(nid)
-    label = ("focus" if nid == "f" and not names else
-             move_words(node["move"], node["player"], result.player, short=True))
+    label = "focus" if nid == "f" and not names else namer.name(line, short=True)
     labels.append(label if len(label) <= 22 else label[:21] + "…")
     parents.append(parent)
     values.append(max(int(node["visits"]), 0))
@@ -116,13 +119,14 @@ def add(node, nid, parent, lvl, trail):
     below = 0
     if lvl < levels:
         for i, ch in enumerate(node["children"]):
-            words = move_words(ch["move"], ch["player"], result.player)
-            below += add(ch, f"{nid}/{i}", nid, lvl + 1, trail + [f"P{ch['player']} {words}"])
+            sub = line + [(ch["player"], ch["move"])]
+            below += add(ch, f"{nid}/{i}", nid, lvl + 1,
+                         trail + [f"P{ch['player']} {namer.name(sub)}"], sub)
     values[me] = max(values[me], below)      # "total" sectors: never smaller than the children
     return values[me]
 
 
-add(focus, "f", "", 0, list(names))
+add(focus, "f", "", 0, list(names), list(focus_line))
 fig = go.Figure(go.Sunburst(
     ids=ids, labels=labels, parents=parents, values=values, branchvalues="total",
     customdata=custom, hovertext=hover, hoverinfo="text",
@@ -158,7 +162,7 @@ with right:
     total = max(focus["visits"], 1)
     for i, ch in enumerate(focus["children"]):
         v = side_win(ch)
-        if st.button(f"▶ P{ch['player']} {move_words(ch['move'], ch['player'], result.player)}"
+        if st.button(f"▶ P{ch['player']} {namer.name(focus_line + [(ch['player'], ch['move'])])}"
                      f" — {ch['visits']:,} visits ({100 * ch['visits'] / total:.0f}% of the "
                      "focus's), " + (f"win {v:.0f}% for {side_name}" if v is not None
                                      else f"win {win(ch):.0f}% for P{ch['player']}"),
@@ -173,11 +177,11 @@ with right:
                         format_func=lambda nid: hover[by_id[nid]].split("<br>")[0],
                         key=f"tr_pick_{len(path)}_{k}_{levels}")
     node = focus
-    trail = list(names)
+    trail, line = list(names), list(focus_line)
     for part in pick.split("/")[1:]:
         node = node["children"][int(part)]
-        trail.append(f"P{node['player']} "
-                     f"{move_words(node['move'], node['player'], result.player)}")
+        line.append((node["player"], node["move"]))
+        trail.append(f"P{node['player']} {namer.name(line)}")
     nxt = {c["player"] for c in node["children"]}
     value = side_win(node)
     st.table({
