@@ -11,6 +11,7 @@ from __future__ import annotations
 import streamlit as st
 
 from boardlab.open_hands import compare
+from boardlab.streamlit_app.games import ui_for
 from boardlab.streamlit_app.session import mix, state_at
 
 REFUSED = ("**Open hands** (the best move with every hand face up) is not shown while this "
@@ -60,9 +61,12 @@ def position_column(pos, mover: int, live_seat, show_all: bool, key: str, store:
     if not saved or saved[0] != ident:
         return None
     c = saved[1]
+    ui = ui_for(pos.game.name)
     left, right = st.columns(2)
-    left.metric(f"P{mover}'s search (what P{mover} knows)", c.ismcts_move)
-    right.metric("Open hands (every hand face up)", c.open_hands_move)
+    left.metric(f"P{mover}'s search (what P{mover} knows)",
+                ui.move_label(pos, c.ismcts.best_action, mover))
+    right.metric("Open hands (every hand face up)",
+                 ui.move_label(pos, c.open_hands.best_action, mover))
     st.markdown(f"**What the hidden information cost:** {cost_text(c)}.")
     return c
 
@@ -78,12 +82,17 @@ def review_column(base, rows, live_seat, show_all: bool, store: dict) -> list[di
     if st.button("Add the open-hands column", key="rv_oh_run"):
         out = []
         bar = st.progress(0.0, text="Open-hands searches")
+        ui = ui_for(base.game.name)
         for k, r in enumerate(sorted(rows, key=lambda r: r["decision"])):
-            c = compare(state_at(base, r["ply"]), iterations=iterations,
-                        seed=mix(r["ply"], 11))
+            at = state_at(base, r["ply"])
+            c = compare(at, iterations=iterations, seed=mix(r["ply"], 11))
+
+            def words(action, at=at, seat=r["seat"]):     # the buttons' words (move_names)
+                return ui.move_label(at, int(action), seat)
             out.append({"decision": r["decision"], "seat": f"P{r['seat']}",
-                        "played": r["played_move"], "search": c.ismcts_move,
-                        "open hands": c.open_hands_move,
+                        "played": words(r["played_action"]),
+                        "search": words(c.ismcts.best_action),
+                        "open hands": words(c.open_hands.best_action),
                         "hidden-info cost (win-% pts)": (None if c.cost is None
                                                          else round(100 * c.cost, 1))})
             bar.progress((k + 1) / len(rows), text="Open-hands searches")

@@ -5,6 +5,8 @@ import pytest
 pytest.importorskip("streamlit")
 pytest.importorskip("plotly")
 
+import boardlab  # noqa: E402
+from boardlab.streamlit_app.games import ui_for  # noqa: E402
 from boardlab.streamlit_app.open_hands_column import REFUSED  # noqa: E402
 from test_app import ANALYSE, app, finished_record, play_one_human_move, start_game  # noqa: E402
 from test_app_review import frame, run_review, upload  # noqa: E402
@@ -30,8 +32,20 @@ def test_position_column_for_an_uploaded_game():
     assert not at.exception, at.exception
     c = at.session_state["bl_analysis"]["an_game_oh"][1]
     labels = {m.label: m.value for m in at.metric}
-    assert labels["Open hands (every hand face up)"] == c.open_hands_move
-    assert any(label.startswith("P") and value == c.ismcts_move for label, value in labels.items())
+    # the moves in the decision buttons' words, not the notation ("Play Orange 2", not "play O2")
+    record = finished_record(seed=4)
+    pos = boardlab.replay({**record, "actions": [], "moves": None, "result": None})
+    for a in record["actions"]:
+        if pos.current_player >= 0:
+            break
+        pos.apply(a)
+    ui = ui_for(pos.game.name)
+    words = {m: ui.move_label(pos, m, pos.current_player)
+             for m in (c.ismcts.best_action, c.open_hands.best_action)}
+    assert labels["Open hands (every hand face up)"] == words[c.open_hands.best_action] \
+        != c.open_hands_move
+    assert any(label.startswith("P") and value == words[c.ismcts.best_action]
+               for label, value in labels.items())
     assert any("What the hidden information cost" in m.value for m in at.markdown)
 
 
@@ -45,6 +59,8 @@ def test_review_column_for_an_uploaded_game():
     table = frame(at, "open hands")
     assert len(table) == len(job.rows)
     assert list(table["decision"]) == sorted(job.rows)
+    notation = {r["played_move"] for r in job.rows.values()}
+    assert not notation & set(table["played"])      # the buttons' words, not the notation
     costs = [x for x in table["hidden-info cost (win-% pts)"] if x == x and x is not None]
     assert all(0.0 <= x <= 100.0 for x in costs)
 
