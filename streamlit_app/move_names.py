@@ -6,13 +6,10 @@ decision buttons (``GameUI.move_label``), not the kernel's notation ("Play Orang
 Without Streamlit: the pages and the tests call these with a game's UI."""
 from __future__ import annotations
 
+from boardlab import IllegalActionError
+
 from .review import move_words
 from .session import start_of
-
-
-def legal_by_name(state) -> dict[str, int]:
-    """The legal actions of ``state`` by their notation."""
-    return {state.action_to_string(int(a)): int(a) for a in state.legal_actions()}
 
 
 def review_names(ui, base, rows, viewer=None) -> dict[int, tuple[str, str]]:
@@ -56,7 +53,10 @@ class LineNamer:
             s = self._states.get(path)
             action = None
             if s is not None and move is not None and player == s.current_player:
-                action = legal_by_name(s).get(str(move))
+                try:
+                    action = s.parse_action(str(move))
+                except IllegalActionError:      # not a legal move in this world
+                    action = None
             if action is None:
                 out.append(move_words(move, player, self.searcher, short=short))
             else:

@@ -232,8 +232,12 @@ def _build_agent(spec: str, seed: int, allow_open_hands: bool = False):
 
 def _sample_chance(state, rng: random.Random) -> int:
     """Draw one chance outcome from ``state.chance_outcomes()`` with ``rng``."""
-    outcomes = state.chance_outcomes()
-    x = rng.random()
+    return draw(state.chance_outcomes(), rng.random())
+
+
+def draw(outcomes, x: float) -> int:
+    """The outcome of ``outcomes`` [(action, probability)] that the uniform ``x`` in [0, 1)
+    falls on (the last one if rounding leaves the probabilities short of 1)."""
     acc = 0.0
     for action, p in outcomes:
         acc += p

@@ -43,6 +43,7 @@ import numpy as np
 
 from . import _search
 from .agents import make_agent
+from .arena import _mix, draw
 from .errors import CHANCE, TERMINAL, brief_repr
 from .search import core_of, default_c, default_rollout_depth
 
@@ -59,8 +60,6 @@ ROLLOUT_ITERATIONS = {"kitsu": 100, "kyushu": 5, "keyside": 4, "nukumi": 7}
 #: larger observation, make a world dearer there).
 DEFAULT_WORLDS = {"kitsu": 32, "kyushu": 32, "keyside": 16, "nukumi": 24}
 
-_MASK63 = (1 << 63) - 1
-_MASK64 = (1 << 64) - 1
 #: Node cap of each rollout tree: a few dozen iterations never need more.
 _ROLLOUT_NODES = 4096
 
@@ -207,25 +206,6 @@ class Comparison:
         return sorted(rows, key=lambda kc: (-abs(kc[1].diff), kc[0]))
 
 
-def _sub_seed(seed: int, *keys: int) -> int:
-    """A 63-bit seed from ``seed`` and ``keys`` (splitmix64 mixing: cheap enough to run
-    at every decision of a continuation, unlike a numpy SeedSequence)."""
-    x = seed & _MASK64
-    for k in keys:
-        x = (x ^ (k & _MASK64)) + 0x9E3779B97F4A7C15 & _MASK64
-        x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9 & _MASK64
-        x = (x ^ (x >> 27)) * 0x94D049BB133111EB & _MASK64
-        x ^= x >> 31
-    return x & _MASK63
-
-
-def _sample(outcomes, rng) -> int:
-    probs = np.array([p for _, p in outcomes], dtype=float)
-    cdf = np.cumsum(probs / probs.sum())
-    cdf[-1] = 1.0
-    return outcomes[int(cdf.searchsorted(rng.random(), side="right"))][0]
-
-
 def _policy_spec(policy, game_name: str) -> str:
     if policy == "rollout":
         return f"rollout:ismcts:{ROLLOUT_ITERATIONS.get(game_name, 10)}"
@@ -264,7 +244,7 @@ class _Rollout:
         if len(legal) == 1:
             return int(legal[0])
         tree = _search.ISMCTSTree(core, int(core.current_player()), self.c, self.depth,
-                                  _sub_seed(self.seed, self.steps), _ROLLOUT_NODES, 0.0, False)
+                                  _mix(self.seed, self.steps), _ROLLOUT_NODES, 0.0, False)
         tree.run(self.iterations)
         rows = [r for r in tree.root_stats() if r[1] > 0]
         return int(min(rows, key=lambda r: (-r[1], r[0]))[0]) if rows else int(legal[0])
@@ -309,7 +289,7 @@ def _continue(world, move: int, seat: int, policy, chance_seed: int, horizon: st
         if core.current_player() == CHANCE:
             acts, probs = core.chance_outcomes()
             order = np.argsort(acts, kind="stable")
-            outcome = int(_sample([(int(acts[i]), float(probs[i])) for i in order], rng))
+            outcome = draw([(int(acts[i]), float(probs[i])) for i in order], rng.random())
         else:
             outcome = policy.step(core, state)
         if isinstance(policy, _Rollout):
@@ -370,8 +350,8 @@ def compare_moves(state, seat: int, a: int, b: int, worlds: Optional[int] = None
 
     rows_a, rows_b = [], []
     for k in range(int(worlds)):
-        world = state.determinize(seat, _sub_seed(seed, k, 0))
-        agent_seed, chance_seed = _sub_seed(seed, k, 1), _sub_seed(seed, k, 2)
+        world = state.determinize(seat, _mix(seed, k, 0))
+        agent_seed, chance_seed = _mix(seed, k, 1), _mix(seed, k, 2)
         # A fresh policy per continuation: the same seed and stream for both moves.
         rows_a.append(_continue(world, a, seat, make_policy(agent_seed), chance_seed, hz))
         rows_b.append(_continue(world, b, seat, make_policy(agent_seed), chance_seed, hz))
